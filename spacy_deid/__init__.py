@@ -1,0 +1,33 @@
+"""spacy-deid: find PHI in English, Chinese and code-mixed clinical notes and replace it."""
+from typing import Any, Dict, Optional
+
+import spacy
+from spacy.language import Language
+
+from .about import __version__
+from .extensions import install_extensions
+from .labels import CATEGORY_OF, LABELS, category_of
+from .tokenizer import CodeMixedTokenizer
+
+TOKENIZER_CONFIG = {"nlp": {"tokenizer": {"@tokenizers": "spacy_deid.CodeMixedTokenizer.v1"}}}
+
+
+def blank(lang: str = "xx", config: Optional[Dict[str, Any]] = None) -> Language:
+    """A blank pipeline that uses the code-mixing tokenizer (`xx`: language-neutral defaults)."""
+    from thinc.api import Config
+
+    merged = Config(TOKENIZER_CONFIG).merge(Config(config or {}))
+    nlp = spacy.blank(lang, config=merged)
+    install_extensions()
+    return nlp
+
+
+__all__ = [
+    "__version__",
+    "blank",
+    "CodeMixedTokenizer",
+    "install_extensions",
+    "CATEGORY_OF",
+    "LABELS",
+    "category_of",
+]

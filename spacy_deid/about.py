@@ -1,0 +1,2 @@
+__title__ = "spacy-deid"
+__version__ = "0.1.0"

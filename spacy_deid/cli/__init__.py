@@ -1,0 +1,23 @@
+"""The `spacy-deid` command line: one typer app, one module per command."""
+import typer
+
+app = typer.Typer(
+    name="spacy-deid",
+    help="De-identify code-mixed clinical notes with spaCy.",
+    no_args_is_help=True,
+    add_completion=False,
+)
+
+
+
+@app.callback()
+def _root() -> None:
+    """De-identify code-mixed clinical notes with spaCy."""
+
+
+# Command modules register themselves on `app` when imported.
+from . import tokenize_cmd  # noqa: E402,F401
+
+
+def main() -> None:
+    app()
