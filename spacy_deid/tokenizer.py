@@ -39,9 +39,15 @@ _ROOM_BED_RE = re.compile(r"(\d+[A-Za-z])-(\d+)")  # 8A-15 (ward 8A, bed 15)
 _LETTERS_DOT_DIGITS_RE = re.compile(r"([A-Za-z]{2,}\.)(\d.*)")  # No.27, ext.502, Dec.25
 
 
+_EMAIL_LOCAL_CHARS = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789._%+-")
+_EMAIL_DOMAIN_CHARS = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789.-")
+
+
 def _is_email(run: str) -> bool:
     local, at, domain = run.partition("@")
-    if not at or not local or "@" in domain or "." not in domain:
+    if not at or not local or "." not in domain:
+        return False
+    if not _EMAIL_LOCAL_CHARS.issuperset(local) or not _EMAIL_DOMAIN_CHARS.issuperset(domain):
         return False
     tld = domain.rsplit(".", 1)[1]
     return len(tld) >= 2 and tld.isalpha() and domain[0].isalnum()
@@ -166,7 +172,7 @@ class CodeMixedTokenizer:
             if not sep and ch in ",:":
                 prev_digit = i > 0 and run[i - 1].isdigit()
                 next_digit = i + 1 < n and run[i + 1].isdigit()
-                sep = not (prev_digit and next_digit)
+                sep = not (prev_digit and next_digit) and run[i + 1 : i + 3] != "//"
             if not sep and ch == "#":
                 sep = True
             if sep:
