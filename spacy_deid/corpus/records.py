@@ -9,6 +9,10 @@ from typing import Any, Dict, List, Optional
 from ..labels import LABELS
 
 
+# Keys of a JSONL line that are Record fields; every other key is kept in `Record.meta`.
+RESERVED_KEYS = frozenset({"id", "text", "spans", "patient_id"})
+
+
 class CorpusError(ValueError):
     """A record that cannot be read or is inconsistent; the message names where, never what."""
 
@@ -76,8 +80,11 @@ class Record:
             data["patient_id"] = self.patient_id
         data["text"] = self.text
         data["spans"] = [s.to_dict() for s in self.spans]
-        if self.meta:
-            data["meta"] = self.meta
+        # `meta` holds every other top-level key of the JSONL line (from_dict), so it is written back
+        # at the top level: a read/write round trip keeps a line's keys where they were.
+        for key, value in self.meta.items():
+            if key not in RESERVED_KEYS:
+                data[key] = value
         return data
 
     @classmethod
@@ -96,6 +103,6 @@ class Record:
             raise CorpusError(f"malformed span ({type(err).__name__})", record_id=rid, line=line,
                               source=source) from None
         pid = data.get("patient_id")
-        meta = {k: v for k, v in data.items() if k not in {"id", "text", "spans", "patient_id"}}
+        meta = {k: v for k, v in data.items() if k not in RESERVED_KEYS}
         return cls(id=rid or "", text=text, spans=spans, patient_id=str(pid) if pid is not None else None,
                    meta=meta)
