@@ -22,7 +22,15 @@ def blank(lang: str = "xx", config: Optional[Dict[str, Any]] = None) -> Language
     return nlp
 
 
+def resolve_dates(docs, default=None, **kwargs):
+    """Resolve a patient's DATE spans by majority vote (lazy import: see spacy_deid.dates.resolve)."""
+    from .dates.resolve import resolve_dates as _resolve_dates
+
+    return _resolve_dates(docs, default, **kwargs)
+
+
 __all__ = [
+    "resolve_dates",
     "__version__",
     "blank",
     "CodeMixedTokenizer",

@@ -1,0 +1,21 @@
+"""Dates in Christian and Minguo calendars: find, read, resolve by vote, render and shift.
+
+- `parse(text, fmt=None)`: every plausible reading of a date string (or its one reading in `fmt`);
+- `render(value, fmt)`: a value written back exactly in a format (see `formats.py` for the format
+  language);
+- `shift(span_or_text, days)`: the date moved by N days in its own format (see `shift.py`);
+- `find_dates(text)`: date candidates in running text (see `finder.py`);
+- `resolve_dates(docs)`: one reading per DATE span by patient/document vote (see `resolve.py`);
+- `component`: the `deid_dates` spaCy factory.
+"""
+from . import component
+from .component import DateRecognizer
+from .finder import DateCandidate, FinderSettings, find_dates, parse
+from .formats import UnrenderableDate, render
+from .resolve import resolve_dates, selected_reading
+from .scoring import reference_doc, score_dates
+from .shift import shift, shift_value
+
+__all__ = ["parse", "render", "shift", "shift_value", "find_dates", "resolve_dates", "component",
+           "DateRecognizer", "DateCandidate", "FinderSettings", "UnrenderableDate", "selected_reading",
+           "reference_doc", "score_dates"]

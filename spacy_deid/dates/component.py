@@ -1,0 +1,163 @@
+"""`deid_dates`: the spaCy component that finds DATE spans, attaches readings and resolves them.
+
+Working next to a trained `ner` (policy, applied before the shared overlap policy):
+- a NER DATE span with exactly the finder's boundaries keeps its `source` ("ner") and gets the
+  finder's readings;
+- a NER DATE span that contains finder dates and nothing else but filler (spaces, punctuation, range
+  dashes/tildes, `on`/`since`/`to`/`and`, 於/自/至/到/及/和) is replaced by the finder's spans: the finder
+  follows the annotation conventions (`[2223.3]-[2224.9]`, the date without `on`);
+- a NER DATE span the finder did not find keeps no readings unless its whole text parses;
+- everything else (a finder date longer than a NER span, crossing spans, spans of other labels) is
+  decided by the shared policy `overlap_policy` (default: longest span wins; ties rule > date > ner).
+Spans that do not align with the tokenizer's tokens are skipped (never guessed).
+
+After finding, dates are resolved within the document (`resolve = true`); `resolve_dates(docs)`
+re-resolves a patient's notes together later (see `resolve.py`).
+"""
+import re
+from typing import Any, Callable, Dict, Iterable, List, Optional
+
+from spacy.language import Language
+from spacy.tokens import Doc, Span
+from spacy.training import Example
+from spacy.util import registry
+
+from ..extensions import install_extensions
+from ..overlap import OverlapPolicy, merge_into_ents
+from .finder import DEFAULT_PREFERENCE, FinderSettings, find_dates, parse
+from .resolve import DEFAULT_MINGUO_MIN_YEAR, resolve_dates
+from .scoring import score_dates
+
+_FILLER_RE = re.compile(r"(?i:[\s,.;:()\[\]\-~–—/至到及和與于於自從从]|on|in|since|from|to|and|till|until|at|of|the)*")
+
+
+@Language.factory(
+    "deid_dates",
+    assigns=["doc.ents", "span._.date_readings", "span._.date_norm", "span._.date_resolution",
+             "span._.source"],
+    default_config={
+        "overlap_policy": {"@misc": "spacy_deid.LongestSpanWins.v1"},
+        "min_year": 1800,
+        "max_year": 2399,
+        "two_digit_year_pivot": 69,
+        "bare_years": True,
+        "resolve": True,
+        "default_preference": list(DEFAULT_PREFERENCE),
+        "minguo_min_year": DEFAULT_MINGUO_MIN_YEAR,
+        "partial_year_from_context": False,
+        "scorer": {"@scorers": "spacy_deid.DatesScorer.v1"},
+    },
+    default_score_weights={"deid_dates_f": 1.0, "deid_dates_p": 0.0, "deid_dates_r": 0.0,
+                           "deid_dates_norm_acc": 0.5, "deid_dates_per_type": None},
+)
+def make_dates(nlp: Language, name: str, *, overlap_policy: OverlapPolicy, min_year: int, max_year: int,
+               two_digit_year_pivot: int, bare_years: bool, resolve: bool, default_preference: List[str],
+               minguo_min_year: int, partial_year_from_context: bool,
+               scorer: Optional[Callable]) -> "DateRecognizer":
+    return DateRecognizer(nlp, name, overlap_policy=overlap_policy, min_year=min_year, max_year=max_year,
+                          two_digit_year_pivot=two_digit_year_pivot, bare_years=bare_years, resolve=resolve,
+                          default_preference=default_preference, minguo_min_year=minguo_min_year,
+                          partial_year_from_context=partial_year_from_context, scorer=scorer)
+
+
+class DateRecognizer:
+    """Finds dates (see `finder.py`), merges them into `doc.ents`, resolves them per document."""
+
+    def __init__(self, nlp: Language, name: str = "deid_dates", *, overlap_policy: OverlapPolicy,
+                 min_year: int = 1800, max_year: int = 2399, two_digit_year_pivot: int = 69,
+                 bare_years: bool = True, resolve: bool = True,
+                 default_preference: Iterable[str] = DEFAULT_PREFERENCE,
+                 minguo_min_year: int = DEFAULT_MINGUO_MIN_YEAR, partial_year_from_context: bool = False,
+                 scorer: Optional[Callable] = score_dates):
+        install_extensions()
+        if min_year > max_year:
+            raise ValueError(f"deid_dates: min_year ({min_year}) is after max_year ({max_year})")
+        self.name = name
+        self.overlap_policy = overlap_policy
+        self.settings = FinderSettings(min_year=min_year, max_year=max_year,
+                                       two_digit_year_pivot=two_digit_year_pivot, bare_years=bare_years)
+        self.resolve = resolve
+        self.default_preference = list(default_preference)
+        self.minguo_min_year = minguo_min_year
+        self.partial_year_from_context = partial_year_from_context
+        self.scorer = scorer
+
+    def __call__(self, doc: Doc) -> Doc:
+        spans = self.find(doc)
+        self.set_annotations(doc, spans)
+        if self.resolve:
+            self.resolve_docs([doc], same_patient=False)
+        return doc
+
+    def pipe(self, stream: Iterable[Doc], batch_size: int = 128) -> Iterable[Doc]:
+        for doc in stream:
+            yield self(doc)
+
+    def find(self, doc: Doc) -> List[Span]:
+        """Finder candidates as DATE spans aligned to tokens, with readings and source "date"."""
+        spans = []
+        for cand in find_dates(doc.text, self.settings):
+            span = doc.char_span(cand.start, cand.end, label="DATE")
+            if span is None:
+                continue  # misaligned with the tokenizer: skip rather than widen a PHI span
+            span._.date_readings = cand.readings
+            span._.source = "date"
+            spans.append(span)
+        return spans
+
+    def set_annotations(self, doc: Doc, spans: List[Span]) -> None:
+        by_offsets = {(s.start_char, s.end_char): s for s in spans}
+        kept_ents = []
+        new_spans = []
+        claimed = set()
+        for ent in doc.ents:
+            if ent.label_ != "DATE":
+                kept_ents.append(ent)
+                continue
+            key = (ent.start_char, ent.end_char)
+            if key in by_offsets:  # same boundaries: the NER span gets the readings
+                ent._.date_readings = by_offsets[key]._.date_readings
+                if ent._.source is None:
+                    ent._.source = "ner"
+                claimed.add(key)
+                kept_ents.append(ent)
+                continue
+            inside = [s for s in spans if ent.start_char <= s.start_char and s.end_char <= ent.end_char]
+            if inside and self._only_filler(doc.text, ent, inside):
+                continue  # replaced by the finder's spans below
+            if not ent._.date_readings:
+                readings = parse(ent.text, settings=self.settings)
+                if readings:
+                    ent._.date_readings = readings
+            kept_ents.append(ent)
+        new_spans = [s for s in spans if (s.start_char, s.end_char) not in claimed]
+        doc.ents = kept_ents
+        merge_into_ents(doc, new_spans, self.overlap_policy)
+
+    @staticmethod
+    def _only_filler(text: str, ent: Span, inside: List[Span]) -> bool:
+        pos = ent.start_char
+        rest = []
+        for s in sorted(inside, key=lambda s: s.start_char):
+            rest.append(text[pos:s.start_char])
+            pos = s.end_char
+        rest.append(text[pos:ent.end_char])
+        return all(_FILLER_RE.fullmatch(part) for part in rest)
+
+    def resolve_docs(self, docs: Iterable[Doc], *, same_patient: bool = False) -> List[Doc]:
+        """Resolve with this component's settings (patient vote when docs share a patient id)."""
+        return resolve_dates(docs, self.default_preference, minguo_min_year=self.minguo_min_year,
+                             same_patient=same_patient,
+                             partial_year_from_context=self.partial_year_from_context)
+
+    def initialize(self, get_examples: Optional[Callable[[], Iterable[Example]]] = None, *,
+                   nlp: Optional[Language] = None) -> None:
+        """Nothing to load: the date grammar is code, and its settings live in the config."""
+
+    def score(self, examples: Iterable[Example], **kwargs: Any) -> Dict[str, Any]:
+        return (self.scorer or score_dates)(examples, **kwargs)
+
+
+@registry.scorers("spacy_deid.DatesScorer.v1")
+def make_dates_scorer() -> Callable[..., Dict[str, Any]]:
+    return score_dates

@@ -1,0 +1,446 @@
+"""Find date expressions in raw text and read every plausible meaning of each.
+
+Speed: each shape is one compiled regex run over the raw text (C speed, linear: every quantifier is
+bounded and no two adjacent quantified atoms overlap, so nothing backtracks more than a few steps),
+and only the few candidates found get Python-level validation. Character offsets are mapped to
+tokens later, by the component (`doc.char_span`).
+
+Shapes (the `format` of each reading records the exact surface, see `formats.py`):
+- numeric with `/ . -`: `2021/12/25`, `110.1.5`, `99.1.5`, `12/27/2023`, `23/04/05`, `2095/8`,
+  `8/2019`, `3/14`, optionally after `mk`/`MK`/`民國`;
+- compact digits: `20211225`, `1101225`, and after `mk`: `mk87`, `mk1300309`;
+- 年/月/日 with Arabic or Chinese numerals: `110年12月25日`, `民國一一〇年十二月二十五日`, `MK110十二月25日`,
+  `108年8月`, `3月14日`, `九月`;
+- English month names: `Dec 25, 2021`, `25th of December 2021`, `2021 Dec. 25`, `Aug 2019`, `25-DEC-21`;
+- a bare 4-digit year after a word that makes it one (`since 2019`, `於2019`).
+
+Context vetoes keep measurements out: each keyword below is there for a false positive it prevents
+(`BP 120/80`, `VAS 7/10`, `1/2 tab`, an MRN that happens to look like `1101225`). Impossible dates
+(`110.02.30`, `13/13/2020`) get no reading and so are not candidates; nothing here raises on text.
+"""
+import re
+from dataclasses import dataclass, field
+from typing import Dict, List, Optional, Sequence, Tuple
+
+from .formats import (MINGUO_OFFSET, compile_format, is_valid, make_reading, parse_with_format,
+                      style_key)
+from .numerals import parse_numeral
+
+DEFAULT_PREFERENCE = ("minguo/ymd", "christian/ymd", "christian/mdy", "christian/dmy")
+
+
+@dataclass(frozen=True)
+class FinderSettings:
+    """Validation ranges; all have defaults in the component's config."""
+
+    # Resynthesized corpora shift dates far ahead (2095, 2105, 2223), so the window is wide.
+    min_year: int = 1800
+    max_year: int = 2399
+    # Two-digit Christian years: yy < pivot -> 20yy, else 19yy (the POSIX strptime %y convention).
+    two_digit_year_pivot: int = 69
+    # Read a bare 4-digit year as a date when a word before it says so (`since 2019`).
+    bare_years: bool = True
+
+
+@dataclass
+class DateCandidate:
+    start: int
+    end: int
+    readings: List[Dict] = field(default_factory=list)
+
+
+# -- regex building blocks --------------------------------------------------------------------
+_LB = r"(?<![0-9A-Za-z_])(?<![0-9][./:])"  # not glued to a number, word or decimal/IP/time
+_RB = r"(?![0-9A-Za-z_])(?![./:][0-9])"
+_PRE = r"(?:(?P<pre>民國|[mM][kK])[ ]?)"
+_ZH_NUM = "〇零○一二三四五六七八九十百千兩"
+_LBZ = f"(?<![0-9{_ZH_NUM}A-Za-z_])"
+_YN = f"(?P<y>[0-9]{{1,4}}|[{_ZH_NUM}]{{1,7}})"
+_MN = r"(?P<m>[0-9]{1,2}|十[一二]?|[一二三四五六七八九])"
+_DN = r"(?P<d>[0-9]{1,2}|[一二三]?十[一二三四五六七八九]?|[一二三四五六七八九])"
+_DAY_SUFFIX = r"(?:[ ]?[日號号])"
+_MON = (r"(?P<mon>(?i:Jan(?:uary)?|Feb(?:ruary)?|Mar(?:ch)?|Apr(?:il)?|May|June?|July?|Aug(?:ust)?"
+        r"|Sep(?:t(?:ember)?)?|Oct(?:ober)?|Nov(?:ember)?|Dec(?:ember)?))(?![A-Za-z])")
+_EDAY = r"(?P<d>[0-9]{1,2}(?:st|nd|rd|th)?)(?![0-9A-Za-z])"
+_EYEAR = r"(?P<y>[0-9]{4})(?![0-9A-Za-z])"
+
+SHAPES: Dict[str, "re.Pattern[str]"] = {
+    "numeric": re.compile(
+        _LB + _PRE + r"?(?P<a>[0-9]{1,4})(?P<s>[./-])(?P<b>[0-9]{1,2})(?:(?P=s)(?P<c>[0-9]{1,4}))?" + _RB),
+    "compact_mk": re.compile(r"(?<![0-9A-Za-z_])(?P<pre>[mM][kK])(?P<digits>[0-9]{1,7})" + _RB),
+    "compact": re.compile(_LB + r"(?P<digits>[0-9]{7,8})" + _RB),
+    "zh_year": re.compile(
+        _LBZ + _PRE + "?" + _YN + r"[ ]?年(?:[ ]?" + _MN + r"[ ]?月(?:[ ]?" + _DN + _DAY_SUFFIX + ")?)?"),
+    "zh_prefixed": re.compile(
+        _LBZ + _PRE + _YN + r"[ ]?" + _MN + r"[ ]?月(?:[ ]?" + _DN + _DAY_SUFFIX + ")?"),
+    "zh_month": re.compile(_LBZ + _MN + r"[ ]?月(?:[ ]?" + _DN + _DAY_SUFFIX + r"|(?![經经]))"),
+    "en_mdy": re.compile(r"(?<![A-Za-z])" + _MON + r"\.?[ ]{1,2}" + _EDAY + r"(?:,?[ ]{0,2}" + _EYEAR + ")?"),
+    "en_dmy": re.compile(r"(?<![0-9A-Za-z])" + _EDAY + r"[ ](?:of[ ])?" + _MON + r"\.?(?:,?[ ]{1,2}" + _EYEAR + ")?"),
+    "en_ymd": re.compile(r"(?<![0-9A-Za-z])(?P<y>[0-9]{4})[ ]" + _MON + r"\.?[ ]{1,2}" + _EDAY),
+    "en_my": re.compile(r"(?<![A-Za-z])" + _MON + r"(?:\.?,?[ ]{1,2}|-)" + _EYEAR),
+    "en_dash": re.compile(r"(?<![0-9A-Za-z])(?P<d>[0-9]{1,2})(?P<s>[-/ ])" + _MON + r"(?P=s)(?P<y>[0-9]{4}|[0-9]{2})(?![0-9A-Za-z])"),
+    "en_ydash": re.compile(r"(?<![0-9A-Za-z])(?P<y>[0-9]{4})(?P<s>[-/])" + _MON + r"(?P=s)(?P<d>[0-9]{1,2})(?![0-9A-Za-z])"),
+    "bare_year": re.compile(r"(?<![0-9A-Za-z_])(?P<y>(?:1[89]|2[0-3])[0-9]{2})" + _RB),
+}
+
+# -- context vetoes (each term names the false positive it prevents) ---------------------------
+_LEFT_VETO = re.compile(
+    r"(?i:(?:^|[^a-z0-9])(?:"
+    r"bp|sbp|dbp|blood pressure|"  # BP 120/80
+    r"mmse|moca|vas|nrs|pain|score|scores|gcs|ecog|ps|"  # MMSE 24/30, VAS 7/10
+    r"hb|hgb|hct|wbc|plt|cr|bun|na|k|ca|glucose|sugar|ac|pc|hba1c|a1c|ldl|hdl|tg|ast|alt|inr|crp|"  # labs
+    r"hr|pr|rr|bt|bw|bh|temp|pulse|spo2|sao2|iop|va|ef|fev1|fvc|vital signs|"  # vitals
+    r"dose|taper|titrate|ratio|sig|tab|tabs"  # doses: 5/4/3 taper, sig 1/2
+    r")[ ]?[:=]?[ ]?(?:was|is|of|at)?[ ]?$|"
+    r"(?:血壓|血糖|心跳|脈搏|呼吸|體溫|體重|身高|分數|評分|得分|視力|眼壓|劑量|比例|疼痛)[ ]?[:：=]?[ ]?$)")
+# A number right after another number and a space is a mixed fraction: `1 1/2 tab`.
+_MIXED_FRACTION = re.compile(r"[0-9][ ]$")
+_RIGHT_UNIT_VETO = re.compile(
+    r"(?i:^[ ]?(?:tabs?|tablets?|caps?|capsules?|mg|mcg|g|gm|kg|ml|cc|mmhg|mmol|meq|mm|cm|%|#|"
+    r"pcs?|amps?|vials?|puffs?|drops?|gtt|units?|iu|bpm|x[0-9]|×|times|/|°|℃|"
+    r"度|顆|錠|粒|包|次|支|瓶|片|劑|倍|歲|小時|分鐘|分(?![娩析離离泌開开])|mg/dl)(?![A-Za-z]))")
+# Fractions only: `1/3 of the dose`, `7/10 pain`.
+_RIGHT_FRACTION_VETO = re.compile(r"(?i:^[ ]?(?:of|pain|strength|power)(?![A-Za-z]))")
+# Seven/eight-digit numbers after an ID word are record numbers or phones, not `1101225`.
+_ID_VETO = re.compile(
+    r"(?i:(?:病歷號碼|病歷號|病歷|病历|chart|mrn|id|身分證|身份證|電話|手機|tel|phone|fax|no\.|#|編號|"
+    r"帳號|卡號|床號|ext|分機|證號)[ ]?[:：#.=]?[ ]?$)")
+# Words that make a bare 4-digit number a year: `since 2019`, `於2019`.
+_YEAR_CUE = re.compile(
+    r"(?i:(?:^|[^a-z])(?:in|since|from|until|till|during|before|after|around|circa|year|early|late|"
+    r"mid|summer|winter|spring|autumn|fall)[ ]{1,2}$|(?:於|在|自|從|从|至|到|直到|民國前)[ ]?$)")
+# Year-only 年 forms of one or two digits are durations (`10年`, `二十年`) unless prefixed.
+_LOWERCASE_WORDS = {"may", "mar", "march"}  # `may`, `march` are words before they are months
+
+
+def _pad_styles(*texts: str, fallback: str = "n2") -> List[str]:
+    """Zero padding per Arabic field: `5` -> n, `05` -> n2; a two-digit field without a zero follows
+    its neighbours, or padded when there is no evidence (the more common Taiwanese style)."""
+    evidence = []
+    for t in texts:
+        evidence.append("n" if len(t) == 1 else ("n2" if t[0] == "0" else None))
+    known = [e for e in evidence if e]
+    fallback = known[0] if known and all(k == known[0] for k in known) else fallback
+    return [e or fallback for e in evidence]
+
+
+class _Builder:
+    """Turns one regex match into readings: splice `{F:style}` fields into the surface."""
+
+    def __init__(self, settings: FinderSettings, m: "re.Match[str]"):
+        self.s = settings
+        self.m = m
+        self.base = m.start()
+        self.surface = m.group()
+        self.readings: List[Dict] = []
+
+    def add(self, fields: Sequence[Tuple[str, str, str, int]], end: Optional[int] = None) -> None:
+        """fields: (group name, field letter, style, value); end: a shorter end offset."""
+        surface_end = (end if end is not None else self.m.end()) - self.base
+        parts = []
+        pos = 0
+        found: Dict[str, int] = {}
+        for group, letter, style, value in sorted(fields, key=lambda f: self.m.start(f[0])):
+            gs, ge = self.m.start(group) - self.base, self.m.end(group) - self.base
+            parts.append(self.surface[pos:gs])
+            parts.append("{%s:%s}" % (letter, style))
+            pos = ge
+            found[letter] = value
+        parts.append(self.surface[pos:surface_end])
+        fmt = "".join(parts)
+        year = found.get("Y")
+        if "R" in found:
+            if found["R"] < 1:
+                return
+            year = found["R"] + MINGUO_OFFSET
+        if year is not None and not self.s.min_year <= year <= self.s.max_year:
+            return
+        if not is_valid(year, found.get("M"), found.get("D")):
+            return
+        self.readings.append((self.base + surface_end, make_reading(fmt, year, found.get("M"), found.get("D"))))
+
+    def two_digit_century(self, yy: int) -> int:
+        return 20 if yy < self.s.two_digit_year_pivot else 19
+
+
+def _numeric(b: _Builder) -> None:
+    m = b.m
+    a, mid, c, pre = m.group("a"), m.group("b"), m.group("c"), m.group("pre")
+    if c is None:
+        md_pad, = _pad_styles(mid)
+        if len(a) == 4 and not pre:
+            b.add([("a", "Y", "n4", int(a)), ("b", "M", md_pad, int(mid))])
+        elif len(a) == 3 or (pre and len(a) <= 3):
+            b.add([("a", "R", "n3" if a[0] == "0" else "n", int(a)), ("b", "M", md_pad, int(mid))])
+        elif len(a) <= 2 and len(mid) <= 2 and not pre and m.group("s") == "/":
+            pa, pb = _pad_styles(a, mid)
+            b.add([("a", "M", pa, int(a)), ("b", "D", pb, int(mid))])
+            b.add([("a", "D", pa, int(a)), ("b", "M", pb, int(mid))])
+        return
+    if len(c) == 4 and len(a) <= 2 and not pre:
+        pa, pb = _pad_styles(a, mid)
+        b.add([("a", "M", pa, int(a)), ("b", "D", pb, int(mid)), ("c", "Y", "n4", int(c))])
+        b.add([("a", "D", pa, int(a)), ("b", "M", pb, int(mid)), ("c", "Y", "n4", int(c))])
+        return
+    if len(c) > 2:
+        return
+    pm, pd = _pad_styles(mid, c)
+    if len(a) == 4 and not pre:
+        b.add([("a", "Y", "n4", int(a)), ("b", "M", pm, int(mid)), ("c", "D", pd, int(c))])
+    elif len(a) == 3 or (pre and len(a) <= 3):
+        b.add([("a", "R", "n3" if a[0] == "0" and len(a) == 3 else "n", int(a)),
+               ("b", "M", pm, int(mid)), ("c", "D", pd, int(c))])
+    elif len(a) == 2:
+        # YY/MM/DD: Minguo or two-digit Christian; the year must be written with two digits (5/4/3 is a taper).
+        b.add([("a", "R", "n2" if a[0] == "0" else "n", int(a)), ("b", "M", pm, int(mid)), ("c", "D", pd, int(c))])
+        b.add([("a", "Y", f"c{b.two_digit_century(int(a))}", int(a) + 100 * b.two_digit_century(int(a))),
+               ("b", "M", pm, int(mid)), ("c", "D", pd, int(c))])
+    if len(c) == 2 and len(a) <= 2 and not pre:
+        pa, pb = _pad_styles(a, mid)
+        century = b.two_digit_century(int(c))
+        year = ("c", "Y", f"c{century}", int(c) + 100 * century)
+        b.add([("a", "M", pa, int(a)), ("b", "D", pb, int(mid)), year])
+        b.add([("a", "D", pa, int(a)), ("b", "M", pb, int(mid)), year])
+
+
+def _compact(b: _Builder) -> None:
+    d = b.m.group("digits")
+    pre = b.m.groupdict().get("pre")
+    n = len(d)
+    if not pre:
+        if n == 8:
+            _compact_fields(b, "Y", d, 4, "n4")
+        elif n == 7:
+            _compact_fields(b, "R", d, 3, "n3")
+        return
+    if n <= 3:
+        b.add([("digits", "R", "n3" if n == 3 and d[0] == "0" else "n", int(d))])
+    elif n in (4, 6):
+        _compact_fields(b, "R", d, 2, "n")
+    elif n in (5, 7):
+        _compact_fields(b, "R", d, 3, "n3" if d[0] == "0" else "n")
+
+
+def _compact_fields(b: _Builder, year_field: str, d: str, ylen: int, ystyle: str) -> None:
+    """Compact numbers are one group; emit the template by hand (fields are fixed-width)."""
+    m = b.m
+    year = int(d[:ylen])
+    month = int(d[ylen:ylen + 2])
+    day = int(d[ylen + 2:ylen + 4]) if len(d) >= ylen + 4 else None
+    prefix = b.surface[:m.start("digits") - b.base]
+    fmt = prefix + "{%s:%s}{M:n2}" % (year_field, ystyle) + ("{D:n2}" if day is not None else "")
+    reading = parse_with_format(b.surface, fmt)
+    if reading is None:
+        return
+    y = year + MINGUO_OFFSET if year_field == "R" else year
+    if year_field == "R" and year < 1:
+        return
+    if not b.s.min_year <= y <= b.s.max_year:
+        return
+    b.readings.append((m.end(), reading))
+
+
+def _zh_fields(b: _Builder) -> Optional[List[Tuple[str, str, str, int]]]:
+    m = b.m
+    out = []
+    texts = {k: m.group(k) for k in ("y", "m", "d") if m.groupdict().get(k)}
+    arabic_md = [texts[k] for k in ("m", "d") if k in texts and texts[k].isdigit()]
+    pads = dict(zip([k for k in ("m", "d") if k in texts and texts[k].isdigit()], _pad_styles(*arabic_md)))
+    for key, letter in (("m", "M"), ("d", "D")):
+        if key in texts:
+            parsed = parse_numeral(texts[key])
+            if parsed is None:
+                return None
+            value, style = parsed
+            out.append((key, letter, pads.get(key, style) if style == "n" else style, value))
+    return out
+
+
+def _zh_year_field(b: _Builder, minguo_only: bool) -> List[Tuple[str, str, str, int]]:
+    """Year readings: 4 digits are Christian; 1-3 digits Minguo (2 digits also two-digit Christian)."""
+    text = b.m.group("y")
+    parsed = parse_numeral(text)
+    if parsed is None:
+        return []
+    value, style = parsed
+    digits = len(text) if style != "zc" else len(str(value))
+    if style.startswith("zp") and text[0] in "〇零○":
+        style += str(len(text))
+    if style == "n":
+        style = "n4" if len(text) == 4 else ("n3" if len(text) == 3 and text[0] == "0" else "n")
+    if digits == 4 and not minguo_only:
+        return [("y", "Y", style, value)]
+    if digits == 4:
+        return []
+    out = [("y", "R", style, value)]
+    if digits == 2 and not minguo_only and style == "n":
+        century = b.two_digit_century(value)
+        out.append(("y", "Y", f"c{century}", value + 100 * century))
+    return out
+
+
+def _zh(b: _Builder) -> None:
+    m = b.m
+    md = _zh_fields(b)
+    if md is None:
+        return
+    if "y" not in m.groupdict() or m.group("y") is None:
+        b.add(md)
+        return
+    pre = m.group("pre")
+    years = _zh_year_field(b, minguo_only=bool(pre))
+    if not md:  # year only: a 1-2 digit 年 without a prefix is a duration (`10年`, `二十年`)
+        text = m.group("y")
+        value = parse_numeral(text)
+        if not pre and (value is None or value[0] < 100):
+            return
+    for year in years:
+        b.add([year] + md)
+
+
+def _english(b: _Builder) -> None:
+    m = b.m
+    mon = m.group("mon")
+    if mon in _LOWERCASE_WORDS:
+        return
+    gd = m.groupdict()
+    lower = mon.lower()
+    month = next(i for i, name in enumerate(
+        ("jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec"), 1)
+        if lower.startswith(name))
+    case = "U" if mon.isupper() else ("L" if mon.islower() else "T")
+    if len(mon) == 4 and lower == "sept":
+        length = "4"
+    elif len(mon) == 3:
+        length = "3"
+    else:
+        length = ""
+    fields = [("mon", "M", case + length, month)]
+    day_text = gd.get("d")
+    if day_text:
+        if day_text[-1].isalpha():
+            fields.append(("d", "D", "th", int(day_text[:-2])))
+        else:
+            # English writes `Dec 5`; only a written zero (`Dec 05`) means padding.
+            fields.append(("d", "D", _pad_styles(day_text, fallback="n")[0], int(day_text)))
+    y = gd.get("y")
+    if y:
+        if len(y) == 2:
+            if gd.get("s") == " ":
+                return  # `25 Dec 21` is too weak; `25 Dec` alone is found by en_dmy
+            century = b.two_digit_century(int(y))
+            yf = ("y", "Y", f"c{century}", int(y) + 100 * century)
+        else:
+            yf = ("y", "Y", "n4", int(y))
+        before = len(b.readings)
+        b.add(fields + [yf])
+        if len(b.readings) > before or not day_text or gd.get("s"):
+            return
+        b.add(fields, end=m.end("d"))  # `Dec 25 1000 mg`: the date is `Dec 25`
+        return
+    b.add(fields)
+
+
+def _bare_year(b: _Builder) -> None:
+    b.add([("y", "Y", "n4", int(b.m.group("y")))])
+
+
+_HANDLERS = {
+    "numeric": _numeric, "compact_mk": _compact, "compact": _compact, "zh_year": _zh, "zh_prefixed": _zh,
+    "zh_month": _zh, "en_mdy": _english, "en_dmy": _english, "en_ymd": _english, "en_my": _english,
+    "en_dash": _english, "en_ydash": _english, "bare_year": _bare_year,
+}
+
+
+def _vetoed(text: str, start: int, end: int, shape: str, readings: List[Dict]) -> bool:
+    left = text[max(0, start - 24):start]
+    right = text[end:end + 12]
+    if shape in ("numeric", "bare_year", "compact"):
+        if _LEFT_VETO.search(left) or _RIGHT_UNIT_VETO.match(right):
+            return True
+    if shape == "numeric" and all(r["precision"] in ("month-day",) for r in readings):
+        if _MIXED_FRACTION.search(left) or _RIGHT_FRACTION_VETO.match(right):
+            return True
+    if shape == "compact" and _ID_VETO.search(left):
+        return True
+    if shape == "bare_year" and not _YEAR_CUE.search(left):
+        return True
+    return False
+
+
+def _candidates(text: str, settings: FinderSettings) -> List[DateCandidate]:
+    found: List[DateCandidate] = []
+    for shape, regex in SHAPES.items():
+        if shape == "bare_year" and not settings.bare_years:
+            continue
+        handler = _HANDLERS[shape]
+        for m in regex.finditer(text):
+            b = _Builder(settings, m)
+            handler(b)
+            by_end: Dict[int, List[Dict]] = {}
+            for end, reading in b.readings:
+                by_end.setdefault(end, []).append(reading)
+            for end, readings in by_end.items():
+                if not _vetoed(text, m.start(), end, shape, readings):
+                    found.append(DateCandidate(m.start(), end, readings))
+    return found
+
+
+def _preference_index(reading: Dict) -> Tuple[int, str]:
+    key = style_key(reading["format"])
+    idx = DEFAULT_PREFERENCE.index(key) if key in DEFAULT_PREFERENCE else len(DEFAULT_PREFERENCE)
+    return idx, reading["format"]
+
+
+def find_dates(text: str, settings: Optional[FinderSettings] = None) -> List[DateCandidate]:
+    """Non-overlapping date candidates with all their readings, in text order.
+
+    Overlaps between shapes: the longest candidate wins, then the earlier one; identical spans pool
+    their readings (deduplicated by format and value)."""
+    settings = settings or FinderSettings()
+    cands = _candidates(text, settings)
+    cands.sort(key=lambda c: (-(c.end - c.start), c.start))
+    taken: List[DateCandidate] = []
+    for cand in cands:
+        same = next((t for t in taken if t.start == cand.start and t.end == cand.end), None)
+        if same is not None:
+            seen = {(r["format"], r["value"]) for r in same.readings}
+            same.readings.extend(r for r in cand.readings if (r["format"], r["value"]) not in seen)
+            continue
+        if any(t.start < cand.end and cand.start < t.end for t in taken):
+            continue
+        taken.append(cand)
+    for cand in taken:
+        cand.readings.sort(key=_preference_index)
+    return sorted(taken, key=lambda c: c.start)
+
+
+_WHOLE_YEAR = re.compile(r"[0-9]{4}")
+
+
+def parse(text: str, fmt: Optional[str] = None, settings: Optional[FinderSettings] = None) -> List[Dict]:
+    """Every plausible reading of `text` as one whole date (no context vetoes apply to a lone string).
+
+    With `fmt`, the one reading in that exact format (or none): `parse(render(d, fmt), fmt)[0]["value"]
+    == d`. Never raises on text; an impossible date gives []."""
+    if fmt is not None:
+        reading = parse_with_format(text, fmt)
+        return [reading] if reading else []
+    settings = settings or FinderSettings()
+    whole = [c for c in _candidates(text, settings) if c.start == 0 and c.end == len(text)]
+    readings: List[Dict] = []
+    seen = set()
+    for cand in whole:
+        for r in cand.readings:
+            if (r["format"], r["value"]) not in seen:
+                seen.add((r["format"], r["value"]))
+                readings.append(r)
+    if not readings and _WHOLE_YEAR.fullmatch(text):
+        year = int(text)
+        if settings.min_year <= year <= settings.max_year:
+            readings.append(make_reading("{Y:n4}", year, None, None))
+    readings.sort(key=_preference_index)
+    return readings
+
+
+__all__ = ["DateCandidate", "FinderSettings", "find_dates", "parse", "compile_format", "SHAPES"]
