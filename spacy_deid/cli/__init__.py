@@ -17,6 +17,8 @@ def _root() -> None:
 
 # Command modules register themselves on `app` when imported.
 from . import tokenize_cmd  # noqa: E402,F401
+from . import convert_cmd  # noqa: E402,F401
+from . import evaluate_cmd  # noqa: E402,F401
 from . import split_cmd  # noqa: E402,F401
 
 
