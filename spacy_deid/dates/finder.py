@@ -66,7 +66,7 @@ _EYEAR = r"(?P<y>[0-9]{4})(?![0-9A-Za-z])"
 
 SHAPES: Dict[str, "re.Pattern[str]"] = {
     "numeric": re.compile(
-        _LB + _PRE + r"?(?P<a>[0-9]{1,4})(?P<s>[./-])(?P<b>[0-9]{1,2})(?:(?P=s)(?P<c>[0-9]{1,4}))?" + _RB),
+        _LB + _PRE + r"?(?P<a>[0-9]{1,4})(?P<s>[./-])(?P<b>[0-9]{1,4})(?:(?P=s)(?P<c>[0-9]{1,4}))?" + _RB),
     "compact_mk": re.compile(r"(?<![0-9A-Za-z_])(?P<pre>[mM][kK])(?P<digits>[0-9]{1,7})" + _RB),
     "compact": re.compile(_LB + r"(?P<digits>[0-9]{7,8})" + _RB),
     "zh_year": re.compile(
@@ -166,6 +166,12 @@ class _Builder:
 def _numeric(b: _Builder) -> None:
     m = b.m
     a, mid, c, pre = m.group("a"), m.group("b"), m.group("c"), m.group("pre")
+    if c is None and len(mid) == 4:
+        if len(a) <= 2 and not pre:  # 8/2019
+            b.add([("a", "M", _pad_styles(a)[0], int(a)), ("b", "Y", "n4", int(mid))])
+        return
+    if len(mid) > 2:
+        return
     if c is None:
         md_pad, = _pad_styles(mid)
         if len(a) == 4 and not pre:
@@ -337,6 +343,9 @@ def _english(b: _Builder) -> None:
         if len(b.readings) > before or not day_text or gd.get("s"):
             return
         b.add(fields, end=m.end("d"))  # `Dec 25 1000 mg`: the date is `Dec 25`
+        return
+    if not length and b.surface.endswith(".") and m.end("mon") == m.end() - 1:
+        b.add(fields, end=m.end("mon"))  # `3 December.`: the period ends the sentence
         return
     b.add(fields)
 
