@@ -1,0 +1,193 @@
+"""Validators for pattern candidates: True confirms, False rejects, None has no opinion (context decides).
+
+A validator sees the whole text and the candidate's offsets, so a veto can look at the neighbourhood.
+Checksums live in private helpers. Every veto says which false positive it prevents.
+Validators are held by a `Validators` object (not a module global) that the component gets from the
+config (`validators = {"@misc": "spacy_deid.DefaultValidators.v1"}`), so a hospital can register its own.
+"""
+from typing import Callable, Dict, Iterator, Optional
+
+from spacy.util import registry
+
+Validator = Callable[[str, int, int], Optional[bool]]
+
+# Letter codes of the Taiwan national ID / resident certificate: the letter is the household
+# registration area; its two-digit code enters the checksum. I, O, W... are out of alphabetical order.
+_TW_LETTER_CODES: Dict[str, int] = {
+    "A": 10, "B": 11, "C": 12, "D": 13, "E": 14, "F": 15, "G": 16, "H": 17, "I": 34, "J": 18,
+    "K": 19, "L": 20, "M": 21, "N": 22, "O": 35, "P": 23, "Q": 24, "R": 25, "S": 26, "T": 27,
+    "U": 28, "V": 29, "W": 32, "X": 30, "Y": 31, "Z": 33,
+}
+_TW_WEIGHTS = (1, 9, 8, 7, 6, 5, 4, 3, 2, 1, 1)
+
+
+def _tw_checksum_ok(first_code: int, second_digit: int, digits: str) -> bool:
+    """Weighted sum over (area code tens, area code units, second digit, 8 digits) must end in 0."""
+    values = [first_code // 10, first_code % 10, second_digit] + [int(d) for d in digits]
+    return sum(v * w for v, w in zip(values, _TW_WEIGHTS)) % 10 == 0
+
+
+def tw_id_checksum(value: str) -> bool:
+    """Checksum of a national ID (`A123456789`) or new-format resident certificate (`A800000014`)."""
+    value = value.upper()
+    if len(value) != 10 or value[0] not in _TW_LETTER_CODES or not value[1:].isdigit():
+        return False
+    return _tw_checksum_ok(_TW_LETTER_CODES[value[0]], int(value[1]), value[2:])
+
+
+def tw_old_resident_checksum(value: str) -> bool:
+    """Old resident certificate (`AB12345678`, second letter A-D = sex/category): the second
+    letter's code contributes only its last digit."""
+    value = value.upper()
+    if len(value) != 10 or value[0] not in _TW_LETTER_CODES or value[1] not in "ABCD" \
+            or not value[2:].isdigit():
+        return False
+    return _tw_checksum_ok(_TW_LETTER_CODES[value[0]], _TW_LETTER_CODES[value[1]] % 10, value[2:])
+
+
+def tw_id_check_digit(prefix: str) -> str:
+    """The check digit completing a 9-character national-ID prefix (`A12345678` -> '9'); used by
+    tests and surrogate generators to build valid synthetic IDs."""
+    prefix = prefix.upper()
+    for d in "0123456789":
+        if tw_id_checksum(prefix + d):
+            return d
+    raise ValueError("prefix is not a letter followed by 8 digits")
+
+
+# -- validators -----------------------------------------------------------------------------------
+def validate_tw_national_id(text: str, start: int, end: int) -> Optional[bool]:
+    # A letter + 1/2 + 8 digits is also the shape of lot numbers and order codes; the checksum keeps
+    # 9 in 10 of those out. A candidate failing it may still be a typo'd ID: the context rule catches it.
+    return tw_id_checksum(text[start:end])
+
+
+def validate_tw_new_resident(text: str, start: int, end: int) -> Optional[bool]:
+    return tw_id_checksum(text[start:end])
+
+
+def validate_tw_old_resident(text: str, start: int, end: int) -> Optional[bool]:
+    # Two capitals + 8 digits is common in specimen and device serials (`AB12345678`); checksum.
+    return tw_old_resident_checksum(text[start:end])
+
+
+# Digits of a Taiwan number after the leading 0, by area code: (02) 8 local digits, (037) 6, ...
+_AREA_LOCAL_DIGITS = {
+    "2": (8,), "3": (7,), "37": (6,), "4": (7, 8), "49": (7,), "5": (7,), "6": (7,), "7": (7,),
+    "8": (7,), "82": (6,), "89": (6,), "826": (5,), "836": (5,),
+}
+
+
+def _digits(value: str) -> str:
+    return "".join(c for c in value if c.isdigit())
+
+
+def validate_tw_landline(text: str, start: int, end: int) -> Optional[bool]:
+    """Area code plus local number with the right length for that area code."""
+    value = text[start:end].replace("(", " ").replace(")", " ")
+    parts = [p for p in value.replace("-", " ").split() if p]
+    if len(parts) < 2:
+        return False
+    area = parts[0].lstrip("0")
+    local = "".join(parts[1:])
+    if not local.isdigit():
+        return False
+    # `07 1101225` is a day followed by a compact Minguo date, `03 0930` a count and a time: Taiwan
+    # local numbers never start with 0 or 1, so those are rejected.
+    if local[0] in "01":
+        return False
+    return len(local) in _AREA_LOCAL_DIGITS.get(area, ())
+
+
+def validate_tw_international(text: str, start: int, end: int) -> Optional[bool]:
+    digits = _digits(text[start:end])
+    if not digits.startswith("886"):
+        return False
+    national = digits[3:]
+    if national.startswith("0"):  # `+886 (0)2 ...`: the trunk 0 written anyway
+        national = national[1:]
+    if national.startswith("9"):
+        return len(national) == 9
+    # Landline: area code (1-3 digits) + local number, 8-9 national digits overall. `+886 1...`
+    # does not exist, which keeps `+8861234567`-like lab counts out.
+    return national[:1] in "2345678" and len(national) in (8, 9)
+
+
+def validate_has_digit(text: str, start: int, end: int) -> Optional[bool]:
+    # `病歷號: pending`, `MRN: N/A`, `chart no. unknown`: a record number always has a digit.
+    return any(c.isdigit() for c in text[start:end])
+
+
+def validate_nic(text: str, start: int, end: int) -> Optional[bool]:
+    # Twelve zeros or one repeated digit is a placeholder in templates (`0000 0000 0000`), not a card.
+    digits = _digits(text[start:end])
+    if len(digits) != 12 or len(set(digits)) == 1:
+        return False
+    return None  # shape only: the context word (健保卡, NIC) decides
+
+
+def validate_room_number(text: str, start: int, end: int) -> Optional[bool]:
+    # `0床`, `00號` are never rooms, beds or house numbers (they appear in counts like `00號碼`).
+    digits = _digits(text[start:end])
+    return None if digits and int(digits) > 0 else False
+
+
+def validate_email(text: str, start: int, end: int) -> Optional[bool]:
+    # `name@3` (a dose at a time), `a@b` (shorthand): a real domain has a dot and an alphabetic TLD.
+    local, _, domain = text[start:end].rpartition("@")
+    if not local or "." not in domain or ".." in domain:
+        return False
+    tld = domain.rsplit(".", 1)[1]
+    return len(tld) >= 2 and tld.isalpha()
+
+
+def validate_url(text: str, start: int, end: int) -> Optional[bool]:
+    # `www.` alone or `http://` with nothing after it is a template stub, not an address.
+    value = text[start:end].lower()
+    for prefix in ("https://", "http://", "ftp://", "www."):
+        if value.startswith(prefix):
+            rest = value[len(prefix):]
+            return "." in rest or len(rest) >= 3
+    return None
+
+
+class Validators:
+    """A name -> validator table. An object, not a global: each component holds its own copy."""
+
+    def __init__(self, table: Optional[Dict[str, Validator]] = None):
+        self._table: Dict[str, Validator] = dict(table or {})
+
+    def register(self, name: str, func: Validator) -> None:
+        self._table[name] = func
+
+    def get(self, name: str) -> Validator:
+        try:
+            return self._table[name]
+        except KeyError:
+            raise KeyError(f"Unknown validator {name!r}; known: {sorted(self._table)}") from None
+
+    def __contains__(self, name: object) -> bool:
+        return name in self._table
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(sorted(self._table))
+
+
+DEFAULT_VALIDATORS: Dict[str, Validator] = {
+    "tw_national_id": validate_tw_national_id,
+    "tw_new_resident": validate_tw_new_resident,
+    "tw_old_resident": validate_tw_old_resident,
+    "tw_landline": validate_tw_landline,
+    "tw_international": validate_tw_international,
+    "has_digit": validate_has_digit,
+    "nic": validate_nic,
+    "room_number": validate_room_number,
+    "email": validate_email,
+    "url": validate_url,
+}
+
+
+@registry.misc("spacy_deid.DefaultValidators.v1")
+def make_default_validators() -> Validators:
+    """The validators the default patterns name."""
+    return Validators(DEFAULT_VALIDATORS)
