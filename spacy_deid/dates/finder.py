@@ -307,9 +307,9 @@ def _zh(b: _Builder) -> None:
 def _english(b: _Builder) -> None:
     m = b.m
     mon = m.group("mon")
-    if mon in _LOWERCASE_WORDS:
-        return
     gd = m.groupdict()
+    if mon in _LOWERCASE_WORDS and not (gd.get("y") and gd.get("d")):
+        return  # `may 2 times`; but `mar 1, 2000` has both a day and a year
     lower = mon.lower()
     month = next(i for i, name in enumerate(
         ("jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec"), 1)
@@ -327,8 +327,10 @@ def _english(b: _Builder) -> None:
         if day_text[-1].isalpha():
             fields.append(("d", "D", "th", int(day_text[:-2])))
         else:
-            # English writes `Dec 5`; only a written zero (`Dec 05`) means padding.
-            fields.append(("d", "D", _pad_styles(day_text, fallback="n")[0], int(day_text)))
+            # English writes `Dec 5`; only a written zero (`Dec 05`) means padding. `25-DEC-21` is
+            # the fixed-width DD-MON-YY of lab systems: padded.
+            fallback = "n2" if gd.get("s") else "n"
+            fields.append(("d", "D", _pad_styles(day_text, fallback=fallback)[0], int(day_text)))
     y = gd.get("y")
     if y:
         if len(y) == 2:
