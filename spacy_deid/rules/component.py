@@ -103,7 +103,19 @@ class DeidRules:
         return rule_spans(doc, find_matches(doc.text, self._compiled, self.validators))
 
     def __call__(self, doc: Doc) -> Doc:
-        merge_into_ents(doc, self.find(doc), self.overlap_policy)
+        # spaCy keys span extensions by character offsets only, so a rule span with exactly the
+        # offsets of an existing entity would overwrite that entity's `source` and the policy could
+        # not tell them apart. Mark existing entities first, then settle exact-offset ties here the
+        # way the default policy does (rule > date > ner): the rule's label wins.
+        merge_into_ents(doc, [], self.overlap_policy)
+        spans = self.find(doc)
+        taken = {(s.start_char, s.end_char) for s in spans}
+        kept = [e for e in doc.ents if (e.start_char, e.end_char) not in taken]
+        if len(kept) != len(doc.ents):
+            doc.ents = kept
+        for span in spans:
+            span._.source = SOURCE
+        merge_into_ents(doc, spans, self.overlap_policy)
         return doc
 
     def pipe(self, stream: Iterable[Doc], *, batch_size: int = 128) -> Iterable[Doc]:

@@ -1,0 +1,269 @@
+"""deid_rules: each recognizer with positive and negative cases, value objects, serialization, timing."""
+import json
+import time
+
+import pytest
+import spacy
+from spacy.tokens import Doc
+from spacy.training import Example
+
+import spacy_deid
+from spacy_deid.rules import PatternRule, RuleError, Validators, load_patterns, tw_id_check_digit
+from spacy_deid.rules.validators import tw_id_checksum, tw_old_resident_checksum
+
+
+@pytest.fixture(scope="module")
+def nlp():
+    nlp = spacy_deid.blank()
+    nlp.add_pipe("deid_rules")
+    return nlp
+
+
+def found(nlp, text):
+    return [(e.text, e.label_) for e in nlp(text).ents]
+
+
+# (text, expected (span text, label) pairs in order)
+POSITIVE = [
+    # ID_NUMBER: national ID (checksum), resident certificates old/new, typo'd ID next to its label
+    ("身分證字號 A123456789.", [("A123456789", "ID_NUMBER")]),
+    ("ID: F234567898 verified", [("F234567898", "ID_NUMBER")]),
+    ("居留證 FC00000008", [("FC00000008", "ID_NUMBER")]),
+    ("ARC HD23456780 (old format)", [("HD23456780", "ID_NUMBER")]),
+    ("new ARC A800000014 issued", [("A800000014", "ID_NUMBER")]),
+    ("身分證 B123456788 (誤植)", [("B123456788", "ID_NUMBER")]),
+    ("護照號碼 312345678", [("312345678", "ID_NUMBER")]),
+    # NIC with its context
+    ("健保卡號 0000 1234 5678", [("0000 1234 5678", "NIC")]),
+    ("NIC: 000012345678", [("000012345678", "NIC")]),
+    # PHONE
+    ("電話(02)2312-3456", [("(02)2312-3456", "PHONE")]),
+    ("聯絡 02-2312-3456 白天", [("02-2312-3456", "PHONE")]),
+    ("高雄 07 3121101", [("07 3121101", "PHONE")]),
+    ("cell 0912-345-678", [("0912-345-678", "PHONE")]),
+    ("手機0912345678", [("0912345678", "PHONE")]),
+    ("call 0912 345 678 now", [("0912 345 678", "PHONE")]),
+    ("06-2353535 分機 5106", [("06-2353535", "PHONE"), ("5106", "PHONE")]),
+    ("office ext. 502", [("502", "PHONE")]),
+    ("Tel 02-2312-3456 #502", [("02-2312-3456", "PHONE"), ("502", "PHONE")]),
+    ("(04)2359-2525轉3310", [("(04)2359-2525", "PHONE"), ("3310", "PHONE")]),
+    ("+886-2-2312-3456", [("+886-2-2312-3456", "PHONE")]),
+    ("son: +886 912 345 678", [("+886 912 345 678", "PHONE")]),
+    ("電話: 0223123456", [("0223123456", "PHONE")]),
+    # EMAIL, URL
+    ("Email: shu.hua+1@mail.example.com.tw.", [("shu.hua+1@mail.example.com.tw", "EMAIL")]),
+    ("see https://www.example-clinic.org/booking?id=3.", [("https://www.example-clinic.org/booking?id=3", "URL")]),
+    ("(www.ntuh.gov.tw)", [("www.ntuh.gov.tw", "URL")]),
+    ("網站 clinic.example.com.tw/form 填寫", [("clinic.example.com.tw/form", "URL")]),
+    # MEDICAL_RECORD by context
+    ("病歷號: 5520931", [("5520931", "MEDICAL_RECORD")]),
+    ("病歷號碼：32001CXM", [("32001CXM", "MEDICAL_RECORD")]),
+    ("MRN 12345678", [("12345678", "MEDICAL_RECORD")]),
+    ("chart no. 3345 reviewed", [("3345", "MEDICAL_RECORD")]),
+    ("Record #77812", [("77812", "MEDICAL_RECORD")]),
+    # ROOM and NUMBER
+    ("請至12診報到", [("12診", "ROOM")]),
+    ("第3診間", [("第3診間", "ROOM")]),
+    ("轉入7B病房", [("7B", "ROOM")]),
+    ("admitted to 7A ward", [("7A", "ROOM")]),
+    ("moved to Room 502", [("502", "ROOM")]),
+    ("住8A-15床", [("8A", "ROOM"), ("15", "NUMBER")]),
+    ("bed 12", [("12", "NUMBER")]),
+    ("台北市忠孝東路27號", [("27", "NUMBER")]),
+    ("大學路27之1號", [("27之1", "NUMBER")]),
+]
+
+NEGATIVE = [
+    "A123456788",  # national-ID shape, checksum fails, no ID label nearby: a lot number
+    "lot AB12345678",  # old-resident shape, checksum fails, no label
+    "order 0000 1234 5678",  # 12 digits without a card label
+    "健保卡號 0000 0000 0000",  # placeholder in a form template
+    "07 1101225",  # a day then a compact Minguo date: local numbers never start with 1
+    "03 0930",  # a count then a time
+    "09 12345678",  # no area code 09 for landlines, not a mobile either
+    "BP 120/80 mmHg",
+    "WBC 12345678",  # a 8-digit lab value without a record-number label
+    "病歷號: 待補",  # no digits: not a record number
+    "MRN pending",
+    "PHQ-9 = 19",
+    "3月27號回診",  # a date, not a house number
+    "12診斷",  # 診斷 = diagnosis
+    "bedside 12",
+    "said 0000 1234 5678",  # `id` inside `said` is not an ID label
+    "x@y",  # no domain
+    "Fluoxetine 20mg qd",
+    "1/2 tab bid",
+    "Record #",
+    "www.",
+]
+
+
+@pytest.mark.parametrize("text,expected", POSITIVE)
+def test_rules_find(nlp, text, expected):
+    doc = nlp(text)
+    assert [(e.text, e.label_) for e in doc.ents] == expected
+    for ent in doc.ents:
+        assert ent._.source == "rule"
+        assert text[ent.start_char:ent.end_char] == ent.text
+
+
+@pytest.mark.parametrize("text", NEGATIVE)
+def test_rules_reject(nlp, text):
+    assert found(nlp, text) == []
+
+
+@pytest.mark.parametrize("value,ok", [
+    ("A123456789", True), ("A123456788", False), ("F234567898", True), ("A800000014", True),
+    ("a123456789", True), ("A12345678", False), ("AA23456789", False),
+])
+def test_national_id_checksum(value, ok):
+    assert tw_id_checksum(value) is ok
+
+
+@pytest.mark.parametrize("value,ok", [("FC00000008", True), ("FC00000007", False), ("HE23456780", False)])
+def test_old_resident_checksum(value, ok):
+    assert tw_old_resident_checksum(value) is ok
+
+
+def test_check_digit_roundtrip():
+    for prefix in ["A12345678", "Z28765432", "O10000001", "W29999999"]:
+        assert tw_id_checksum(prefix + tw_id_check_digit(prefix))
+
+
+def test_dev_notes_rule_labels(nlp, dev_records):
+    """Every gold span with a rule-only label in the dev notes is found exactly."""
+    rule_only = {"ID_NUMBER", "PHONE", "EMAIL", "URL", "MEDICAL_RECORD", "NIC"}
+    for record in dev_records:
+        doc = nlp(record.text)
+        got = {(e.start_char, e.end_char, e.label_) for e in doc.ents}
+        gold = {(s.start, s.end, s.label) for s in record.spans if s.label in rule_only}
+        assert gold <= got, record.id
+
+
+# -- value objects and data files -------------------------------------------------------------------
+def test_rule_from_dict_rejects_unknown_key():
+    with pytest.raises(RuleError, match="contxt.*allowed keys"):
+        PatternRule.from_dict({"id": "x", "label": "PHONE", "pattern": r"\d+", "contxt": ["tel"]})
+
+
+@pytest.mark.parametrize("data,message", [
+    ({"id": "x", "label": "PHONES", "pattern": r"\d"}, "unknown label"),
+    ({"id": "x", "label": "PHONE", "pattern": r"(\d"}, "invalid regex"),
+    ({"id": "x", "label": "PHONE", "pattern": r"\d", "group": "phi"}, "no group named"),
+    ({"id": "x", "label": "PHONE", "pattern": r"\d", "context_required": True}, "no context words"),
+    ({"id": "x", "label": "PHONE"}, "missing key"),
+    ({"id": "x", "label": "PHONE", "pattern": r"\d", "context": "tel"}, "list of words"),
+])
+def test_rule_from_dict_errors(data, message):
+    with pytest.raises(RuleError, match=message):
+        PatternRule.from_dict(data)
+
+
+def test_rule_to_dict_roundtrip():
+    for rule in load_patterns("default"):
+        assert PatternRule.from_dict(rule.to_dict()) == rule
+
+
+def test_unknown_validator_fails_at_load(nlp_blank):
+    nlp = spacy_deid.blank()
+    rules = nlp.add_pipe("deid_rules", config={"patterns": ""})
+    with pytest.raises(KeyError, match="Unknown validator 'luhn'"):
+        rules.add_patterns([{"id": "card", "label": "ID_NUMBER", "pattern": r"\d{16}", "validator": "luhn"}])
+
+
+def test_hospital_pattern_file_and_extra_patterns(tmp_path):
+    path = tmp_path / "hospital.json"
+    path.write_text(json.dumps({"patterns": [
+        {"id": "kh_mrn", "label": "MEDICAL_RECORD", "pattern": r"(?<![A-Z0-9])KH\d{7}(?!\d)"}]}), encoding="utf8")
+    nlp = spacy_deid.blank()
+    nlp.add_pipe("deid_rules", config={"patterns": str(path)})
+    nlp.initialize()
+    assert found(nlp, "see KH1234567 and 0912-345-678") == [("KH1234567", "MEDICAL_RECORD")]
+
+    # what `[initialize.components.deid_rules]` passes: extra files and extra patterns
+    nlp = spacy_deid.blank()
+    nlp.add_pipe("deid_rules").initialize(pattern_files=[str(path)], patterns=[
+        {"id": "tw_mobile", "label": "PHONE", "pattern": r"(?<!\d)09\d{8}(?!\d)"}])
+    # the extra file adds a rule; the extra `tw_mobile` replaces the default one (no dashed form)
+    assert found(nlp, "KH1234567 0912345678 0912-345-678") == [("KH1234567", "MEDICAL_RECORD"),
+                                                              ("0912345678", "PHONE")]
+
+
+def test_yaml_without_pyyaml_is_a_clear_error(tmp_path):
+    path = tmp_path / "p.yml"
+    path.write_text("patterns: []\n", encoding="utf8")
+    try:
+        import yaml  # noqa: F401
+    except ImportError:
+        with pytest.raises(RuleError, match="PyYAML"):
+            load_patterns(path)
+    else:
+        assert load_patterns(path) == []
+
+
+def test_missing_pattern_file_error(tmp_path):
+    with pytest.raises(RuleError, match="not found"):
+        load_patterns(tmp_path / "nope.json")
+
+
+def test_patterns_serialize_with_pipeline(tmp_path):
+    nlp = spacy_deid.blank()
+    rules = nlp.add_pipe("deid_rules", config={"patterns": ""})
+    rules.add_patterns([{"id": "kh_mrn", "label": "MEDICAL_RECORD", "pattern": r"KH\d{7}"}])
+    nlp.to_disk(tmp_path / "p")
+    loaded = spacy.load(tmp_path / "p")
+    assert found(loaded, "KH1234567") == [("KH1234567", "MEDICAL_RECORD")]
+    again = spacy_deid.blank()
+    again.add_pipe("deid_rules", config={"patterns": ""}).from_bytes(rules.to_bytes())
+    assert found(again, "KH1234567") == [("KH1234567", "MEDICAL_RECORD")]
+
+
+def test_rules_merge_with_existing_entities(nlp):
+    """Same boundaries: the rule's label wins the tie (rule > date > ner); other NER spans stay."""
+    doc = nlp.make_doc("Dr. 周 0912-345-678")
+    doc.ents = [doc.char_span(4, 5, label="DOCTOR"), doc.char_span(6, 18, label="NUMBER")]
+    doc = nlp.get_pipe("deid_rules")(doc)
+    assert [(e.text, e.label_, e._.source) for e in doc.ents] == [
+        ("周", "DOCTOR", "ner"), ("0912-345-678", "PHONE", "rule")]
+
+
+def test_score(nlp):
+    text = "電話 0912-345-678 病歷號 5520931 bed 12"
+    pred = nlp(text)
+    ref = nlp.make_doc(text)
+    ref.ents = [ref.char_span(3, 15, label="PHONE"), ref.char_span(20, 27, label="MEDICAL_RECORD"),
+                ref.char_span(28, 34, label="ROOM")]
+    scores = nlp.get_pipe("deid_rules").score([Example(pred, ref)])
+    assert scores["deid_rules_p"] == pytest.approx(2 / 3)
+    assert scores["deid_rules_r"] == pytest.approx(2 / 3)
+    assert scores["deid_rules_per_type"]["PHONE"]["f"] == 1.0
+    assert scores["deid_rules_per_type"]["NUMBER"]["p"] == 0.0
+
+
+def test_n_process_2(nlp):
+    texts = ["cell 0912-345-678", "MRN 12345678", "bed 12"] * 4
+    single = [found(nlp, t) for t in texts]
+    multi = [[(e.text, e.label_) for e in d.ents] for d in nlp.pipe(texts, n_process=2, batch_size=2)]
+    assert multi == single
+
+
+def test_validators_registry_object():
+    v = Validators({"yes": lambda t, s, e: True})
+    assert "yes" in v and list(v) == ["yes"]
+    with pytest.raises(KeyError):
+        v.get("no")
+
+
+@pytest.mark.parametrize("text", [
+    "A" * 100_000, "1" * 100_000, "0912-" * 20_000, "a@" * 50_000, "www." * 25_000, "病歷號 " * 25_000,
+    "a." * 50_000, "+886 9" * 16_000, "12號" * 33_000, "9-" * 50_000, "x" * 99_999 + "@", "A1" * 50_000,
+])
+def test_linear_time_on_adversarial_notes(nlp, text):
+    from spacy_deid.rules import compile_rules, find_matches
+    from spacy_deid.rules.validators import make_default_validators
+
+    validators = make_default_validators()
+    compiled = compile_rules(load_patterns("default"), validators)
+    start = time.perf_counter()
+    find_matches(text, compiled, validators)
+    assert time.perf_counter() - start < 1.0
