@@ -7,6 +7,7 @@ from spacy.language import Language
 from .about import __version__
 from .extensions import install_extensions
 from .labels import CATEGORY_OF, LABELS, category_of
+from .loading import load
 from .tokenizer import CodeMixedTokenizer
 
 TOKENIZER_CONFIG = {"nlp": {"tokenizer": {"@tokenizers": "spacy_deid.CodeMixedTokenizer.v1"}}}
@@ -33,6 +34,7 @@ __all__ = [
     "resolve_dates",
     "__version__",
     "blank",
+    "load",
     "CodeMixedTokenizer",
     "install_extensions",
     "CATEGORY_OF",
