@@ -20,6 +20,8 @@ from . import tokenize_cmd  # noqa: E402,F401
 from . import convert_cmd  # noqa: E402,F401
 from . import evaluate_cmd  # noqa: E402,F401
 from . import split_cmd  # noqa: E402,F401
+from . import encoder_cmd  # noqa: E402,F401
+from . import run_cmd  # noqa: E402,F401
 
 
 def main() -> None:

@@ -15,8 +15,9 @@ the one overlap policy (`spacy_deid.overlap`), marked `span._.source = "ner"`.
 
 Surrogate settings (`key`, `demo_key`, `policy`, `scope`, `date_shift_days`, `age_cap`) are passed to
 `deid_surrogates`; `null` means "that component's default". The key is best given at run time in the
-environment variable `SPACY_DEID_KEY`: a key written in the config is saved with the pipeline
-(config.cfg, and a wheel), which is why `deid` warns about it. Without a key, processing fails unless
+environment variable `SPACY_DEID_KEY`, or referenced (`key = "env:VAR"`, `key = "file:PATH"`): a
+literal key written in the config is saved with the pipeline (config.cfg, and a wheel), which is why
+`deid` warns about it. Without a key, processing fails unless
 `demo_key = true` (a fixed, public key: fine for demos, NOT de-identification).
 """
 import warnings
@@ -193,9 +194,10 @@ def make_deid(nlp: Language, name: str, *, rules: bool, dates: bool, surrogates:
               overlap_policy: OverlapPolicy) -> Deid:
     """`rules`/`dates`/`surrogates` switch parts off; `*_config` override a part's own defaults;
     the surrogate settings (`key` ... `age_cap`) are `null` for "deid_surrogates' default"."""
-    if key is not None:
+    if key is not None and not str(key).startswith(("env:", "file:")):
         warnings.warn("deid: a key in the config is saved with the pipeline (config.cfg, wheels); "
-                      "prefer the SPACY_DEID_KEY environment variable", UserWarning, stacklevel=2)
+                      "prefer the SPACY_DEID_KEY environment variable or a reference "
+                      "(key = \"env:VAR\" or \"file:PATH\")", UserWarning, stacklevel=2)
     settings = {"key": key, "demo_key": demo_key, "policy": policy, "scope": scope,
                 "date_shift_days": date_shift_days, "age_cap": age_cap}
     return Deid(nlp, name, rules=rules, dates=dates, surrogates=surrogates, rules_config=rules_config,
