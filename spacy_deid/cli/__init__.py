@@ -17,9 +17,13 @@ def _root() -> None:
 
 # Command modules register themselves on `app` when imported.
 from . import tokenize_cmd  # noqa: E402,F401
+from . import synth_cmd  # noqa: E402,F401
 from . import convert_cmd  # noqa: E402,F401
 from . import evaluate_cmd  # noqa: E402,F401
 from . import split_cmd  # noqa: E402,F401
+from . import predict_cmd  # noqa: E402,F401
+from . import assemble_cmd  # noqa: E402,F401
+from . import install_default_cmd  # noqa: E402,F401
 from . import encoder_cmd  # noqa: E402,F401
 from . import run_cmd  # noqa: E402,F401
 

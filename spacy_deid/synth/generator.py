@@ -1,0 +1,160 @@
+"""The synthetic corpus: patients with several notes each, gold spans for every PHI label.
+
+Determinism: each patient has its own `random.Random` seeded with a string built from (split, seed,
+patient index) — string seeds are hashed with SHA-512 by `random`, never with the salted `hash()` —
+so the same arguments give byte-identical output and patient i is the same whatever N is.
+"""
+import datetime as _dt
+import re
+from random import Random
+from typing import Iterator, List, Optional, Sequence, Tuple
+
+from ..corpus import PhiSpan, Record
+from .slots import SLOTS, Context, Piece
+from .templates import SPLITS, Template, by_section, note_layouts
+from .values import Patient, Pools, make_patient
+
+DEFAULT_NOTES_PER_PATIENT = (2, 5)
+# Share of templates whose English literal text gets one typo: charts are typed in a hurry, and a
+# model must not rely on perfectly spelled context words.
+TYPO_RATE = 0.06
+_WORD_RE = re.compile(r"[A-Za-z]{5,}")
+
+
+def _typo(rng: Random, text: str) -> str:
+    words = list(_WORD_RE.finditer(text))
+    if not words:
+        return text
+    m = rng.choice(words)
+    w = m.group()
+    i = rng.randint(1, len(w) - 2)
+    w2 = w[:i] + w[i + 1] + w[i] + w[i + 2:] if rng.random() < 0.5 else w[:i] + w[i + 1:]
+    return text[:m.start()] + w2 + text[m.end():]
+
+
+def render_template(template: Template, ctx: Context) -> List[Piece]:
+    """Pieces of one filled template (literal text has label None)."""
+    pieces: List[Piece] = []
+    typo_at = -1
+    literals = [i for i, p in enumerate(template.parts) if isinstance(p, str)]
+    if literals and ctx.rng.random() < TYPO_RATE:
+        typo_at = ctx.rng.choice(literals)
+    for i, part in enumerate(template.parts):
+        if isinstance(part, tuple):
+            pieces.extend(SLOTS[part[0]](ctx))
+        else:
+            pieces.append((_typo(ctx.rng, part) if i == typo_at else part, None, None))
+    return pieces
+
+
+def _draw(rng: Random, pool: Sequence[Template], k: int) -> List[Template]:
+    """k templates by weight, without repeating one inside a note while others remain."""
+    chosen: List[Template] = []
+    left = list(pool)
+    for _ in range(k):
+        if not left:
+            left = list(pool)
+        t = rng.choices(left, weights=[x.weight for x in left])[0]
+        left.remove(t)
+        chosen.append(t)
+    return chosen
+
+
+def _lines(pieces: List[Piece]) -> List[List[Piece]]:
+    """Split pieces at newlines inside literal text so notes can be cut at line boundaries."""
+    lines: List[List[Piece]] = [[]]
+    for text, label, norm in pieces:
+        if label is None and "\n" in text:
+            chunks = text.split("\n")
+            for j, chunk in enumerate(chunks):
+                if j:
+                    lines.append([])
+                if chunk:
+                    lines[-1].append((chunk, None, None))
+        else:
+            lines[-1].append((text, label, norm))
+    return lines
+
+
+class _NotePlan:
+    def __init__(self, note_type: str, date: _dt.date):
+        self.note_type = note_type
+        self.date = date
+
+
+def _plan_notes(rng: Random, patient: Patient, n: int) -> List[_NotePlan]:
+    layouts = note_layouts()["types"]
+    types = sorted(layouts)
+    plans = []
+    stay = max(1, (patient.discharge - patient.admit).days)
+    for _ in range(n):
+        t = rng.choices(types, weights=[layouts[x]["weight"] for x in types])[0]
+        if t == "discharge":
+            d = patient.discharge
+        elif t == "opd":
+            d = patient.discharge + _dt.timedelta(days=rng.randint(7, 200))
+        else:
+            d = patient.admit + _dt.timedelta(days=rng.randint(0, stay))
+        plans.append(_NotePlan(t, d))
+    plans.sort(key=lambda p: (p.date, p.note_type))
+    return plans
+
+
+def build_note(rng: Random, pools: Pools, patient: Patient, plan: _NotePlan, split: str) -> Tuple[str, List[PhiSpan], List[str]]:
+    layouts = note_layouts()
+    layout = layouts["types"][plan.note_type]
+    sections = by_section(split)
+    ctx = Context(rng, pools, patient, plan.date)
+    lines: List[List[Piece]] = []
+    used: List[str] = []
+    if rng.random() < 0.5:
+        lines.append([(rng.choice(layout["title"]), None, None)])
+    body_sections = [s for s, lo, hi in layout["sections"] if hi > 1]
+    for section, lo, hi in layout["sections"]:
+        for t in _draw(rng, sections[section], rng.randint(lo, hi)):
+            used.append(t.id)
+            lines.extend(_lines(render_template(t, ctx)))
+    while len(lines) < layouts["min_lines"]:
+        t = _draw(rng, sections[rng.choice(body_sections)], 1)[0]
+        used.append(t.id)
+        lines.extend(_lines(render_template(t, ctx)))
+    lines = lines[:layouts["max_lines"]]
+    text_parts: List[str] = []
+    spans: List[PhiSpan] = []
+    pos = 0
+    for line in lines:
+        for text, label, norm in line:
+            if label is not None:
+                spans.append(PhiSpan(pos, pos + len(text), label, text, norm))
+            text_parts.append(text)
+            pos += len(text)
+        text_parts.append("\n")
+        pos += 1
+    return "".join(text_parts), spans, used
+
+
+def generate(n_patients: int, seed: int = 0, split: str = "train",
+             notes_per_patient: Tuple[int, int] = DEFAULT_NOTES_PER_PATIENT) -> Iterator[Record]:
+    """Yield notes (Records in the annotation format) for `n_patients` synthetic patients.
+
+    `split="heldout"` uses only held-out templates and lexicon values, for testing generalization.
+    """
+    if split not in SPLITS:
+        raise ValueError(f"Unknown split {split!r}; expected one of {SPLITS}")
+    lo, hi = notes_per_patient
+    if not 1 <= lo <= hi:
+        raise ValueError(f"notes_per_patient must be 1 <= min <= max, got {notes_per_patient}")
+    if n_patients < 0:
+        raise ValueError("n_patients must be >= 0")
+    pools = Pools(split)
+    tag = "T" if split == "train" else "H"
+    for i in range(n_patients):
+        rng = Random(f"spacy-deid-synth/{split}/{seed}/{i}")
+        pid = f"SYN{tag}{seed}-{i:05d}"
+        patient = make_patient(rng, pools, pid)
+        for k, plan in enumerate(_plan_notes(rng, patient, rng.randint(lo, hi)), 1):
+            text, spans, used = build_note(rng, pools, patient, plan, split)
+            record = Record(id=f"{pid}-{k}", text=text, spans=spans, patient_id=pid,
+                            meta={"note_type": plan.note_type, "split": split, "templates": used})
+            record.validate()
+            yield record
