@@ -38,3 +38,23 @@ def load(name: Optional[Union[str, Path]] = None, *, config: Optional[Dict[str, 
             )
         name = default_pipeline_path()
     return spacy.load(name, config=config or {}, **kwargs)
+
+
+def load_recognizer(name: Union[str, Path]) -> Language:
+    """A pipeline that finds PHI without replacing it (for `predict` and evaluation).
+
+    `name`: "default" (the shipped pipeline), "rules" (rules and dates alone, no NER: shows what the
+    NER adds), or a pipeline path / package name. Surrogates are switched off, so no key is needed.
+    """
+    from . import blank
+
+    no_surrogates = {"components": {"deid": {"surrogates": False}}}
+    if str(name) == "rules":
+        nlp = blank()
+        nlp.add_pipe("deid", config={"surrogates": False})
+        nlp.initialize()
+        return nlp
+    nlp = load(None if str(name) == "default" else name, config=no_surrogates)
+    if "deid" not in nlp.pipe_names:
+        nlp.add_pipe("deid", config={"surrogates": False})
+    return nlp

@@ -1,0 +1,30 @@
+"""`spacy-deid assemble`: a trained NER pipeline plus `deid`, saved as a deployable pipeline."""
+from pathlib import Path
+
+import typer
+
+from . import app
+
+
+@app.command("assemble")
+def assemble_command(
+    model: Path = typer.Argument(..., exists=True, file_okay=False, help="Trained pipeline (e.g. model-best)."),
+    output: Path = typer.Argument(..., file_okay=False, help="Where to write the assembled pipeline."),
+    name: str = typer.Option("zh_en_deid", help="Pipeline name written to meta.json."),
+) -> None:
+    """Add the deid component (rules, dates, surrogates) after MODEL's ner and save to OUTPUT.
+
+    No key is stored: keys come at run time (SPACY_DEID_KEY), so the pipeline can be shared."""
+    import spacy
+
+    from .. import __version__
+
+    nlp = spacy.load(model)
+    if "deid" not in nlp.pipe_names:
+        nlp.add_pipe("deid")
+        nlp.get_pipe("deid").initialize(nlp=nlp)
+    nlp.meta["name"] = name
+    nlp.meta["requirements"] = [f"spacy-deid>={__version__}"]
+    nlp.meta["description"] = "Code-mixed Chinese-English clinical de-identification (spacy-deid)"
+    nlp.to_disk(output)
+    typer.echo(f"Pipeline {nlp.pipe_names} written to {output}")

@@ -1,0 +1,39 @@
+"""`spacy-deid predict`: recognized PHI spans (with date norms) as JSONL, for `spacy-deid evaluate`."""
+from itertools import groupby
+from pathlib import Path
+
+import typer
+
+from . import app
+
+
+@app.command("predict")
+def predict_command(
+    model: str = typer.Argument(..., help="Pipeline path or package, 'default' (shipped) or 'rules' (no NER)."),
+    input_path: Path = typer.Argument(..., exists=True, dir_okay=False, help="JSONL notes (id, text, patient_id)."),
+    output_path: Path = typer.Argument(..., dir_okay=False, help="JSONL with predicted spans."),
+    batch_size: int = typer.Option(64, help="Notes per nlp.pipe batch."),
+) -> None:
+    """Write the PHI spans MODEL finds in INPUT; a patient's notes are resolved together (date vote)."""
+    from ..corpus import doc_to_record, read_jsonl, write_jsonl
+    from ..dates import resolve_dates
+    from ..loading import load_recognizer
+
+    nlp = load_recognizer(model)
+    cfg = {"deid": {"resynthesize": False}} if "deid" in nlp.pipe_names else {}
+
+    def predicted():
+        records = read_jsonl(input_path, known_labels=None)
+        for _, group in groupby(records, key=lambda r: r.patient_id if r.patient_id is not None else id(r)):
+            group = list(group)
+            docs = list(nlp.pipe([r.text for r in group], batch_size=batch_size, component_cfg=cfg))
+            for record, doc in zip(group, docs):
+                doc._.doc_id = record.id
+                doc._.patient_id = record.patient_id
+            if group[0].patient_id is not None:
+                resolve_dates(docs, same_patient=True)
+            for doc in docs:
+                yield doc_to_record(doc)
+
+    count = write_jsonl(predicted(), output_path)
+    typer.echo(f"{count} notes written to {output_path}")
