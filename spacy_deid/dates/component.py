@@ -15,7 +15,7 @@ After finding, dates are resolved within the document (`resolve = true`); `resol
 re-resolves a patient's notes together later (see `resolve.py`).
 """
 import re
-from typing import Any, Callable, Dict, Iterable, List, Optional
+from typing import Any, Callable, Dict, Iterable, List, Optional, Tuple
 
 from spacy.language import Language
 from spacy.tokens import Doc, Span
@@ -93,19 +93,21 @@ class DateRecognizer:
         for doc in stream:
             yield self(doc)
 
-    def find(self, doc: Doc) -> List[Span]:
-        """Finder candidates as DATE spans aligned to tokens, with readings and source "date"."""
-        spans = []
+    def find(self, doc: Doc) -> List[Tuple[Span, List[Dict]]]:
+        """Finder candidates as (DATE span aligned to tokens, readings). Attributes are set later, in
+        `set_annotations`: a span's extension values are keyed by its offsets, so setting them here
+        would overwrite those of a NER span with the same boundaries."""
+        found = []
         for cand in find_dates(doc.text, self.settings):
             span = doc.char_span(cand.start, cand.end, label="DATE")
             if span is None:
                 continue  # misaligned with the tokenizer: skip rather than widen a PHI span
-            span._.date_readings = cand.readings
-            span._.source = "date"
-            spans.append(span)
-        return spans
+            found.append((span, cand.readings))
+        return found
 
-    def set_annotations(self, doc: Doc, spans: List[Span]) -> None:
+    def set_annotations(self, doc: Doc, found: List[Tuple[Span, List[Dict]]]) -> None:
+        spans = [span for span, _ in found]
+        readings_of = {(s.start_char, s.end_char): r for s, r in found}
         by_offsets = {(s.start_char, s.end_char): s for s in spans}
         kept_ents = []
         new_spans = []
@@ -116,7 +118,7 @@ class DateRecognizer:
                 continue
             key = (ent.start_char, ent.end_char)
             if key in by_offsets:  # same boundaries: the NER span gets the readings
-                ent._.date_readings = by_offsets[key]._.date_readings
+                ent._.date_readings = readings_of[key]
                 if ent._.source is None:
                     ent._.source = "ner"
                 claimed.add(key)
@@ -131,6 +133,9 @@ class DateRecognizer:
                     ent._.date_readings = readings
             kept_ents.append(ent)
         new_spans = [s for s in spans if (s.start_char, s.end_char) not in claimed]
+        for span in new_spans:
+            span._.date_readings = readings_of[(span.start_char, span.end_char)]
+            span._.source = "date"
         doc.ents = kept_ents
         merge_into_ents(doc, new_spans, self.overlap_policy)
 

@@ -18,6 +18,7 @@ Context vetoes keep measurements out: each keyword below is there for a false po
 (`BP 120/80`, `VAS 7/10`, `1/2 tab`, an MRN that happens to look like `1101225`). Impossible dates
 (`110.02.30`, `13/13/2020`) get no reading and so are not candidates; nothing here raises on text.
 """
+import bisect
 import re
 from dataclasses import dataclass, field
 from typing import Dict, List, Optional, Sequence, Tuple
@@ -411,16 +412,22 @@ def find_dates(text: str, settings: Optional[FinderSettings] = None) -> List[Dat
     settings = settings or FinderSettings()
     cands = _candidates(text, settings)
     cands.sort(key=lambda c: (-(c.end - c.start), c.start))
-    taken: List[DateCandidate] = []
+    by_offsets: Dict[Tuple[int, int], DateCandidate] = {}
+    starts: List[int] = []  # sorted starts of the taken (non-overlapping) candidates
+    ends: List[int] = []
     for cand in cands:
-        same = next((t for t in taken if t.start == cand.start and t.end == cand.end), None)
+        same = by_offsets.get((cand.start, cand.end))
         if same is not None:
             seen = {(r["format"], r["value"]) for r in same.readings}
             same.readings.extend(r for r in cand.readings if (r["format"], r["value"]) not in seen)
             continue
-        if any(t.start < cand.end and cand.start < t.end for t in taken):
-            continue
-        taken.append(cand)
+        i = bisect.bisect_left(starts, cand.start)
+        if (i < len(starts) and starts[i] < cand.end) or (i > 0 and ends[i - 1] > cand.start):
+            continue  # overlaps a longer (or earlier) candidate
+        starts.insert(i, cand.start)
+        ends.insert(i, cand.end)
+        by_offsets[(cand.start, cand.end)] = cand
+    taken = list(by_offsets.values())
     for cand in taken:
         cand.readings.sort(key=_preference_index)
     return sorted(taken, key=lambda c: c.start)

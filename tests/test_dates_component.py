@@ -1,0 +1,147 @@
+"""The deid_dates component: alone, next to a NER, serialization, scoring, speed on adversarial text."""
+import time
+
+import pytest
+import spacy
+from spacy.language import Language
+from spacy.tokens import DocBin
+from spacy.training import Example
+
+import spacy_deid
+from spacy_deid.corpus import parse_inline
+from spacy_deid.dates import find_dates, reference_doc, shift
+
+
+@pytest.fixture(scope="module")
+def nlp():
+    nlp = spacy_deid.blank()
+    nlp.add_pipe("deid_dates")
+    return nlp
+
+
+def test_alone_finds_dates_with_readings(nlp):
+    doc = nlp("Admission date: 112.05.08 病歷號: 5520931, since 111年9月.")
+    assert [(e.text, e.label_, e._.source, e._.date_norm) for e in doc.ents] == [
+        ("112.05.08", "DATE", "date", "2023-05-08"), ("111年9月", "DATE", "date", "2022-09")]
+    reading = doc.ents[0]._.date_readings[0]
+    assert set(reading) >= {"format", "calendar", "value", "precision"}
+    assert reading["calendar"] == "minguo"
+    assert shift(doc.ents[0], 3) == "112.05.11"
+
+
+@Language.component("fake_ner_dates")
+def fake_ner_dates(doc):
+    """Stands in for a trained ner: DATE spans with NER-style boundaries, and a PERSON."""
+    wanted = [("on 3/14", "DATE"), ("12月25日", "DATE"), ("2021/12/25", "DATE"), ("last Christmas", "DATE"),
+              ("王小明", "PATIENT"), ("2223.3-2224.9", "DATE")]
+    spans = []
+    for surface, label in wanted:
+        start = doc.text.find(surface)
+        if start >= 0:
+            spans.append(doc.char_span(start, start + len(surface), label=label))
+    doc.ents = [s for s in spans if s is not None]
+    return doc
+
+
+@pytest.fixture(scope="module")
+def nlp_with_ner():
+    nlp = spacy_deid.blank()
+    nlp.add_pipe("fake_ner_dates")
+    nlp.add_pipe("deid_dates")
+    return nlp
+
+
+def test_next_to_ner(nlp_with_ner):
+    doc = nlp_with_ner("王小明 seen on 3/14, 民國110年12月25日 and 2021/12/25, 2223.3-2224.9, and last Christmas.")
+    got = [(e.text, e._.source, e._.date_norm) for e in doc.ents]
+    assert got == [
+        ("王小明", "ner", None),
+        ("3/14", "date", "--03-14"),  # NER's "on 3/14": filler trimmed to the annotation convention
+        ("民國110年12月25日", "date", "2021-12-25"),  # the finder's longer span wins
+        ("2021/12/25", "ner", "2021-12-25"),  # exact match: the NER span gets the readings
+        ("2223.3", "date", "2223-03"),  # a range is two dates
+        ("2224.9", "date", "2224-09"),
+        ("last Christmas", "ner", None),  # not parseable: kept, without readings
+    ]
+
+
+def test_serialization_round_trips(nlp, tmp_path):
+    nlp2 = spacy_deid.blank(config={"components": {}})
+    nlp2.add_pipe("deid_dates", config={"max_year": 2200})
+    nlp2.from_bytes(nlp.to_bytes())
+    nlp.to_disk(tmp_path / "pipe")
+    loaded = spacy.load(tmp_path / "pipe")
+    assert loaded.get_pipe_meta("deid_dates").factory == "deid_dates"
+    cfg = loaded.config["components"]["deid_dates"]
+    assert cfg["overlap_policy"] == {"@misc": "spacy_deid.LongestSpanWins.v1",
+                                     "source_priority": {"rule": 3, "date": 2, "ner": 1}}
+    assert [e._.date_norm for e in loaded("於110.12.25入院").ents] == ["2021-12-25"]
+
+
+def test_config_settings_are_used():
+    nlp = spacy_deid.blank()
+    nlp.add_pipe("deid_dates", config={"max_year": 2100, "bare_years": False})
+    doc = nlp("since 2019, seen 2223/3/4 and 2021/3/4")
+    assert [e.text for e in doc.ents] == ["2021/3/4"]
+
+
+def test_bad_config_is_a_clear_error():
+    nlp = spacy_deid.blank()
+    with pytest.raises(ValueError, match="min_year"):
+        nlp.add_pipe("deid_dates", config={"min_year": 2300, "max_year": 2000})
+
+
+def test_extension_values_survive_docbin_and_multiprocessing(nlp):
+    texts = ["於110.12.25入院", "Seen Dec 25, 2021", "追蹤 99/05/12"] * 2
+    docs = list(nlp.pipe(texts, n_process=2))
+    assert [d.ents[0]._.date_norm for d in docs] == ["2021-12-25", "2021-12-25", "2010-05-12"] * 2
+    db = DocBin(store_user_data=True, docs=docs)
+    back = list(DocBin().from_bytes(db.to_bytes()).get_docs(nlp.vocab))
+    assert [dict(r) for r in back[2].ents[0]._.date_readings] == docs[2].ents[0]._.date_readings
+    assert back[2].ents[0]._.date_norm == "2010-05-12"
+
+
+def test_score_through_evaluate(nlp):
+    lines = ["於«110.12.25|DATE=2021-12-25»入院，«3/14|DATE=--03-14»出院", "BP 120/80, seen «Dec 2021|DATE=2021-12»"]
+    examples = []
+    for i, line in enumerate(lines):
+        record = parse_inline(line, record_id=str(i))
+        examples.append(Example(nlp.make_doc(record.text), reference_doc(nlp, record)))
+    scores = nlp.evaluate(examples)
+    assert scores["deid_dates_f"] == 1.0
+    assert scores["deid_dates_norm_acc"] == 1.0
+    wrong = parse_inline("於«110.12.25|DATE=2021-12-26»入院 BP 120/80", record_id="w")
+    scores = nlp.get_pipe("deid_dates").score([Example(nlp(wrong.text), reference_doc(nlp, wrong))])
+    assert scores["deid_dates_p"] == 1.0 and scores["deid_dates_norm_acc"] == 0.0
+    assert set(nlp.get_pipe_meta("deid_dates").default_score_weights) <= set(scores)
+
+
+def test_reference_doc_names_record_not_text(nlp):
+    record = parse_inline("x«110.12.2|DATE=2021-12-02»5", record_id="rec-7")
+    with pytest.raises(ValueError) as err:
+        reference_doc(nlp, record)
+    assert "rec-7" in str(err.value) and "110" not in str(err.value)
+
+
+@pytest.mark.parametrize("text", [
+    "A" * 100_000,
+    "1" * 100_000,
+    "1/" * 50_000,
+    "1." * 50_000,
+    "12/12/" * 20_000,
+    "年" * 100_000,
+    "一" * 100_000,
+    "十二月" * 30_000,
+    "Dec " * 25_000,
+    "mk" * 50_000,
+    "25 Dec " * 15_000,
+])
+def test_adversarial_inputs_are_fast(text):
+    start = time.perf_counter()
+    find_dates(text)
+    assert time.perf_counter() - start < 2.0
+
+
+def test_no_dates_in_empty_or_whitespace(nlp):
+    assert list(nlp("").ents) == []
+    assert list(nlp("   \n ").ents) == []
