@@ -1,0 +1,137 @@
+"""spacy_deid.deidentify: patient groups, input order, per-record errors, consistency, zero leaks."""
+import re
+from datetime import date
+
+import pytest
+
+import spacy_deid
+from spacy_deid.batch import DeidResult, deidentify, prepare
+from spacy_deid.corpus import CorpusError
+
+from deid_notegen import make_notes
+
+
+@pytest.fixture(scope="module")
+def nlp():
+    nlp = spacy_deid.blank()
+    nlp.add_pipe("deid", config={"demo_key": True})
+    return nlp
+
+
+def check_offsets(original: str, result: DeidResult) -> None:
+    out = result.deid_text
+    for rep in result.replacements:
+        assert out[rep["out_start"]:rep["out_end"]] == rep["surrogate"]
+        assert 0 <= rep["start"] < rep["end"] <= len(original)
+        assert rep["surrogate"] != original[rep["start"]:rep["end"]]
+
+
+# -- grouping (no pipeline needed) -----------------------------------------------------------------
+def _groups(records, grouping="contiguous"):
+    return [[it.index for it in g] for g in prepare(records, grouping=grouping)]
+
+
+def test_grouping_contiguous_and_full():
+    recs = [{"id": i, "patient_id": p, "text": "x"} for i, p in enumerate("AABACC")]
+    assert _groups(recs) == [[0, 1], [2], [3], [4, 5]]
+    assert _groups(recs, "full") == [[0, 1, 3], [2], [4, 5]]
+
+
+def test_grouping_errors_and_patientless_records():
+    recs = [{"id": 0, "patient_id": "A", "text": "x"}, {"id": 1, "patient_id": "A"},
+            {"id": 2, "patient_id": "A", "text": "y"}, {"id": 3, "text": "z"}, {"id": 4, "text": "w"}]
+    # a broken record inside a patient does not split the patient; patient-less notes stand alone
+    assert _groups(recs) == [[0, 1, 2], [3], [4]]
+
+
+def test_grouping_rejects_unknown_mode():
+    with pytest.raises(ValueError, match="grouping"):
+        list(prepare([], grouping="sorted"))
+
+
+# -- results -----------------------------------------------------------------------------------------
+def test_results_in_input_order_with_errors(nlp):
+    records = [
+        {"id": "a1", "patient_id": "A", "text": "電話 0912-345-678"},
+        {"id": "bad", "patient_id": "A"},
+        {"id": "b1", "patient_id": "B", "text": "MRN 1234567 on 2023/03/14"},
+        CorpusError("invalid JSON", line=4, source="in.jsonl"),
+        {"id": "a2", "patient_id": "A", "text": "0912-345-678 again"},
+        {"id": "long", "patient_id": "C", "text": "x" * 101},
+        {"id": "num", "patient_id": "C", "text": 12},
+        {"id": "empty", "patient_id": "C", "text": ""},
+    ]
+    results = list(deidentify(nlp, records, max_chars=100))
+    assert [r.id for r in results] == ["a1", "bad", "b1", None, "a2", "long", "num", "empty"]
+    errors = {r.id: r.error for r in results if not r.ok}
+    assert "missing text field 'text'" in errors["bad"] and "'bad'" in errors["bad"]
+    assert "line 4" in errors[None]
+    assert "over the limit of 100" in errors["long"] and "x" * 20 not in errors["long"]
+    assert "not a string" in errors["num"]
+    ok = {r.id: r for r in results if r.ok}
+    assert set(ok) == {"a1", "b1", "a2", "empty"}
+    assert ok["empty"].deid_text == "" and ok["empty"].replacements == []
+    # the same phone of the same patient gets the same surrogate in both notes (unsorted input)
+    s1 = ok["a1"].replacements[0]["surrogate"]
+    assert ok["a2"].deid_text.startswith(s1) and "0912-345-678" not in ok["a1"].deid_text
+
+
+def test_records_accept_corpus_records(nlp, dev_records):
+    results = list(deidentify(nlp, dev_records))
+    assert [r.id for r in results] == [r.id for r in dev_records]
+    for record, result in zip(dev_records, results):
+        assert result.ok, result.error
+        check_offsets(record.text, result)
+
+
+def test_same_patient_consistency_and_date_intervals(nlp, dev_records):
+    """D01's name-free PHI: the record number is shared; dates keep their exact day intervals."""
+    results = {r.id: r for r in deidentify(nlp, dev_records)}
+    d1, d2 = results["D01-1"], results["D01-2"]
+    dates = []
+    for rec, res in ((dev_records[0], d1), (dev_records[1], d2)):
+        for rep in res.replacements:
+            if rep["label"] == "DATE":
+                dates.append((rec.text[rep["start"]:rep["end"]], rep["surrogate"]))
+    roc = re.compile(r"^(\d{3})\.(\d{2})\.(\d{2})$")
+    pairs = [(roc.match(o), roc.match(s)) for o, s in dates if roc.match(o)]
+    assert len(pairs) >= 3
+    def to_date(m):
+        return date(int(m.group(1)) + 1911, int(m.group(2)), int(m.group(3)))
+    shifts = {(to_date(s) - to_date(o)).days for o, s in pairs}
+    assert len(shifts) == 1 and shifts != {0}
+
+
+def test_deterministic_across_runs(nlp, dev_records):
+    first = [r.to_dict() for r in deidentify(nlp, dev_records)]
+    other = spacy_deid.blank()
+    other.add_pipe("deid", config={"demo_key": True})
+    assert [r.to_dict() for r in deidentify(other, dev_records)] == first
+
+
+def test_generated_notes_zero_leaks(nlp):
+    records, phi = make_notes(1000, seed=7)
+    results = list(deidentify(nlp, records))
+    assert len(results) == 1000
+    leaks = []
+    for record, strings, result in zip(records, phi, results):
+        assert result.ok, result.error
+        check_offsets(record["text"], result)
+        leaks.extend((record["id"], s) for s in strings if s in result.deid_text)
+    assert leaks == []
+
+
+def test_same_name_same_surrogate_across_notes(nlp):
+    records = [
+        {"id": "1", "patient_id": "P", "text": "身分證 A123456789, 電話 0912-345-678"},
+        {"id": "2", "patient_id": "P", "text": "電話 0912-345-678 ID A123456789"},
+    ]
+    r1, r2 = deidentify(nlp, records)
+    s1 = {rep["label"]: rep["surrogate"] for rep in r1.replacements}
+    s2 = {rep["label"]: rep["surrogate"] for rep in r2.replacements}
+    assert s1 == s2
+
+
+def test_pipeline_without_deid_is_an_error():
+    with pytest.raises(ValueError, match="add_pipe\\('deid'\\)"):
+        list(deidentify(spacy_deid.blank(), [{"id": "1", "text": "x"}]))

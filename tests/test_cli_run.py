@@ -1,0 +1,173 @@
+"""`spacy-deid run`: formats, bad input, errors file, audit, atomic output, --n-process 1 vs 2."""
+import csv
+import io
+import json
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from spacy_deid.cli import app
+
+from deid_notegen import make_notes
+
+ROOT = Path(__file__).resolve().parents[1]
+SAMPLE = ROOT / "examples" / "sample_notes.jsonl"
+DEV = Path(__file__).parent / "data" / "dev_notes.jsonl"
+
+
+@pytest.fixture(autouse=True)
+def no_key_in_env(monkeypatch):
+    monkeypatch.delenv("SPACY_DEID_KEY", raising=False)
+
+
+def run(*args):
+    runner = CliRunner()
+    return runner.invoke(app, ["run", *map(str, args)], catch_exceptions=False)
+
+
+def read_jsonl(path):
+    return [json.loads(l) for l in Path(path).read_text(encoding="utf8").splitlines() if l.strip()]
+
+
+def check_output(inputs, outputs, text_field="text"):
+    for rec, out in zip(inputs, outputs):
+        assert out["id"] == rec["id"]
+        for rep in out["replacements"]:
+            assert out[text_field][rep["out_start"]:rep["out_end"]] == rep["surrogate"]
+            assert rep["surrogate"] != rec[text_field][rep["start"]:rep["end"]]
+
+
+def test_readme_first_command(tmp_path):
+    out = tmp_path / "out.jsonl"
+    result = run(SAMPLE, out, "--demo-key", "--no-progress")
+    assert result.exit_code == 0, result.output
+    inputs, outputs = read_jsonl(SAMPLE), read_jsonl(out)
+    assert len(outputs) == len(inputs) == 6
+    check_output(inputs, outputs)
+    for rec, out_rec in zip(inputs, outputs):
+        for phi in ("K223456780", "0933-218-546", "meiling.lin63@example.net", "M120394853", "7730418"):
+            assert phi not in out_rec["text"]
+    assert "6 records, 6 de-identified, 0 failed" in result.output
+    assert not list(tmp_path.glob(".*tmp"))  # the temporary file was renamed
+
+
+def test_missing_key_is_an_error_and_writes_nothing(tmp_path):
+    out = tmp_path / "out.jsonl"
+    result = run(SAMPLE, out, "--no-progress")
+    assert result.exit_code == 2
+    assert "SPACY_DEID_KEY" in result.output
+    assert not out.exists() and not list(tmp_path.iterdir())
+
+
+def test_key_from_environment(tmp_path, monkeypatch):
+    monkeypatch.setenv("SPACY_DEID_KEY", "a-test-key-that-is-long-enough-1234")
+    out_env, out_demo = tmp_path / "env.jsonl", tmp_path / "demo.jsonl"
+    assert run(SAMPLE, out_env, "--no-progress").exit_code == 0
+    monkeypatch.delenv("SPACY_DEID_KEY")
+    assert run(SAMPLE, out_demo, "--demo-key", "--no-progress").exit_code == 0
+    assert out_env.read_bytes() != out_demo.read_bytes()  # the key decides the surrogates
+
+
+def test_bad_input_records_are_reported_and_others_written(tmp_path):
+    good = read_jsonl(SAMPLE)
+    big = {"id": "big", "patient_id": "Z", "text": ("Tel 0912-345-678. " * 300_000)[:5_000_000]}
+    lines = [json.dumps(good[0], ensure_ascii=False).encode(),
+             b'{"id": "broken", "text": "unterminated',
+             b'{"id": "latin1", "patient_id": "S09", "text": "caf\xe9 0912-345-678"}',
+             json.dumps({"id": "empty", "patient_id": "S08", "text": ""}).encode(),
+             json.dumps({"id": "notext", "patient_id": "S08"}).encode(),
+             json.dumps(big).encode(),
+             json.dumps(good[1], ensure_ascii=False).encode()]
+    src = tmp_path / "in.jsonl"
+    src.write_bytes(b"\n".join(lines) + b"\n")
+    out, errors = tmp_path / "out.jsonl", tmp_path / "errors.jsonl"
+    result = run(src, out, "--demo-key", "--errors", errors, "--no-progress")
+    assert result.exit_code == 1
+    written = read_jsonl(out)
+    assert [r["id"] for r in written] == [good[0]["id"], "empty", good[1]["id"]]
+    assert written[1]["text"] == ""
+    errs = read_jsonl(errors)
+    assert [(e["id"], e["line"]) for e in errs] == [(None, 2), (None, 3), ("notext", 5), ("big", 6)]
+    assert "invalid JSON" in errs[0]["error"] and "UTF-8" in errs[1]["error"]
+    assert "over the limit" in errs[3]["error"]
+    assert "0912-345-678" not in errors.read_text(encoding="utf8") + result.output
+    assert "4 failed" in result.output
+
+
+def test_big_note_under_a_raised_limit(tmp_path):
+    src = tmp_path / "in.jsonl"
+    text = "病歷號: 1234567 電話 0912-345-678\n" + "Stable. " * 250_000
+    src.write_text(json.dumps({"id": "big", "patient_id": "Z", "text": text}) + "\n", encoding="utf8")
+    out = tmp_path / "out.jsonl"
+    result = run(src, out, "--demo-key", "--max-chars", 3_000_000, "--no-progress")
+    assert result.exit_code == 0, result.output
+    [rec] = read_jsonl(out)
+    assert len(rec["text"]) > 2_000_000 and "0912-345-678" not in rec["text"]
+
+
+def test_csv_in_and_out(tmp_path):
+    src = tmp_path / "notes.csv"
+    with src.open("w", encoding="utf8", newline="") as f:
+        writer = csv.DictWriter(f, fieldnames=["note_id", "mrn_owner", "body", "ward"])
+        writer.writeheader()
+        for rec in read_jsonl(SAMPLE):
+            writer.writerow({"note_id": rec["id"], "mrn_owner": rec["patient_id"], "body": rec["text"], "ward": "x"})
+    out = tmp_path / "out.csv"
+    result = run(src, out, "--demo-key", "--text-field", "body", "--patient-field", "mrn_owner",
+                 "--id-field", "note_id", "--no-progress")
+    assert result.exit_code == 0, result.output
+    rows = list(csv.DictReader(io.StringIO(out.read_text(encoding="utf8"), newline="")))
+    assert [r["note_id"] for r in rows] == [r["id"] for r in read_jsonl(SAMPLE)]
+    assert list(rows[0]) == ["note_id", "mrn_owner", "body", "ward", "replacements"]
+    for row in rows:
+        for rep in json.loads(row["replacements"]):
+            assert row["body"][rep["out_start"]:rep["out_end"]] == rep["surrogate"]
+    assert "K223456780" not in out.read_text(encoding="utf8")
+
+
+def test_txt_folder_in_and_out(tmp_path):
+    src = tmp_path / "notes"
+    (src / "P1").mkdir(parents=True)
+    (src / "P1" / "a.txt").write_text("電話 0912-345-678 on 2023/03/14", encoding="utf8")
+    (src / "P1" / "b.txt").write_text("again 0912-345-678", encoding="utf8")
+    (src / "bad.txt").write_bytes(b"\xff\xfe broken")
+    out = tmp_path / "out"
+    result = run(src, out, "--demo-key", "--no-progress")
+    assert result.exit_code == 1  # bad.txt
+    a = (out / "P1" / "a.txt").read_text(encoding="utf8")
+    b = (out / "P1" / "b.txt").read_text(encoding="utf8")
+    assert "0912-345-678" not in a + b and a.split()[1] == b.split()[1]  # same patient, same surrogate
+    assert not (out / "bad.txt").exists()
+    assert "'bad'" in result.output
+
+
+def test_audit_file_holds_pairs_and_warns(tmp_path):
+    out, audit = tmp_path / "out.jsonl", tmp_path / "audit.jsonl"
+    result = run(SAMPLE, out, "--demo-key", "--audit", audit, "--no-progress")
+    assert result.exit_code == 0
+    assert "will hold PHI" in result.output
+    pairs = read_jsonl(audit)
+    assert {"original": "K223456780"}.items() <= next(p for p in pairs if p["original"] == "K223456780").items()
+    assert all(p["original"] != p["surrogate"] for p in pairs)
+
+
+def test_no_phi_on_stderr(tmp_path):
+    out = tmp_path / "out.jsonl"
+    result = run(SAMPLE, out, "--demo-key")  # with the progress bar
+    for phi in ("林美玲", "K223456780", "0933-218-546", "7730418"):
+        assert phi not in result.output
+
+
+@pytest.mark.slow
+def test_n_process_1_and_2_byte_identical(tmp_path):
+    records, _ = make_notes(120, seed=3)
+    records += read_jsonl(DEV) + read_jsonl(SAMPLE)
+    src = tmp_path / "in.jsonl"
+    src.write_text("".join(json.dumps(r, ensure_ascii=False) + "\n" for r in records), encoding="utf8")
+    out1, out2, again = tmp_path / "o1.jsonl", tmp_path / "o2.jsonl", tmp_path / "o1b.jsonl"
+    assert run(src, out1, "--demo-key", "--no-progress", "--n-process", 1).exit_code == 0
+    assert run(src, out2, "--demo-key", "--no-progress", "--n-process", 2).exit_code == 0
+    assert run(src, again, "--demo-key", "--no-progress").exit_code == 0
+    assert out1.read_bytes() == out2.read_bytes() == again.read_bytes()
+    check_output(records, read_jsonl(out1))

@@ -1,0 +1,110 @@
+"""The `deid` component: one line on a blank pipeline or after an entity recognizer; serialization."""
+import pytest
+import spacy
+
+import spacy_deid
+from spacy_deid.pipeline import Deid
+
+TEXT = "Patient 陳志明, 病歷號: 5520931, admitted 110.03.02, 電話 0912-345-678 分機 2234."
+
+
+def make(config=None, ner=False):
+    nlp = spacy_deid.blank()
+    if ner:
+        # stands in for a trained `ner`: any component that sets doc.ents before deid
+        ruler = nlp.add_pipe("entity_ruler", name="ner")
+        ruler.add_patterns([{"label": "PATIENT", "pattern": "陳志明"},
+                            {"label": "NUMBER", "pattern": [{"TEXT": "0912-345-678"}]}])
+    nlp.add_pipe("deid", config={"demo_key": True, **(config or {})})
+    return nlp
+
+
+def ents(doc):
+    return [(e.text, e.label_, e._.source) for e in doc.ents]
+
+
+def test_recognition_only_on_blank():
+    doc = make({"surrogates": False})(TEXT)
+    assert ents(doc) == [("5520931", "MEDICAL_RECORD", "rule"), ("110.03.02", "DATE", "date"),
+                         ("0912-345-678", "PHONE", "rule"), ("2234", "PHONE", "rule")]
+    assert doc._.deid_text is None
+
+
+def test_merges_with_existing_entities():
+    doc = make({"surrogates": False}, ner=True)(TEXT)
+    # NER's PATIENT stays (source ner); the rule's PHONE wins the exact-offset tie with NER's NUMBER
+    assert ents(doc)[0] == ("陳志明", "PATIENT", "ner")
+    assert ("0912-345-678", "PHONE", "rule") in ents(doc)
+
+
+def test_adds_only_what_is_missing():
+    nlp = spacy_deid.blank()
+    nlp.add_pipe("deid_rules")
+    deid = nlp.add_pipe("deid", config={"surrogates": False})
+    assert isinstance(deid, Deid)
+    assert deid.rules is None and deid.dates is not None
+    doc = nlp(TEXT)
+    assert ("5520931", "MEDICAL_RECORD", "rule") in ents(doc)
+
+
+def test_parts_can_be_switched_off():
+    deid = make({"surrogates": False, "dates": False}).get_pipe("deid")
+    assert sorted(deid.parts) == ["rules"]
+
+
+def test_rules_config_reaches_the_part(tmp_path):
+    path = tmp_path / "p.json"
+    path.write_text('[{"id": "kh", "label": "MEDICAL_RECORD", "pattern": "KH\\\\d{7}"}]', encoding="utf8")
+    nlp = make({"surrogates": False, "dates": False, "rules_config": {"patterns": str(path)}})
+    assert ents(nlp("KH1234567 0912-345-678")) == [("KH1234567", "MEDICAL_RECORD", "rule")]
+
+
+def test_serialization_roundtrip_without_pattern_files(tmp_path):
+    path = tmp_path / "p.json"
+    path.write_text('[{"id": "kh", "label": "MEDICAL_RECORD", "pattern": "KH\\\\d{7}"}]', encoding="utf8")
+    nlp = make({"surrogates": False, "rules_config": {"patterns": str(path)}})
+    nlp.to_disk(tmp_path / "pipe")
+    path.unlink()  # a packaged pipeline must not need the original pattern file
+    loaded = spacy.load(tmp_path / "pipe")
+    assert ents(loaded("KH1234567")) == [("KH1234567", "MEDICAL_RECORD", "rule")]
+    again = make({"surrogates": False})
+    again.get_pipe("deid").from_bytes(nlp.get_pipe("deid").to_bytes())
+    assert ents(again("KH1234567")) == [("KH1234567", "MEDICAL_RECORD", "rule")]
+
+
+def test_literal_key_in_config_warns():
+    with pytest.warns(UserWarning, match="SPACY_DEID_KEY"):
+        make({"surrogates": False, "key": "a-literal-key-in-the-config-0001"})
+
+
+# -- with surrogates --------------------------------------------------------------------------------
+@pytest.fixture(scope="module")
+def full():
+    pytest.importorskip("spacy_deid.surrogates.component")
+    return make()
+
+
+def test_deid_text_and_replacements(full):
+    doc = full(TEXT)
+    out = doc._.deid_text
+    assert isinstance(out, str) and out != TEXT
+    for phi in ("5520931", "110.03.02", "0912-345-678"):
+        assert phi not in out
+    labels = [r["label"] for r in doc._.replacements]
+    assert labels == ["MEDICAL_RECORD", "DATE", "PHONE", "PHONE"]
+    for rep in doc._.replacements:
+        assert out[rep["out_start"]:rep["out_end"]] == rep["surrogate"]
+        assert TEXT[rep["start"]:rep["end"]] != rep["surrogate"]
+        assert rep["source"] in ("rule", "date")
+
+
+def test_full_pipeline_roundtrip_same_output(full, tmp_path):
+    full.to_disk(tmp_path / "pipe")
+    loaded = spacy.load(tmp_path / "pipe")
+    assert loaded(TEXT)._.deid_text == full(TEXT)._.deid_text
+
+
+def test_n_process_2_same_output(full):
+    texts = [TEXT, "MRN 1234567", "電話 02-2312-3456"] * 3
+    single = [full(t)._.deid_text for t in texts]
+    assert [d._.deid_text for d in full.pipe(texts, n_process=2, batch_size=2)] == single
