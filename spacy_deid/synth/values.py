@@ -234,6 +234,18 @@ def _handle(name: Name, rng: Random) -> str:
     return f"{given[0]}{sur}{rng.randint(1960, 2010) % 100:02d}"
 
 
+def _district_and_city(rng: Random, pools: Pools) -> Tuple[Dict[str, Any], Dict[str, Any]]:
+    """A district and the city it belongs to, both from this split; when the split has no such pair,
+    an unrelated Taiwan city (a slightly odd address beats leaking a value of the other split)."""
+    cities = {c["zh"]: c for c in pools.entries("cities")}
+    paired = [d for d in pools.entries("districts") if d["city"] in cities]
+    if paired:
+        district = rng.choice(paired)
+        return district, cities[district["city"]]
+    taiwan = [c for c in cities.values() if c["country"] == "Taiwan"] or list(cities.values())
+    return pools.pick(rng, "districts"), rng.choice(taiwan)
+
+
 def make_patient(rng: Random, pools: Pools, pid: str) -> Patient:
     gender = rng.choice("MF")
     name = make_name(rng, pools, gender)
@@ -249,9 +261,7 @@ def make_patient(rng: Random, pools: Pools, pid: str) -> Patient:
     persons: List[Any] = [make_name(rng, pools, rng.choice("MF"))]
     if rng.random() < 0.6:
         persons.append(EnglishName(pools.pick(rng, "given_names_en")["text"], pools.pick(rng, "surnames_en")["text"]))
-    district = pools.pick(rng, "districts")
-    cities = [c for c in pools.entries("cities") if c["zh"] == district["city"]]
-    city = cities[0] if cities else {"zh": district["city"], "en": district["city"], "country": "Taiwan"}
+    district, city = _district_and_city(rng, pools)
     day_format = D.pick_format(rng, "day")
     return Patient(
         pid=pid, name=name, age=rng.randint(13, 92), admit=admit, discharge=discharge, onset=onset,

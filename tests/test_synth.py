@@ -1,0 +1,279 @@
+"""Synthetic corpus generator: determinism, coverage, shares, offsets, alignment and split hygiene."""
+import collections
+import datetime as dt
+import random
+import re
+import time
+
+import pytest
+from typer.testing import CliRunner
+
+import spacy_deid
+from spacy_deid import lexicons
+from spacy_deid.cli import app
+from spacy_deid.corpus import Record
+from spacy_deid.labels import LABELS, category_of
+from spacy_deid.synth import generate, is_valid_taiwan_id, make_taiwan_id
+from spacy_deid.synth import dates as D
+from spacy_deid.synth.templates import TemplateError, all_templates, by_section, parse_file
+from spacy_deid.synth.values import taiwan_id_check_digit
+
+_HAN = re.compile(r"[\u4e00-\u9fff]")
+_LATIN = re.compile(r"[A-Za-z]{2,}")
+_NORM = re.compile(r"\d{4}-\d{2}-\d{2}|\d{4}-\d{2}|\d{4}|--\d{2}-\d{2}|--\d{2}")
+
+
+@pytest.fixture(scope="module")
+def train():
+    return list(generate(120, seed=11, split="train"))
+
+
+@pytest.fixture(scope="module")
+def heldout():
+    return list(generate(120, seed=11, split="heldout"))
+
+
+def _dump(records):
+    return [r.to_dict() for r in records]
+
+
+def test_same_seed_same_output_and_different_seed_differs():
+    a, b = _dump(generate(15, seed=5)), _dump(generate(15, seed=5))
+    assert a == b
+    assert a != _dump(generate(15, seed=6))
+
+
+def test_patient_does_not_depend_on_corpus_size():
+    small = _dump(generate(3, seed=2))
+    large = _dump(generate(10, seed=2))
+    assert large[:len(small)] == small
+
+
+def test_cli_writes_byte_identical_files(tmp_path):
+    runner = CliRunner()
+    outs = []
+    for name in ("a.jsonl", "b.jsonl"):
+        path = tmp_path / name
+        result = runner.invoke(app, ["synth", str(path), "--patients", "8", "--seed", "3", "--split", "heldout",
+                                     "--notes-per-patient", "2-3"])
+        assert result.exit_code == 0, result.output
+        outs.append(path.read_bytes())
+    assert outs[0] == outs[1]
+    lines = outs[0].decode("utf-8").splitlines()
+    assert 16 <= len(lines) <= 24
+    rec = Record.from_dict(__import__("json").loads(lines[0]))
+    rec.validate()
+    assert rec.patient_id and rec.id.startswith(rec.patient_id)
+
+
+@pytest.mark.parametrize("args", [["--split", "test"], ["--notes-per-patient", "3-1"], ["--notes-per-patient", "x"]])
+def test_cli_rejects_bad_options(tmp_path, args):
+    result = CliRunner().invoke(app, ["synth", str(tmp_path / "x.jsonl"), "--patients", "1", *args])
+    assert result.exit_code != 0
+    assert not (tmp_path / "x.jsonl").exists()
+
+
+@pytest.mark.parametrize("kwargs", [{"split": "test"}, {"notes_per_patient": (0, 2)}, {"notes_per_patient": (3, 2)}])
+def test_generate_rejects_bad_arguments(kwargs):
+    with pytest.raises(ValueError):
+        list(generate(1, seed=0, **kwargs))
+
+
+@pytest.mark.parametrize("split", ["train", "heldout"])
+def test_every_label_appears_in_50_patients(split):
+    labels = {s.label for r in generate(50, seed=1, split=split) for s in r.spans}
+    assert labels == set(LABELS)
+
+
+def test_label_shares_near_real_corpus():
+    records = list(generate(200, seed=4))
+    labels = collections.Counter(s.label for r in records for s in r.spans)
+    total = sum(labels.values())
+    cats = collections.Counter()
+    for label, n in labels.items():
+        cats[category_of(label)] += n
+    share = {c: n / total for c, n in cats.items()}
+    assert 0.45 <= share["DATE"] <= 0.70
+    assert 0.18 <= share["LOCATION"] <= 0.34
+    assert 0.02 <= share["AGE"] <= 0.08
+    assert share["NAME"] <= 0.15 and share["ID"] <= 0.10 and share["PROFESSION"] <= 0.05
+    # every label frequent enough to learn from a few thousand notes
+    assert min(labels[l] for l in LABELS) / total >= 0.0008
+
+
+@pytest.mark.parametrize("split", ["train", "heldout"])
+def test_about_sixty_percent_of_lines_are_code_mixed(split):
+    kinds = collections.Counter()
+    for r in generate(150, seed=9, split=split):
+        for line in r.text.splitlines():
+            han, latin = bool(_HAN.search(line)), bool(_LATIN.search(line))
+            if han or latin:
+                kinds["mixed" if han and latin else "zh" if han else "en"] += 1
+    total = sum(kinds.values())
+    assert 0.50 <= kinds["mixed"] / total <= 0.72
+    assert kinds["zh"] / total >= 0.10 and kinds["en"] / total >= 0.08
+
+
+def test_offsets_norms_and_note_lengths(train, heldout):
+    for r in train + heldout:
+        r.validate()
+        assert 5 <= len(r.text.splitlines()) <= 25
+        ends = -1
+        for s in r.spans:
+            assert s.start >= ends, "spans must not overlap"
+            ends = s.end
+            assert r.text[s.start:s.end] == s.text and s.text == s.text.strip()
+            if s.label == "DATE":
+                assert s.norm and _NORM.fullmatch(s.norm), s.norm
+            else:
+                assert s.norm is None
+
+
+def test_every_span_aligns_to_the_code_mixing_tokenizer(train, heldout):
+    nlp = spacy_deid.blank()
+    records = train[:250] + heldout[:250]
+    assert len(records) >= 400
+    bad = [(r.id, s.label, s.start, s.end) for r in records for s, doc in [(s, nlp.make_doc(r.text)) for s in r.spans]
+           if doc.char_span(s.start, s.end) is None]
+    assert not bad
+
+
+def test_hard_negatives_are_not_spans(train):
+    negative = re.compile(r"BP \d+/\d+|MMSE \d+/30|1/2 tab|\d/\d/\d(?:/\d)? taper|會計\d+y")
+    seen = 0
+    for r in train:
+        for m in negative.finditer(r.text):
+            seen += 1
+            assert not any(s.start < m.end() and m.start() < s.end for s in r.spans), m.group()
+    assert seen > 50
+
+
+def test_ids_are_structurally_valid(train):
+    ids = [s.text for r in train for s in r.spans if s.label == "ID_NUMBER"]
+    assert ids and all(is_valid_taiwan_id(i) for i in ids)
+    phones = [s.text for r in train for s in r.spans if s.label == "PHONE"]
+    assert all(re.fullmatch(r"[0-9()+\-]+", p) for p in phones)
+    emails = [s.text for r in train for s in r.spans if s.label == "EMAIL"]
+    assert emails and all(re.fullmatch(r"[a-z0-9.]+@[a-z0-9.]+\.[a-z]+", e) for e in emails)
+
+
+@pytest.mark.parametrize("letter,digits,check", [("A", "12345678", 9), ("F", "13198795", 8), ("Z", "20000000", 4)])
+def test_taiwan_id_check_digit(letter, digits, check):
+    assert taiwan_id_check_digit(letter, digits) == check
+    assert is_valid_taiwan_id(f"{letter}{digits}{check}")
+    assert not is_valid_taiwan_id(f"{letter}{digits}{(check + 1) % 10}")
+
+
+def test_generated_taiwan_ids_match_gender():
+    rng = random.Random("ids")
+    assert all(make_taiwan_id(rng, "M")[1] == "1" and is_valid_taiwan_id(make_taiwan_id(rng, "F")) for _ in range(200))
+
+
+def test_date_forms_cover_both_calendars_and_far_future_years(train):
+    texts = [s.text for r in train for s in r.spans if s.label == "DATE"]
+    joined = "\n".join(texts)
+    for pattern in [r"^\d{3}\.\d{2}\.\d{2}$", r"^(mk|MK)\d{6,7}$", r"^(mk|MK)\d{2,3}$", r"^民國", r"年\d+月$",
+                    r"^\d{1,2}/\d{1,2}$", r"^[一二三四五六七八九十]+月$", r"^[A-Z][a-z]+\.? \d{4}$", r"^2[12]\d\d[./-]"]:
+        assert re.search(pattern, joined, re.M), pattern
+    years = {int(s.norm[:4]) for r in train for s in r.spans if s.norm and s.norm[0] != "-"}
+    assert any(y > 2200 for y in years) and any(2080 < y < 2120 for y in years) and any(y < 2030 for y in years)
+
+
+def test_date_ranges_are_two_spans(train):
+    found = 0
+    for r in train:
+        for a, b in zip(r.spans, r.spans[1:]):
+            if a.label == b.label == "DATE" and r.text[a.end:b.start] == "-":
+                found += 1
+    assert found > 10
+
+
+@pytest.mark.parametrize("fmt,day,text,norm", [
+    ("roc_dot", dt.date(2021, 12, 25), "110.12.25", "2021-12-25"),
+    ("roc_slash_nopad", dt.date(2021, 1, 5), "110/1/5", "2021-01-05"),
+    ("roc_compact", dt.date(2021, 12, 25), "1101225", "2021-12-25"),
+    ("roc_zh_numerals", dt.date(2021, 12, 25), "民國一一〇年十二月二十五日", "2021-12-25"),
+    ("roc_mk_mixed", dt.date(2021, 12, 25), "MK110十二月25日", "2021-12-25"),
+    ("ce_slash", dt.date(2105, 12, 15), "2105/12/15", "2105-12-15"),
+    ("en_ymd", dt.date(2021, 12, 25), "2021 Dec. 25", "2021-12-25"),
+    ("roc_zh_month", dt.date(2019, 8, 1), "108年8月", "2019-08"),
+    ("ce_dot_month", dt.date(2223, 3, 1), "2223.3", "2223-03"),
+    ("md_slash", dt.date(2021, 3, 14), "3/14", "--03-14"),
+    ("month_zh_numeral", dt.date(2021, 9, 1), "九月", "--09"),
+    ("roc_zh_year_prefix", dt.date(1998, 1, 1), "民國87年", "1998"),
+])
+def test_date_renderer(fmt, day, text, norm):
+    assert D.render(day, fmt, random.Random(0)) == (text, norm)
+
+
+def test_heldout_uses_only_heldout_templates(train, heldout):
+    split_of = {t.id: t.split for t in all_templates()}
+    used_train = {i for r in train for i in r.meta["templates"]}
+    used_held = {i for r in heldout for i in r.meta["templates"]}
+    assert used_train and used_held and not used_train & used_held
+    assert {split_of[i] for i in used_train} == {"train"}
+    assert {split_of[i] for i in used_held} == {"heldout"}
+
+
+def test_every_section_has_templates_in_both_splits():
+    assert set(by_section("train")) == set(by_section("heldout"))
+
+
+# label -> lexicons whose (any field) values a span of that label may take
+_LEXICON_OF = {"HOSPITAL": ["hospitals"], "SCHOOL": ["schools"], "MARKET": ["markets"], "LOCATION": ["locations"],
+               "GENERAL_BUSINESS": ["companies"], "PROFESSION": ["professions"], "COUNTRY": ["countries"],
+               "STATE": ["states"], "NATIONALITY": ["nationalities"], "REGION": ["regions"], "STREET": ["streets"],
+               "DEPARTMENT": ["departments"], "CITY": ["cities", "districts"]}
+
+
+def _values(names, part):
+    out = set()
+    for name in names:
+        lex = lexicons.load(name)
+        for field in lex.fields:
+            out.update(v for v in lex.values(field, part) if field not in ("country", "kind", "city"))
+    return out
+
+
+@pytest.mark.parametrize("label", sorted(_LEXICON_OF))
+def test_heldout_values_come_from_heldout_lexicon_entries(label, train, heldout):
+    names = _LEXICON_OF[label]
+    held_values, train_values = _values(names, "heldout"), _values(names, "train")
+    train_primary = {e[lexicons.load(n).primary] for n in names for e in lexicons.load(n).split("train")}
+    held_spans = {s.text for r in heldout for s in r.spans if s.label == label}
+    train_spans = {s.text for r in train for s in r.spans if s.label == label}
+    assert held_spans and train_spans
+    assert held_spans <= held_values
+    assert train_spans <= train_values
+    assert not held_spans & train_primary
+
+
+def test_heldout_chinese_names_use_heldout_surnames_and_characters(heldout):
+    sur = {e["text"] for e in lexicons.load("surnames_zh").split("heldout")}
+    chars = {e["text"] for e in lexicons.load("given_chars_zh").split("heldout")}
+    checked = 0
+    for r in heldout:
+        for s in r.spans:
+            if s.label in ("PATIENT", "FAMILY", "DOCTOR", "PERSON") and _HAN.fullmatch(s.text[0]):
+                head = s.text[:2] if s.text[:2] in sur else s.text[:1]
+                assert head in sur and set(s.text[len(head):]) <= chars, s.text
+                checked += 1
+    assert checked > 100
+
+
+def test_template_parser_rejects_malformed_lines():
+    with pytest.raises(TemplateError, match="line 2"):
+        parse_file("[s]\nT bad line without separator\n", "x.txt")
+    with pytest.raises(TemplateError, match="unknown slot"):
+        parse_file("[s]\nT a.1 | {NO_SUCH_SLOT}\n", "x.txt")
+    with pytest.raises(TemplateError):
+        parse_file("T a.1 | no section\n", "x.txt")
+    parsed = parse_file("[s]\nH a.1 w=2 | {AGE}歲\\n第二行\n", "x.txt")
+    assert parsed[0].split == "heldout" and parsed[0].weight == 2.0 and parsed[0].slots == ["AGE"]
+
+
+def test_thousand_notes_take_seconds():
+    start = time.perf_counter()
+    n = sum(1 for _ in generate(300, seed=0))
+    assert n >= 600
+    assert time.perf_counter() - start < 10
