@@ -1,0 +1,115 @@
+"""`deid_surrogates`: the spaCy component around `Resynthesizer`.
+
+The key is never part of the component's serialized state: `to_disk`/`to_bytes` write the policy,
+scope, date range and age cap only; the key comes at run time (`SPACY_DEID_KEY`, `set_key()`, or an
+`env:VAR`/`file:PATH` reference in `key`). A literal key in the config would be written by spaCy
+into config.cfg, hence the warning.
+"""
+import warnings
+from pathlib import Path
+from typing import Any, Callable, Dict, Iterable, List, Mapping, Optional, Union
+
+import srsly
+from spacy import util
+from spacy.language import Language
+from spacy.tokens import Doc
+from spacy.training import Example
+
+from ..extensions import install_extensions
+from .engine import Resynthesizer
+from .policies import Policy
+
+_CFG = "cfg.json"
+
+
+class DeidSurrogates:
+    """Replaces every span in `doc.ents` by its policy's operator; writes deid_text and replacements."""
+
+    def __init__(self, nlp: Optional[Language], name: str = "deid_surrogates", *,
+                 key: Optional[str] = None, demo_key: bool = False,
+                 policy: Union[str, Dict[str, Any]] = "surrogate", scope: str = "patient",
+                 date_shift_days: Union[List[int], Dict[str, int]] = (-365, 365), age_cap: bool = False):
+        install_extensions()
+        self.name = name
+        self.engine = Resynthesizer(key=key, demo_key=demo_key, policy=policy, scope=scope,
+                                    date_shift_days=date_shift_days, age_cap=age_cap)
+
+    @property
+    def policy(self) -> Policy:
+        return self.engine.policy
+
+    def set_key(self, key: Optional[Union[str, bytes]]) -> None:
+        """Give the key at run time (it is never serialized)."""
+        self.engine.set_key(key)
+
+    def __call__(self, doc: Doc) -> Doc:
+        return self.engine(doc)
+
+    def pipe(self, stream: Iterable[Doc], *, batch_size: int = 128) -> Iterable[Doc]:
+        for doc in stream:
+            yield self.engine(doc)
+
+    def initialize(self, get_examples: Optional[Callable[[], Iterable[Example]]] = None, *,
+                   nlp: Optional[Language] = None) -> None:
+        """Load the lexicon tables now rather than on the first note."""
+        self.engine.generator.warm_up()
+
+    def score(self, examples: Iterable[Example], **kwargs: Any) -> Dict[str, Any]:
+        """Nothing to score: surrogates have no gold standard (the leak rate is scored on the
+        recognizers' output by `spacy_deid.scoring`)."""
+        return {}
+
+    # -- serialization (never the key) --------------------------------------------------------------
+    def _restore(self, cfg: Mapping[str, Any]) -> None:
+        old = self.engine
+        self.engine = Resynthesizer(key=old._key_setting, demo_key=cfg.get("demo_key", old.demo_key),
+                                    policy=cfg.get("policy", old.policy), scope=cfg.get("scope", old.scope),
+                                    date_shift_days=cfg.get("date_shift_days", list(old.date_shift_days)),
+                                    age_cap=cfg.get("age_cap", old.age_cap))
+        self.engine.generator = old.generator  # keep warmed-up tables
+
+    def to_bytes(self, *, exclude: Iterable[str] = tuple()) -> bytes:
+        return srsly.msgpack_dumps({"cfg": self.engine.settings()})
+
+    def from_bytes(self, bytes_data: bytes, *, exclude: Iterable[str] = tuple()) -> "DeidSurrogates":
+        self._restore(srsly.msgpack_loads(bytes_data).get("cfg", {}))
+        return self
+
+    def to_disk(self, path: Union[str, Path], *, exclude: Iterable[str] = tuple()) -> None:
+        path = util.ensure_path(path)
+        path.mkdir(parents=True, exist_ok=True)
+        srsly.write_json(path / _CFG, self.engine.settings())
+
+    def from_disk(self, path: Union[str, Path], *, exclude: Iterable[str] = tuple()) -> "DeidSurrogates":
+        path = util.ensure_path(path)
+        if (path / _CFG).exists():
+            self._restore(srsly.read_json(path / _CFG))
+        return self
+
+
+@Language.factory(
+    "deid_surrogates",
+    assigns=["doc._.deid_text", "doc._.replacements", "span._.surrogate"],
+    requires=["doc.ents"],
+    default_config={
+        "key": None,
+        "demo_key": False,
+        "policy": "surrogate",
+        "scope": "patient",
+        "date_shift_days": [-365, 365],
+        "age_cap": False,
+    },
+    default_score_weights={},
+)
+def make_deid_surrogates(nlp: Language, name: str, *, key: Optional[str], demo_key: bool,
+                         policy: Union[str, Dict[str, Any]], scope: str,
+                         date_shift_days: Union[List[int], Dict[str, int]], age_cap: bool) -> DeidSurrogates:
+    """`key`: None → env SPACY_DEID_KEY (or `env:VAR` / `file:PATH`); `policy`: a preset name
+    (`surrogate`, `hipaa-safe-harbor`), a .json path or an inline dict; `scope`: patient / document /
+    corpus; `date_shift_days`: [min, max] (never 0); `age_cap`: ages over 89 → `90+`."""
+    if key is not None and not str(key).startswith(("env:", "file:")):
+        warnings.warn("deid_surrogates: a literal key in the config is saved with the pipeline "
+                      "(config.cfg, wheels); prefer SPACY_DEID_KEY, 'env:VAR', 'file:PATH' or set_key()",
+                      UserWarning, stacklevel=2)
+    return DeidSurrogates(nlp, name, key=key, demo_key=demo_key, policy=policy, scope=scope,
+                          date_shift_days=date_shift_days, age_cap=age_cap)

@@ -1,0 +1,131 @@
+"""The secret key and the keyed choices derived from it.
+
+Every surrogate choice is a function of HMAC-SHA256(key, scope id, label, normalized original): the
+same person gets the same surrogate in every note and in every worker process, with no shared state,
+and without the key a surrogate says nothing about its original. One HMAC is computed per choice;
+the 256-bit digest is then consumed as a mixed-radix number (`KeyedDraw.below`), and only a long
+choice (a 20-character URL) extends it with SHA-256(digest || counter).
+"""
+import hashlib
+import hmac
+import logging
+import os
+import unicodedata
+from pathlib import Path
+from typing import Optional, Sequence, TypeVar, Union
+
+logger = logging.getLogger(__name__)
+
+ENV_VAR = "SPACY_DEID_KEY"
+# Published on purpose: it makes demos reproducible and is therefore worthless as a secret.
+DEMO_KEY = b"spacy-deid public demo key - NOT SECRET - output is NOT de-identified"
+# Below this a key can be brute-forced from a few known (original, surrogate) pairs (Presidio asks the
+# same of its hash salt).
+MIN_KEY_BYTES = 16
+
+T = TypeVar("T")
+
+
+class MissingKeyError(RuntimeError):
+    """No key was configured; raised at first use so a pipeline still loads without one."""
+
+
+class InvalidKeyError(ValueError):
+    """A key that is present but unusable (too short, unreadable file)."""
+
+
+def _to_bytes(key: Union[str, bytes]) -> bytes:
+    return key if isinstance(key, bytes) else key.encode("utf-8")
+
+
+def resolve_key(key: Optional[Union[str, bytes]] = None, *, demo_key: bool = False) -> bytes:
+    """The key bytes from, in order: `key` (a literal, `env:VAR` or `file:PATH`), the environment
+    variable SPACY_DEID_KEY, the demo key when `demo_key` is true. Raises MissingKeyError otherwise.
+
+    `env:`/`file:` references let a config name where the key lives without containing it."""
+    source = "argument"
+    if isinstance(key, str) and key.startswith("env:"):
+        var = key[4:]
+        key, source = os.environ.get(var), f"environment variable {var}"
+        if not key:
+            raise MissingKeyError(f"the key reference names environment variable {var!r}, which is not set")
+    elif isinstance(key, str) and key.startswith("file:"):
+        path = Path(key[5:])
+        try:
+            key, source = path.read_bytes().strip(), f"key file {path}"
+        except OSError as err:
+            raise InvalidKeyError(f"cannot read the key file {str(path)!r} ({type(err).__name__})") from None
+    if key is None or key == "" or key == b"":
+        env = os.environ.get(ENV_VAR)
+        if env:
+            key, source = env, f"environment variable {ENV_VAR}"
+        elif demo_key:
+            logger.warning("spacy-deid is using the PUBLIC demo key: surrogates can be reversed by anyone; "
+                           "the output is NOT de-identified. Set %s for real data.", ENV_VAR)
+            return DEMO_KEY
+        else:
+            raise MissingKeyError(
+                f"no surrogate key: set the environment variable {ENV_VAR}, pass key=... (or "
+                f"'env:VAR' / 'file:PATH'), or set demo_key=true for a demo (output then NOT safe)")
+    raw = _to_bytes(key)
+    if len(raw) < MIN_KEY_BYTES:
+        raise InvalidKeyError(f"the key from the {source} is {len(raw)} bytes; at least {MIN_KEY_BYTES} are needed "
+                        f"so that surrogates cannot be reversed by trying keys")
+    return raw
+
+
+def normalize(text: str) -> str:
+    """The form of an original that decides its surrogate: NFKC (full-width → half-width), case-folded,
+    whitespace collapsed, so `ＮＴＵＨ`, `ntuh` and `NTUH` are one value."""
+    return " ".join(unicodedata.normalize("NFKC", text).casefold().split())
+
+
+class KeyedDraw:
+    """Uniform choices from one HMAC digest, consumed as a mixed-radix number."""
+
+    __slots__ = ("_seed", "_value", "_counter")
+
+    def __init__(self, digest: bytes):
+        self._seed = digest
+        self._value = int.from_bytes(digest, "big")
+        self._counter = 0
+
+    def below(self, n: int) -> int:
+        """Uniform in [0, n): the remaining value stays >= 2**64 * n, so the bias is below 2**-64."""
+        if n <= 0:
+            raise ValueError("below() needs n >= 1")
+        if self._value < (n << 64):
+            self._counter += 1
+            more = hashlib.sha256(self._seed + self._counter.to_bytes(4, "big")).digest()
+            self._value = (self._value << 256) | int.from_bytes(more, "big")
+        self._value, r = divmod(self._value, n)
+        return r
+
+    def choice(self, seq: Sequence[T]) -> T:
+        return seq[self.below(len(seq))]
+
+    def between(self, lo: int, hi: int) -> int:
+        """Uniform integer in [lo, hi]."""
+        return lo + self.below(hi - lo + 1)
+
+
+class Keyed:
+    """HMAC-SHA256 under one key and one scope id: `draw(label, original)` → a KeyedDraw."""
+
+    __slots__ = ("_key", "scope_id", "_prefix")
+
+    def __init__(self, key: bytes, scope_id: str):
+        self._key = key
+        self.scope_id = scope_id
+        self._prefix = scope_id.encode("utf-8") + b"\x1f"
+
+    def digest(self, label: str, normalized: str) -> bytes:
+        # \x1f (unit separator) cannot occur in a label or a normalized value, so fields cannot run together.
+        msg = self._prefix + label.encode("utf-8") + b"\x1f" + normalized.encode("utf-8")
+        return hmac.digest(self._key, msg, "sha256")
+
+    def draw(self, label: str, normalized: str) -> KeyedDraw:
+        return KeyedDraw(self.digest(label, normalized))
+
+    def hexdigest(self, label: str, normalized: str) -> str:
+        return self.digest(label, normalized).hex()
