@@ -274,14 +274,25 @@ def ordered(result_groups: Iterable[List[DeidResult]]) -> Iterator[DeidResult]:
 _WORKER: Dict[str, Any] = {}
 
 
+class WorkerError(RuntimeError):
+    """A worker could not load the pipeline; raised in the parent instead of hanging the pool."""
+
+
 def _worker_init(load_nlp: Callable[[], Language], max_chars: int) -> None:
-    install_extensions()
-    _WORKER["nlp"] = load_nlp()
-    _WORKER["nlp"].max_length = max(_WORKER["nlp"].max_length, max_chars + 1)
-    _WORKER["stages"] = Stages(_WORKER["nlp"])
+    # An exception escaping a pool initializer kills the worker, and the pool starts another one,
+    # forever: keep the failure and report it on the first task instead.
+    try:
+        install_extensions()
+        nlp = load_nlp()
+        nlp.max_length = max(nlp.max_length, max_chars + 1)
+        _WORKER["nlp"], _WORKER["stages"] = nlp, Stages(nlp)
+    except BaseException as err:  # noqa: BLE001
+        _WORKER["error"] = f"{type(err).__name__}: {err}"
 
 
 def _worker_run(group: List[_Item]) -> List[DeidResult]:
+    if "error" in _WORKER:
+        raise WorkerError(f"a worker could not load the pipeline ({_WORKER['error']})")
     return process_group(_WORKER["nlp"], group, _WORKER["stages"])
 
 

@@ -185,7 +185,7 @@ def run_command(
     """De-identify INPUT_PATH into OUTPUT_PATH."""
     from tqdm import tqdm
 
-    from ..batch import deidentify, deidentify_parallel
+    from ..batch import WorkerError, deidentify, deidentify_parallel
 
     fmt = detect_format(input_path)
     if fmt == "txt" and output_path.suffix:
@@ -225,12 +225,16 @@ def run_command(
         bar = tqdm(total=total, unit="note", file=sys.stderr, disable=not progress, dynamic_ncols=True,
                    desc="de-identifying")
         with bar:
-            for result in results:
-                writers.write(result)
-                counts["ok" if result.ok else "failed"] += 1
-                bar.update(1)
-                if not result.ok and errors_path is None and counts["failed"] <= 20:
-                    tqdm.write(f"error: {result.error}", file=sys.stderr)
+            try:
+                for result in results:
+                    writers.write(result)
+                    counts["ok" if result.ok else "failed"] += 1
+                    bar.update(1)
+                    if not result.ok and errors_path is None and counts["failed"] <= 20:
+                        tqdm.write(f"error: {result.error}", file=sys.stderr)
+            except WorkerError as err:  # nothing is written: the temporary files are removed
+                typer.secho(f"error: {err}", err=True, fg=typer.colors.RED)
+                raise typer.Exit(code=2) from None
     elapsed = time.perf_counter() - start
     n = counts["ok"] + counts["failed"]
     rate = n / elapsed if elapsed > 0 else 0.0

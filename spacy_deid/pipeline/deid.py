@@ -54,7 +54,7 @@ class Deid:
         for part in SUBCOMPONENTS:
             if not wanted[part] or FACTORY_OF[part] in present:
                 continue
-            if FACTORY_OF[part] not in Language.factories:
+            if not nlp.has_factory(FACTORY_OF[part]):
                 raise ValueError(f"deid: the factory {FACTORY_OF[part]!r} is not registered; "
                                  f"reinstall spacy-deid or set {part} = false")
             self.parts[part] = nlp.create_pipe(FACTORY_OF[part], name=f"{name}_{part}",
