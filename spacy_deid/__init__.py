@@ -5,6 +5,7 @@ import spacy
 from spacy.language import Language
 
 from .about import __version__
+from .batch import DeidResult, deidentify
 from .extensions import install_extensions
 from .labels import CATEGORY_OF, LABELS, category_of
 from .loading import load
@@ -31,6 +32,8 @@ def resolve_dates(docs, default=None, **kwargs):
 
 
 __all__ = [
+    "deidentify",
+    "DeidResult",
     "resolve_dates",
     "__version__",
     "blank",
