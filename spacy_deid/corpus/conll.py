@@ -62,17 +62,18 @@ def conll_lines(record: Record, *, nlp: Optional[Language] = None, misaligned: s
         lines.append(f"# patient_id = {escape_spaces(record.patient_id)}")
     if record.meta:
         lines.append(f"# meta = {json.dumps(record.meta, ensure_ascii=False, sort_keys=True)}")
+    text = record.text  # the Doc's text property is rebuilt on every access: read it once
     words = [t for t in doc if not t.is_space]
     if not words:
-        lines.append(f"# spaces = {escape_spaces(doc.text)}")
+        lines.append(f"# spaces = {escape_spaces(text)}")
         return lines
     norms = {ent.start: ent._.date_norm for ent in doc.ents if ent._.date_norm}
     for i, tok in enumerate(words):
-        nxt = words[i + 1].idx if i + 1 < len(words) else len(doc.text)
-        after = doc.text[tok.idx + len(tok.text):nxt]
+        nxt = words[i + 1].idx if i + 1 < len(words) else len(text)
+        after = text[tok.idx + len(tok.text):nxt]
         misc = []
         if i == 0 and tok.idx > 0:
-            misc.append(f"SpacesBefore={escape_spaces(doc.text[:tok.idx])}")
+            misc.append(f"SpacesBefore={escape_spaces(text[:tok.idx])}")
         if after == "":
             misc.append("SpaceAfter=No")
         elif after != " ":
