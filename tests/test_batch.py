@@ -135,3 +135,26 @@ def test_same_name_same_surrogate_across_notes(nlp):
 def test_pipeline_without_deid_is_an_error():
     with pytest.raises(ValueError, match="add_pipe\\('deid'\\)"):
         list(deidentify(spacy_deid.blank(), [{"id": "1", "text": "x"}]))
+
+
+def test_names_from_ner_get_one_surrogate_per_patient(dev_records):
+    """With an entity recognizer in front (an entity_ruler standing in for a trained ner, fed the
+    fixture's own name spans), a name gets the same surrogate in every note of its patient."""
+    nlp = spacy_deid.blank()
+    ruler = nlp.add_pipe("entity_ruler", name="ner")
+    names = {(s.text, s.label) for r in dev_records for s in r.spans if s.label in ("PATIENT", "FAMILY")}
+    ruler.add_patterns([{"label": label, "pattern": [{"TEXT": t.text} for t in nlp.make_doc(text)]}
+                        for text, label in sorted(names)])
+    nlp.add_pipe("deid", config={"demo_key": True})
+    records = [r for r in dev_records if r.patient_id == "D01"]
+    records = records + records  # the same notes twice: four notes of one patient
+    results = list(deidentify(nlp, records))
+    chosen = {}
+    for record, result in zip(records, results):
+        check_offsets(record.text, result)
+        for rep in result.replacements:
+            if rep["source"] == "ner":
+                original = record.text[rep["start"]:rep["end"]]
+                chosen.setdefault(original, set()).add(rep["surrogate"])
+                assert original not in result.deid_text
+    assert "張淑華" in chosen and all(len(s) == 1 for s in chosen.values())
