@@ -117,6 +117,10 @@ class CodeMixedTokenizer:
         for atom in _ATOM_RE.findall(chunk):
             if len(atom) == 1:
                 tokens.append(atom)
+            elif tokens and len(atom) == 2 and atom[1] == "." and atom[0].isalpha():
+                # A letter glued to Han text before a full stop (`85度C.`) ends a sentence; it is no
+                # initial (those follow a space: `Sarah L.`).
+                tokens.extend((atom[0], "."))
             else:
                 tokens.extend(self._split_latin(atom))
         return tokens

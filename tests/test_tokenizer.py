@@ -79,6 +79,8 @@ def test_dev_notes_are_token_aligned(nlp_blank, dev_records):
         ("Hsiao-Ming", ["Hsiao-Ming"]),
         ("1101225-1110103", ["1101225", "-", "1110103"]),
         ("110.1.5~110.2.3", ["110.1.5", "~", "110.2.3"]),
+        ("在85度C.", ["在", "85", "度", "C", "."]),
+        ("Sarah L.", ["Sarah", "L."]),
     ],
 )
 def test_boundaries(nlp_blank, text, expected):
