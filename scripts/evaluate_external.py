@@ -1,0 +1,67 @@
+"""Score pipelines on the shared evaluation corpora (when present) through their label maps.
+
+    python scripts/evaluate_external.py PIPELINE OUT.json [--corpora ../shared/corpora] [--compare rules]
+
+Each corpus is predicted by PIPELINE and by `rules` (rules and dates alone, no NER), so the value of
+the NER on real text is visible. Corpora are read in place and never copied; when the folder is
+absent the script says so and writes an empty result (a newcomer has no such folder).
+"""
+import argparse
+import json
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+# corpus file stem -> label map name (spacy_deid/resources/labelmaps)
+CORPORA = {
+    "aicup2020_dev": "aicup2020",
+    "physionet_deid": "physionet_deid",
+    "presidio_synth_v2": "presidio_synth_v2",
+    "asq_phi": "asq_phi",
+}
+HEADLINE = [("strict micro F", "ents_f"), ("category F", "deid_category_f"), ("relaxed F", "deid_relaxed_f"),
+            ("token P", "deid_token_p"), ("token R", "deid_token_r")]
+
+
+def run(cmd):
+    subprocess.run(cmd, check=True, stdout=subprocess.DEVNULL)
+
+
+def score(model: str, corpus: Path, label_map: str, workdir: Path) -> dict:
+    pred = workdir / f"{corpus.stem}.{Path(model).name}.pred.jsonl"
+    out = workdir / f"{corpus.stem}.{Path(model).name}.scores.json"
+    run([sys.executable, "-m", "spacy_deid.cli", "predict", model, str(corpus), str(pred)])
+    run([sys.executable, "-m", "spacy_deid.cli", "evaluate", str(corpus), str(pred), "--label-map", label_map,
+         "--unmapped", "ignore", "--output", str(out), "--no-leak"])
+    return json.loads(out.read_text(encoding="utf8"))
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("pipeline")
+    parser.add_argument("output", type=Path)
+    parser.add_argument("--corpora", type=Path, default=Path("../shared/corpora"))
+    parser.add_argument("--compare", default="rules", help="A second model to score beside PIPELINE.")
+    parser.add_argument("--only", nargs="*", default=None, help="Corpus stems to score (default: all present).")
+    args = parser.parse_args()
+    results = {}
+    if not args.corpora.is_dir():
+        print(f"No evaluation corpora at {args.corpora}; skipping external evaluation.")
+    else:
+        with tempfile.TemporaryDirectory() as tmp:
+            for stem, label_map in CORPORA.items():
+                path = args.corpora / f"{stem}.jsonl"
+                if (args.only and stem not in args.only) or not path.is_file():
+                    continue
+                for model in (args.pipeline, args.compare):
+                    scores = score(model, path, label_map, Path(tmp))
+                    results.setdefault(stem, {})[model] = scores
+                    line = "  ".join(f"{name} {scores.get(key) or 0:.3f}" for name, key in HEADLINE)
+                    print(f"{stem:18} {model:28} {line}")
+    args.output.parent.mkdir(parents=True, exist_ok=True)
+    args.output.write_text(json.dumps(results, indent=2, sort_keys=True, ensure_ascii=False) + "\n", encoding="utf8")
+
+
+if __name__ == "__main__":
+    main()
