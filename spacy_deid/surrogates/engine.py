@@ -160,10 +160,13 @@ class Resynthesizer:
     def date_year(self, ctx: SpanContext) -> Optional[Tuple[int, str]]:
         """(Christian year, calendar) of a DATE span from its resolved reading, else None."""
         try:
-            from ..dates import selected_reading
+            from ..dates import parse, selected_reading
         except ImportError:  # pragma: no cover
             return None
         reading = selected_reading(ctx.span)
+        if reading is None:  # no date recognizer ran: read the text the way shift() does
+            readings = parse(ctx.span.text)
+            reading = readings[0] if readings else None
         norm = ctx.span._.date_norm
         value = norm if norm and norm[:4].isdigit() else (reading or {}).get("value") or ""
         if len(value) >= 4 and value[:4].isdigit():
