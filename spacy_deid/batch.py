@@ -299,14 +299,39 @@ def _worker_run(group: List[_Item]) -> List[DeidResult]:
 def deidentify_parallel(load_nlp: Callable[[], Language], records: Iterable[InputItem], *,
                         n_process: int = 2, patient_key: str = "patient_id", id_key: str = "id",
                         text_key: str = "text", max_chars: int = DEFAULT_MAX_CHARS,
-                        grouping: str = "contiguous", chunksize: int = 4) -> Iterator[DeidResult]:
+                        grouping: str = "contiguous", chunksize: int = 4,
+                        max_in_flight: Optional[int] = None) -> Iterator[DeidResult]:
     """Like `deidentify`, with `n_process` worker processes, each loading its own pipeline with the
     picklable `load_nlp`. Patients go to workers whole; results come back in input order, identical
-    to a single process (surrogates are keyed, not stateful)."""
-    import multiprocessing
+    to a single process (surrogates are keyed, not stateful).
 
-    groups = prepare(records, id_key=id_key, text_key=text_key, patient_key=patient_key,
-                     max_chars=max_chars, grouping=grouping)
+    Memory: at most `max_in_flight` groups (default 16 per worker) are read ahead of the writer,
+    so a large input streams instead of being queued whole (Pool.imap alone would read it all).
+    The input fields stay in this process; workers get the text and return only results."""
+    import multiprocessing
+    import threading
+
+    limit = max(max_in_flight or 16 * n_process, chunksize)  # >= chunksize, or imap would stall
+    slots = threading.BoundedSemaphore(limit)
+    kept: Dict[int, Optional[Dict[str, Any]]] = {}
+
+    def feed() -> Iterator[List[_Item]]:
+        for group in prepare(records, id_key=id_key, text_key=text_key, patient_key=patient_key,
+                             max_chars=max_chars, grouping=grouping):
+            slots.acquire()
+            light = []
+            for it in group:
+                kept[it.index] = it.record
+                light.append(_Item(it.index, it.id, it.patient_id, it.text, None, it.line, it.error))
+            yield light
+
+    def restored(result_groups: Iterable[List[DeidResult]]) -> Iterator[List[DeidResult]]:
+        for group in result_groups:
+            slots.release()
+            for res in group:
+                res.record = kept.pop(res.index, None)
+            yield group
+
     ctx = multiprocessing.get_context("spawn")  # no fork of a threaded parent (progress bars, BLAS)
     with ctx.Pool(n_process, initializer=_worker_init, initargs=(load_nlp, max_chars)) as pool:
-        yield from ordered(pool.imap(_worker_run, groups, chunksize=chunksize))
+        yield from ordered(restored(pool.imap(_worker_run, feed(), chunksize=chunksize)))
