@@ -171,3 +171,39 @@ def test_n_process_1_and_2_byte_identical(tmp_path):
     assert run(src, again, "--demo-key", "--no-progress").exit_code == 0
     assert out1.read_bytes() == out2.read_bytes() == again.read_bytes()
     check_output(records, read_jsonl(out1))
+
+
+def test_model_path_without_deid_gets_one(tmp_path):
+    import spacy_deid
+
+    nlp = spacy_deid.blank()
+    nlp.add_pipe("deid_rules", config={"patterns": ""}).add_patterns(
+        [{"id": "kh", "label": "MEDICAL_RECORD", "pattern": r"KH\d{7}"}])
+    nlp.to_disk(tmp_path / "pipe")
+    src = tmp_path / "in.jsonl"
+    src.write_text(json.dumps({"id": "1", "text": "KH1234567 0912-345-678"}) + "\n", encoding="utf8")
+    out = tmp_path / "out.jsonl"
+    result = run(src, out, "--model", tmp_path / "pipe", "--demo-key", "--no-progress")
+    assert result.exit_code == 0, result.output
+    [rec] = read_jsonl(out)
+    # the saved rules (one custom pattern) run; deid adds dates and surrogates but no second rule set
+    assert "KH1234567" not in rec["text"] and "0912-345-678" in rec["text"]
+
+
+def test_bad_model_is_a_clear_error(tmp_path):
+    result = run(SAMPLE, tmp_path / "out.jsonl", "--model", tmp_path / "missing", "--demo-key", "--no-progress")
+    assert result.exit_code == 2 and "cannot load pipeline" in result.output
+
+
+def test_unsorted_input_groups_whole_patients(tmp_path):
+    recs = read_jsonl(SAMPLE)
+    shuffled = [recs[0], recs[3], recs[1], recs[4], recs[2], recs[5]]
+    src = tmp_path / "in.jsonl"
+    src.write_text("".join(json.dumps(r, ensure_ascii=False) + "\n" for r in shuffled), encoding="utf8")
+    sorted_out, unsorted_out = tmp_path / "a.jsonl", tmp_path / "b.jsonl"
+    assert run(SAMPLE, sorted_out, "--demo-key", "--no-progress").exit_code == 0
+    assert run(src, unsorted_out, "--demo-key", "--no-progress", "--unsorted").exit_code == 0
+    by_id = {r["id"]: r for r in read_jsonl(sorted_out)}
+    got = read_jsonl(unsorted_out)
+    assert [r["id"] for r in got] == [r["id"] for r in shuffled]  # input order kept
+    assert all(r == by_id[r["id"]] for r in got)  # same result as the sorted input

@@ -108,3 +108,25 @@ def test_n_process_2_same_output(full):
     texts = [TEXT, "MRN 1234567", "電話 02-2312-3456"] * 3
     single = [full(t)._.deid_text for t in texts]
     assert [d._.deid_text for d in full.pipe(texts, n_process=2, batch_size=2)] == single
+
+
+def test_extra_patterns_from_initialize_section():
+    """`[initialize.components.deid.rules]` reaches the rules: a hospital adds a pattern in config."""
+    extra = [{"id": "kh", "label": "MEDICAL_RECORD", "pattern": r"KH\d{7}"}]
+    nlp = spacy_deid.blank(config={"initialize": {"components": {"deid": {"rules": {"patterns": extra}}}}})
+    nlp.add_pipe("deid", config={"surrogates": False, "dates": False})
+    nlp.initialize()
+    assert ents(nlp("KH1234567 0912-345-678")) == [("KH1234567", "MEDICAL_RECORD", "rule"),
+                                                   ("0912-345-678", "PHONE", "rule")]
+
+
+def test_evaluate_reports_rule_and_date_scores():
+    from spacy.training import Example
+
+    nlp = make({"surrogates": False})
+    text = "電話 0912-345-678 on 2023/03/14"
+    ref = nlp.make_doc(text)
+    ref.ents = [ref.char_span(3, 15, label="PHONE"), ref.char_span(19, 29, label="DATE")]
+    scores = nlp.evaluate([Example(nlp.make_doc(text), ref)])
+    assert scores["deid_rules_f"] == 1.0
+    assert scores["deid_dates_f"] == 1.0
