@@ -145,3 +145,26 @@ def test_adversarial_inputs_are_fast(text):
 def test_no_dates_in_empty_or_whitespace(nlp):
     assert list(nlp("").ents) == []
     assert list(nlp("   \n ").ents) == []
+
+
+def test_anchored_scan_equals_full_scan():
+    """The prefilter is an optimization only: it must find exactly what running every shape over
+    the whole text finds (benchmark notes and the acceptance table)."""
+    import importlib.util
+    from pathlib import Path
+
+    from spacy_deid.dates import finder
+
+    spec = importlib.util.spec_from_file_location(
+        "bench_dates", Path(__file__).parents[1] / "benchmarks" / "bench_dates.py")
+    bench = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(bench)
+    table = Path(__file__).parent / "data" / "dates" / "table.txt"
+    texts = bench.generate_notes(120, seed=3) + [
+        parse_inline(line).text for line in table.read_text(encoding="utf8").splitlines()
+        if line.strip() and not line.startswith("#")]
+    settings = finder.FinderSettings()
+    for text in texts:
+        fast = finder.merge_candidates(finder._candidates(text, settings))
+        full = finder.merge_candidates(finder._candidates_full_scan(text, settings))
+        assert [(c.start, c.end, c.readings) for c in fast] == [(c.start, c.end, c.readings) for c in full]

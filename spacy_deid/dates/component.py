@@ -25,7 +25,7 @@ from spacy.util import registry
 from ..extensions import install_extensions
 from ..overlap import OverlapPolicy, merge_into_ents
 from .finder import DEFAULT_PREFERENCE, FinderSettings, find_dates, parse
-from .resolve import DEFAULT_MINGUO_MIN_YEAR, resolve_dates
+from .resolve import DEFAULT_MINGUO_MIN_YEAR, resolve_dates, resolve_spans
 from .scoring import score_dates
 
 _FILLER_RE = re.compile(r"(?i:[\s,.;:()\[\]\-~–—/至到及和與于於自從从]|on|in|since|from|to|and|till|until|at|of|the)*")
@@ -83,41 +83,56 @@ class DateRecognizer:
         self.scorer = scorer
 
     def __call__(self, doc: Doc) -> Doc:
-        spans = self.find(doc)
-        self.set_annotations(doc, spans)
+        text = doc.text
+        found = self.find(doc, text)
+        dates = self.set_annotations(doc, found, text)
         if self.resolve:
-            self.resolve_docs([doc], same_patient=False)
+            resolve_spans([dates], self.default_preference, patient=False,
+                          minguo_min_year=self.minguo_min_year,
+                          partial_year_from_context=self.partial_year_from_context)
         return doc
 
     def pipe(self, stream: Iterable[Doc], batch_size: int = 128) -> Iterable[Doc]:
         for doc in stream:
             yield self(doc)
 
-    def find(self, doc: Doc) -> List[Tuple[Span, List[Dict]]]:
+    def find(self, doc: Doc, text: Optional[str] = None) -> List[Tuple[Span, List[Dict]]]:
         """Finder candidates as (DATE span aligned to tokens, readings). Attributes are set later, in
         `set_annotations`: a span's extension values are keyed by its offsets, so setting them here
         would overwrite those of a NER span with the same boundaries."""
         found = []
-        for cand in find_dates(doc.text, self.settings):
+        for cand in find_dates(doc.text if text is None else text, self.settings):
             span = doc.char_span(cand.start, cand.end, label="DATE")
             if span is None:
                 continue  # misaligned with the tokenizer: skip rather than widen a PHI span
             found.append((span, cand.readings))
         return found
 
-    def set_annotations(self, doc: Doc, found: List[Tuple[Span, List[Dict]]]) -> None:
-        spans = [span for span, _ in found]
+    def set_annotations(self, doc: Doc, found: List[Tuple[Span, List[Dict]]],
+                        text: Optional[str] = None) -> List[Span]:
+        """Merge the found dates into `doc.ents` (policy in the module docstring); returns the DATE
+        spans of `doc.ents` that carry readings, in order."""
+        existing = doc.ents
         readings_of = {(s.start_char, s.end_char): r for s, r in found}
-        by_offsets = {(s.start_char, s.end_char): s for s in spans}
+        if not existing:  # alone in the pipeline: the finder's spans never overlap each other
+            spans = [s for s, _ in found]
+            for span, readings in found:
+                span._.date_readings = readings
+                span._.source = "date"
+            merged = self.overlap_policy(spans)
+            doc.ents = merged
+            return merged
+        text = doc.text if text is None else text
+        spans = [span for span, _ in found]
         kept_ents = []
-        new_spans = []
         claimed = set()
-        for ent in doc.ents:
+        dropped = False
+        for ent in existing:
             if ent.label_ != "DATE":
                 kept_ents.append(ent)
                 continue
             key = (ent.start_char, ent.end_char)
-            if key in by_offsets:  # same boundaries: the NER span gets the readings
+            if key in readings_of:  # same boundaries: the NER span gets the readings
                 ent._.date_readings = readings_of[key]
                 if ent._.source is None:
                     ent._.source = "ner"
@@ -125,7 +140,8 @@ class DateRecognizer:
                 kept_ents.append(ent)
                 continue
             inside = [s for s in spans if ent.start_char <= s.start_char and s.end_char <= ent.end_char]
-            if inside and self._only_filler(doc.text, ent, inside):
+            if inside and self._only_filler(text, ent, inside):
+                dropped = True
                 continue  # replaced by the finder's spans below
             if not ent._.date_readings:
                 readings = parse(ent.text, settings=self.settings)
@@ -136,8 +152,10 @@ class DateRecognizer:
         for span in new_spans:
             span._.date_readings = readings_of[(span.start_char, span.end_char)]
             span._.source = "date"
-        doc.ents = kept_ents
+        if dropped:
+            doc.ents = kept_ents
         merge_into_ents(doc, new_spans, self.overlap_policy)
+        return [e for e in doc.ents if e.label_ == "DATE" and e._.date_readings]
 
     @staticmethod
     def _only_filler(text: str, ent: Span, inside: List[Span]) -> bool:

@@ -85,15 +85,39 @@ SHAPES: Dict[str, "re.Pattern[str]"] = {
 }
 
 # -- context vetoes (each term names the false positive it prevents) ---------------------------
-_LEFT_VETO = re.compile(
-    r"(?i:(?:^|[^a-z0-9])(?:"
-    r"bp|sbp|dbp|blood pressure|"  # BP 120/80
-    r"mmse|moca|vas|nrs|pain|score|scores|gcs|ecog|ps|"  # MMSE 24/30, VAS 7/10
-    r"hb|hgb|hct|wbc|plt|cr|bun|na|k|ca|glucose|sugar|ac|pc|hba1c|a1c|ldl|hdl|tg|ast|alt|inr|crp|"  # labs
-    r"hr|pr|rr|bt|bw|bh|temp|pulse|spo2|sao2|iop|va|ef|fev1|fvc|vital signs|"  # vitals
-    r"dose|taper|titrate|ratio|sig|tab|tabs"  # doses: 5/4/3 taper, sig 1/2
-    r")[ ]?[:=]?[ ]?(?:was|is|of|at)?[ ]?$|"
-    r"(?:血壓|血糖|心跳|脈搏|呼吸|體溫|體重|身高|分數|評分|得分|視力|眼壓|劑量|比例|疼痛)[ ]?[:：=]?[ ]?$)")
+_LEFT_VETO_WORDS = frozenset((
+    "bp", "sbp", "dbp",  # BP 120/80
+    "mmse", "moca", "vas", "nrs", "pain", "score", "scores", "gcs", "ecog", "ps",  # MMSE 24/30, VAS 7/10
+    "hb", "hgb", "hct", "wbc", "plt", "cr", "bun", "na", "k", "ca", "glucose", "sugar", "ac", "pc",
+    "hba1c", "a1c", "ldl", "hdl", "tg", "ast", "alt", "inr", "crp",  # lab values
+    "hr", "pr", "rr", "bt", "bw", "bh", "temp", "pulse", "spo2", "sao2", "iop", "va", "ef", "fev1", "fvc",
+    "dose", "taper", "titrate", "ratio", "sig", "tab", "tabs",  # doses: 5/4/3 taper, sig 1/2
+))
+_LEFT_VETO_PHRASES = ("blood pressure", "vital signs", "visual acuity", "血壓", "血糖", "心跳", "脈搏", "呼吸",
+                      "體溫", "體重", "身高", "分數", "評分", "得分", "視力", "眼壓", "劑量", "比例", "疼痛")
+_LINKING_WORDS = frozenset(("was", "is", "of", "at"))
+_LEFT_STRIP = " :=：\t"
+
+
+def _left_vetoed(left: str) -> bool:
+    """Is the candidate right after a measurement word (`BP 120/80`, `VAS: 7/10`, `血壓 128/76`)?
+    A plain scan backwards over the last word: a handful of character tests per candidate."""
+    for _ in range(2):
+        left = left.rstrip(_LEFT_STRIP)
+        if left.lower().endswith(_LEFT_VETO_PHRASES):
+            return True
+        j = len(left)
+        while j and left[j - 1].isascii() and left[j - 1].isalnum():
+            j -= 1
+        word = left[j:].lower()
+        if word in _LEFT_VETO_WORDS:
+            return True
+        if word not in _LINKING_WORDS:  # `score was 7/10`: look one word further back
+            return False
+        left = left[:j]
+    return False
+
+
 # A number right after another number and a space is a mixed fraction: `1 1/2 tab`.
 _MIXED_FRACTION = re.compile(r"[0-9][ ]$")
 _RIGHT_UNIT_VETO = re.compile(
@@ -368,7 +392,7 @@ def _vetoed(text: str, start: int, end: int, shape: str, readings: List[Dict]) -
     left = text[max(0, start - 24):start]
     right = text[end:end + 12]
     if shape in ("numeric", "bare_year", "compact"):
-        if _LEFT_VETO.search(left) or _RIGHT_UNIT_VETO.match(right):
+        if _left_vetoed(left) or _RIGHT_UNIT_VETO.match(right):
             return True
     if shape == "numeric" and all(r["precision"] in ("month-day",) for r in readings):
         if _MIXED_FRACTION.search(left) or _RIGHT_FRACTION_VETO.match(right):
@@ -380,22 +404,145 @@ def _vetoed(text: str, start: int, end: int, shape: str, readings: List[Dict]) -
     return False
 
 
+# The prefilter: one pass over the raw text. It starts with a character class, so the regex engine
+# skips non-candidate characters in C; the lookarounds keep only numbers in a date-like context, so
+# doses and vitals rarely reach Python. Fixed-width lookbehinds only: linear time.
+_ANCHOR = re.compile(
+    r"[0-9年月](?:"
+    r"(?<=[〇零○一二三四五六七八九十百千兩][年月])"  # 十二月, 一一〇年 (Arabic digits anchor below)
+    r"|(?<![0-9][0-9])(?:(?<=[A-Za-z]{3}[ \-][0-9])|(?<=[A-Za-z]{3}\.[ ][0-9])|(?<=[A-Za-z]{3},[ ][0-9])"
+    r"|(?<=[A-Za-z]{3}\.[0-9])|(?<=[kK國][0-9])|(?<=[kK國][ ][0-9]))[0-9]*"  # Dec 25, mk87, 民國 110
+    r"|(?<![0-9][0-9])(?<=[0-9])[0-9]*(?![0-9])(?:(?=[./\-][0-9A-Za-z])|(?=[ ]?[年月])"  # 110.1.5, 110年
+    r"|(?=(?:st|nd|rd|th)?,?[ ]{1,2}(?:of[ ])?[A-Za-z]{3})"  # 25 Dec, 2021 Dec 25
+    r"|(?<=(?<![0-9])[0-9]{4})|(?<=(?<![0-9])[0-9]{7})|(?<=(?<![0-9])[0-9]{8}))"  # years, 1101225
+    r")")
+_PREFIXES = ("民國 ", "民國", "mk", "MK", "Mk", "mK", "mk ", "MK ")
+_ZH_BACK = set("〇零○一二三四五六七八九十百千兩 ")
+_SEP_NEXT = set("./-")
+_ORD = ("st", "nd", "rd", "th")
+
+
+def _prefix_start(text: str, a: int) -> int:
+    """Start of a `mk`/`MK`/`民國` prefix (with an optional space) right before offset `a`, else `a`."""
+    if a < 2 or text[a - 1] not in "kK國 " or (text[a - 1] == " " and text[a - 2] not in "kK國"):
+        return a
+    for p in _PREFIXES:
+        if a >= len(p) and text.startswith(p, a - len(p)):
+            return a - len(p)
+    return a
+
+
+def _shapes_at_anchor(text: str, m: "re.Match[str]"):
+    """(shape, start) pairs worth trying for one anchor: dispatch on the characters around it, so
+    most numbers (doses, vitals) cost one dictionary-free glance and no regex call."""
+    a, b = m.start(), m.end()
+    first = text[a]
+    n = len(text)
+    if first in "年月":
+        # Chinese-numeral dates: walk back over numerals (and a prefix) to where the date starts.
+        j = a
+        while j > 0 and text[j - 1] in _ZH_BACK:
+            j -= 1
+        while j < a and text[j] == " ":
+            j += 1
+        if j == a or text[j - 1 if j else 0].isdigit() and j > 0:
+            return
+        if not text[j].isdigit():
+            yield "zh_year", _prefix_start(text, j)
+            yield "zh_year", j
+            yield "zh_month", j
+            pj = _prefix_start(text, j)
+            if pj != j:
+                yield "zh_prefixed", pj
+        return
+    run = b - a
+    nxt = text[b] if b < n else ""
+    pa = _prefix_start(text, a)
+    if pa != a:
+        yield "numeric", pa
+        yield "compact_mk", pa
+        yield "zh_year", pa
+        yield "zh_prefixed", pa
+    if nxt in _SEP_NEXT:
+        yield "numeric", a
+        if run <= 2:
+            yield "en_dash", a
+        elif run == 4:
+            yield "en_ydash", a
+    elif nxt in "年":
+        yield "zh_year", a
+    elif nxt == "月" or (nxt == " " and text.startswith("月", b + 1)):
+        yield "zh_month", a
+    elif nxt == " " or text.startswith(_ORD, b):
+        if run <= 2:
+            yield "en_dmy", a
+            yield "en_dash", a
+        elif run == 4:
+            yield "en_ymd", a
+    if nxt == " " and text.startswith("年", b + 1):
+        yield "zh_year", a
+    if run in (7, 8):
+        yield "compact", a
+    elif run == 4:
+        yield "bare_year", a
+    # An English month name before the number: `Dec 25`, `Aug. 2019`, `August, 2019`, `Dec-2018`.
+    j = a
+    while j > 0 and text[j - 1] in " ,-" and a - j < 3:
+        j -= 1
+    if j > 0 and text[j - 1] == ".":
+        j -= 1
+    k = j
+    while k > 0 and text[k - 1].isascii() and text[k - 1].isalpha() and j - k < 10:
+        k -= 1
+    if 3 <= j - k and k < a:
+        yield "en_mdy", k
+        yield "en_my", k
+
+
 def _candidates(text: str, settings: FinderSettings) -> List[DateCandidate]:
+    found: List[DateCandidate] = []
+    tried = set()
+    covered = -1  # end of the furthest candidate so far: anchors inside it would only lose the merge
+    for anchor in _ANCHOR.finditer(text):
+        if anchor.start() < covered:
+            continue
+        for shape, pos in _shapes_at_anchor(text, anchor):
+            if shape == "bare_year" and not settings.bare_years:
+                continue
+            if (shape, pos) in tried:
+                continue
+            tried.add((shape, pos))
+            m = SHAPES[shape].match(text, pos)
+            if m is not None:
+                _read_match(text, shape, m, settings, found)
+        if found and found[-1].end > covered:
+            covered = max(c.end for c in found[-3:])
+    return found
+
+
+def _candidates_full_scan(text: str, settings: FinderSettings) -> List[DateCandidate]:
+    """Every shape over the whole text: slower, the reference the anchored scan is tested against."""
     found: List[DateCandidate] = []
     for shape, regex in SHAPES.items():
         if shape == "bare_year" and not settings.bare_years:
             continue
-        handler = _HANDLERS[shape]
         for m in regex.finditer(text):
-            b = _Builder(settings, m)
-            handler(b)
-            by_end: Dict[int, List[Dict]] = {}
-            for end, reading in b.readings:
-                by_end.setdefault(end, []).append(reading)
-            for end, readings in by_end.items():
-                if not _vetoed(text, m.start(), end, shape, readings):
-                    found.append(DateCandidate(m.start(), end, readings))
+            _read_match(text, shape, m, settings, found)
     return found
+
+
+def _read_match(text: str, shape: str, m: "re.Match[str]", settings: FinderSettings,
+                found: List[DateCandidate]) -> None:
+    b = _Builder(settings, m)
+    _HANDLERS[shape](b)
+    if not b.readings:
+        return
+    by_end: Dict[int, List[Dict]] = {}
+    for end, reading in b.readings:
+        by_end.setdefault(end, []).append(reading)
+    for end, readings in by_end.items():
+        if not _vetoed(text, m.start(), end, shape, readings):
+            found.append(DateCandidate(m.start(), end, readings))
 
 
 def _preference_index(reading: Dict) -> Tuple[int, str]:
@@ -409,8 +556,11 @@ def find_dates(text: str, settings: Optional[FinderSettings] = None) -> List[Dat
 
     Overlaps between shapes: the longest candidate wins, then the earlier one; identical spans pool
     their readings (deduplicated by format and value)."""
-    settings = settings or FinderSettings()
-    cands = _candidates(text, settings)
+    return merge_candidates(_candidates(text, settings or FinderSettings()))
+
+
+def merge_candidates(cands: List[DateCandidate]) -> List[DateCandidate]:
+    """Longest first, then earlier; identical spans pool their readings."""
     cands.sort(key=lambda c: (-(c.end - c.start), c.start))
     by_offsets: Dict[Tuple[int, int], DateCandidate] = {}
     starts: List[int] = []  # sorted starts of the taken (non-overlapping) candidates

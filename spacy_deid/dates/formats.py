@@ -106,15 +106,18 @@ def is_valid(year: Optional[int], month: Optional[int], day: Optional[int]) -> b
 
 
 # -- templates --------------------------------------------------------------------------------
-def fields_of(fmt: str) -> List[Tuple[str, str]]:
-    """[(field, style), ...] in order of appearance."""
-    return [(m.group(1), m.group(2)) for m in _FIELD_RE.finditer(fmt)]
+@lru_cache(maxsize=4096)
+def fields_of(fmt: str) -> Tuple[Tuple[str, str], ...]:
+    """((field, style), ...) in order of appearance."""
+    return tuple((m.group(1), m.group(2)) for m in _FIELD_RE.finditer(fmt))
 
 
+@lru_cache(maxsize=4096)
 def calendar_of(fmt: str) -> str:
     return "minguo" if any(f == "R" for f, _ in fields_of(fmt)) else "christian"
 
 
+@lru_cache(maxsize=4096)
 def order_of(fmt: str) -> str:
     """Field order, e.g. 'ymd', 'mdy', 'dmy', 'ym', 'my', 'md', 'dm', 'y', 'm'."""
     return "".join({"Y": "y", "R": "y", "M": "m", "D": "d"}[f] for f, _ in fields_of(fmt))
@@ -131,6 +134,7 @@ def order_family(order: str) -> str:
     return "ymd"
 
 
+@lru_cache(maxsize=4096)
 def style_key(fmt: str) -> str:
     """The voting key of a format: calendar and field order (e.g. 'minguo/ymd')."""
     return f"{calendar_of(fmt)}/{order_family(order_of(fmt))}"

@@ -138,25 +138,35 @@ def resolve_dates(docs: Iterable[Doc], default: Optional[Sequence[str]] = None, 
     preference order of style keys used when no vote decides."""
     install_extensions()
     docs = list(docs)
-    preference = tuple(default) if default is not None else DEFAULT_PREFERENCE
     groups: Dict[object, List[Doc]] = {}
     for i, doc in enumerate(docs):
         pid = "__same__" if same_patient else doc._.patient_id
         groups.setdefault(("p", pid) if pid is not None else ("d", i), []).append(doc)
     for (kind, _), group in groups.items():
-        spans_by_doc = [date_spans(doc) for doc in group]
-        patient_votes = _votes_of(s for spans in spans_by_doc for s in spans)
-        for doc_spans in spans_by_doc:
-            levels = []
-            if kind == "p":
-                levels.append(("patient-vote", patient_votes))
-            levels.append(("document-vote", _votes_of(doc_spans)))
-            for span in doc_spans:
-                chosen, how = _choose(span, levels, preference, minguo_min_year)
-                _apply(span, chosen, how)
-            if partial_year_from_context:
-                _year_from_context(doc_spans)
+        resolve_spans([date_spans(doc) for doc in group], default, patient=(kind == "p"),
+                      minguo_min_year=minguo_min_year, partial_year_from_context=partial_year_from_context)
     return docs
+
+
+def resolve_spans(spans_by_doc: List[List[Span]], default: Optional[Sequence[str]] = None, *,
+                  patient: bool, minguo_min_year: int = DEFAULT_MINGUO_MIN_YEAR,
+                  partial_year_from_context: bool = False) -> None:
+    """Resolve one group: the DATE spans (with readings) of each of its docs, in doc order."""
+    preference = tuple(default) if default is not None else DEFAULT_PREFERENCE
+    patient_votes = None
+    for doc_spans in spans_by_doc:
+        if any(len({r["value"] for r in s._.date_readings}) > 1 for s in doc_spans):
+            if patient and patient_votes is None:
+                patient_votes = _votes_of(s for spans in spans_by_doc for s in spans)
+            levels = [("patient-vote", patient_votes)] if patient else []
+            levels.append(("document-vote", _votes_of(doc_spans)))
+        else:
+            levels = []  # all unambiguous: no vote to count
+        for span in doc_spans:
+            chosen, how = _choose(span, levels, preference, minguo_min_year)
+            _apply(span, chosen, how)
+        if partial_year_from_context:
+            _year_from_context(doc_spans)
 
 
 def selected_reading(span: Span) -> Optional[Dict]:
