@@ -184,6 +184,14 @@ def _group_items(items: Iterable[_Item], grouping: str) -> Iterator[List[_Item]]
                        "on whole patients.", reopened)
 
 
+def _fatal_errors() -> Tuple[type, ...]:
+    try:
+        from .surrogates.keys import InvalidKeyError, MissingKeyError
+    except ImportError:  # pragma: no cover - surrogates are part of the package
+        return ()
+    return (MissingKeyError, InvalidKeyError)
+
+
 def process_group(nlp: Language, group: Sequence[_Item], stages: Optional[Stages] = None) -> List[DeidResult]:
     """De-identify one patient's notes together; results in the group's order."""
     stages = stages or Stages(nlp)
@@ -198,6 +206,8 @@ def process_group(nlp: Language, group: Sequence[_Item], stages: Optional[Stages
             for it, res in zip(good, _run(nlp, stages, good)):
                 results[it.index] = res
         except Exception as err:  # noqa: BLE001 - isolate the failing note, keep the others
+            if isinstance(err, _fatal_errors()):
+                raise  # a missing or bad key is the run's problem, not a record's: stop, say why
             if len(good) == 1:
                 it = good[0]
                 # The exception type only: its message may quote the note.

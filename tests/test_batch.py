@@ -158,3 +158,15 @@ def test_names_from_ner_get_one_surrogate_per_patient(dev_records):
                 chosen.setdefault(original, set()).add(rep["surrogate"])
                 assert original not in result.deid_text
     assert "張淑華" in chosen and all(len(s) == 1 for s in chosen.values())
+
+
+def test_missing_key_stops_the_batch(monkeypatch):
+    """A missing key is not a record's fault: the batch stops with the key error, not N record errors."""
+    from spacy_deid.surrogates.keys import MissingKeyError
+
+    monkeypatch.delenv("SPACY_DEID_KEY", raising=False)
+    nlp = spacy_deid.blank()
+    nlp.add_pipe("deid")
+    with pytest.raises(MissingKeyError, match="SPACY_DEID_KEY"):
+        list(deidentify(nlp, [{"id": "1", "patient_id": "P", "text": "0912-345-678"},
+                              {"id": "2", "patient_id": "P", "text": "0912-345-678"}]))
