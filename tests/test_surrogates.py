@@ -12,7 +12,7 @@ from spacy_deid.surrogates import (DEMO_KEY, OPERATORS, InvalidKeyError, Missing
 from spacy_deid.surrogates.identifiers import tw_id_surrogate
 from spacy_deid.surrogates.keys import Keyed
 
-from surrogate_helpers import KEY, OTHER_KEY, make_doc, surrogates
+from test_surrogates_helpers import KEY, OTHER_KEY, make_doc, surrogates
 
 SURNAMES = {e["text"] for e in load("surnames_zh").entries}
 GIVEN = {e["text"]: e["gender"] for e in load("given_chars_zh").entries}
