@@ -170,3 +170,43 @@ def test_failed_write_leaves_no_partial_file(tmp_path):
     assert out.read_text("utf-8") == "old\n"
     with pytest.raises(CorpusError, match="control characters"):
         write_i2b2([bad], tmp_path / "xml")
+
+
+# Property: any text (Han, Latin, digits, odd whitespace, XML and CoNLL metacharacters) with
+# token-aligned, non-overlapping spans comes back unchanged from every format.
+from hypothesis import HealthCheck, given, settings  # noqa: E402
+from hypothesis import strategies as st  # noqa: E402
+
+import spacy_deid  # noqa: E402
+
+_NLP = spacy_deid.blank()
+_PIECES = ["林", "美", "華", "Lee", "Dr.", "110.03.02", "A123456789", "]]>", "|", "\\", "#", "&", "<", "'",
+           " ", "  ", "\n", "\r\n", "\t", "\u3000", "。", "，", "(02)2312-3456", "x@y.tw"]
+
+
+@st.composite
+def _records(draw):
+    text = "".join(draw(st.lists(st.sampled_from(_PIECES), max_size=25)))
+    words = [t for t in _NLP.make_doc(text) if not t.is_space]
+    spans, i = [], 0
+    while i < len(words):
+        if draw(st.booleans()):
+            j = min(len(words), i + draw(st.integers(1, 3)))
+            start, end = words[i].idx, words[j - 1].idx + len(words[j - 1].text)
+            spans.append(PhiSpan(start, end, draw(st.sampled_from(["PATIENT", "DATE", "CITY"])), text[start:end]))
+            i = j + 1
+        else:
+            i += 1
+    return Record(id="h", text=text, spans=spans, patient_id="P")
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(record=_records())
+def test_any_aligned_record_round_trips(record, tmp_path_factory):
+    base = tmp_path_factory.mktemp("prop")
+    for fmt, name in FORMATS.items():
+        report = AlignmentReport()
+        write_corpus([record], base / name, fmt, report=report)
+        [back] = read_corpus(base / name, fmt)
+        assert back.text == record.text, fmt
+        assert _spans(back) == _spans(record), fmt

@@ -128,3 +128,39 @@ def test_score_examples_with_spacy_examples():
     scores = score_examples([Example(pred, ref)])
     assert (scores["ents_p"], scores["ents_r"]) == (1.0, 0.5)
     assert scores["deid_token_r"] == pytest.approx(1 / 4)
+
+
+# Properties on random span sets: a perfect prediction scores 1; overlap and category matching
+# never score below exact matching.
+from hypothesis import given, settings  # noqa: E402
+from hypothesis import strategies as st  # noqa: E402
+
+_TEXT = "Dr. Lee saw 林美華 on 110.03.02 at 台北 and 高雄 with 陳大明 from NTUH."
+_WORDS = [(m.start(), m.end()) for m in __import__("re").finditer(r"\S+", _TEXT)]
+_span_sets = st.lists(st.tuples(st.integers(0, len(_WORDS) - 1), st.integers(0, 2),
+                                st.sampled_from(["PATIENT", "FAMILY", "DATE", "CITY", "HOSPITAL"])), max_size=6)
+
+
+def _to_record(items):
+    spans = {}
+    for i, extra, label in items:
+        start, end = _WORDS[i][0], _WORDS[min(i + extra, len(_WORDS) - 1)][1]
+        spans[(start, end, label)] = PhiSpan(start, end, label, _TEXT[start:end])
+    return Record(id="h", text=_TEXT, spans=list(spans.values()))
+
+
+@settings(max_examples=60, deadline=None)
+@given(gold=_span_sets, pred=_span_sets)
+def test_score_orderings(gold, pred):
+    g, p = _to_record(gold), _to_record(pred)
+    scores = score_records([g], [p])
+    if scores["ents_p"] is None:
+        assert not g.spans and not p.spans
+        return
+    for metric in ("p", "r"):
+        assert scores[f"deid_relaxed_{metric}"] >= scores[f"ents_{metric}"]
+        assert scores[f"deid_category_{metric}"] >= scores[f"ents_{metric}"]
+    assert 0.0 <= scores["deid_token_f"] <= 1.0
+    if g.spans:
+        perfect = score_records([g], [g])
+        assert perfect["ents_f"] == perfect["deid_relaxed_f"] == perfect["deid_token_f"] == 1.0

@@ -76,7 +76,7 @@ def conll_lines(record: Record, *, nlp: Optional[Language] = None, misaligned: s
             misc.append(f"SpacesBefore={escape_spaces(text[:tok.idx])}")
         if after == "":
             misc.append("SpaceAfter=No")
-        elif after != " ":
+        elif after != " " or i + 1 == len(words):  # after a document's last token, "_" means nothing
             misc.append(f"SpacesAfter={escape_spaces(after)}")
         if tok.i in norms:
             misc.append(f"Norm={escape_spaces(norms[tok.i])}")

@@ -47,8 +47,11 @@ class PhiSpan:
 
     @classmethod
     def from_dict(cls, data: Dict[str, Any]) -> "PhiSpan":
-        return cls(int(data["start"]), int(data["end"]), str(data["label"]), str(data["text"]),
-                   data.get("norm"))
+        start, end = data["start"], data["end"]
+        # 1.5 or true would pass int(); an offset that is not an integer is a broken record.
+        if not all(isinstance(v, int) and not isinstance(v, bool) for v in (start, end)):
+            raise TypeError("span offsets must be integers")
+        return cls(start, end, str(data["label"]), str(data["text"]), data.get("norm"))
 
 
 @dataclass
