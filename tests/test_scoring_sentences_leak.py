@@ -2,7 +2,7 @@
 import pytest
 
 import spacy_deid
-from spacy_deid.corpus import CorpusError, PhiSpan, Record, parse_inline
+from spacy_deid.corpus import CorpusError, Record, parse_inline
 from spacy_deid.scoring import cmi, record_leaks, score_records, sentence_kind, split_sentences, token_language
 
 
