@@ -207,3 +207,15 @@ def test_unsorted_input_groups_whole_patients(tmp_path):
     got = read_jsonl(unsorted_out)
     assert [r["id"] for r in got] == [r["id"] for r in shuffled]  # input order kept
     assert all(r == by_id[r["id"]] for r in got)  # same result as the sorted input
+
+
+def test_csv_row_with_bad_bytes_is_reported(tmp_path):
+    src = tmp_path / "in.csv"
+    src.write_bytes("id,patient_id,text\n1,P,電話 0912-345-678\n".encode() + b"2,P,caf\xe9\n"
+                    + "3,P,MRN 1234567\n".encode())
+    out, errors = tmp_path / "out.csv", tmp_path / "errors.jsonl"
+    result = run(src, out, "--demo-key", "--errors", errors, "--no-progress")
+    assert result.exit_code == 1
+    rows = list(csv.DictReader(io.StringIO(out.read_text(encoding="utf8"), newline="")))
+    assert [r["id"] for r in rows] == ["1", "3"]
+    assert [(e["line"], "UTF-8" in e["error"]) for e in read_jsonl(errors)] == [(3, True)]
