@@ -37,7 +37,8 @@ def load_pipeline(model: Optional[str], overrides: Dict[str, Any], max_chars: in
         from .. import loading
 
         if loading.has_default_pipeline():
-            nlp = loading.load(config=config)
+            has_deid = "deid" in _pipe_names(str(loading.default_pipeline_path()))
+            nlp = loading.load(config=config if has_deid else {})
         else:
             nlp = spacy_deid.blank()
             nlp.add_pipe("deid", config=overrides)
