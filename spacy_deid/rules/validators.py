@@ -132,6 +132,12 @@ def validate_room_number(text: str, start: int, end: int) -> Optional[bool]:
     return None if digits and int(digits) > 0 else False
 
 
+def validate_age(text: str, start: int, end: int) -> Optional[bool]:
+    # `0歲` and `150-year-old` are not ages of a person (a building, a typo, a count): 1..120 only.
+    digits = _digits(text[start:end])
+    return None if digits and 0 < int(digits) <= 120 else False
+
+
 def validate_email(text: str, start: int, end: int) -> Optional[bool]:
     # `name@3` (a dose at a time), `a@b` (shorthand): a real domain has a dot and an alphabetic TLD.
     local, _, domain = text[start:end].rpartition("@")
@@ -182,6 +188,7 @@ DEFAULT_VALIDATORS: Dict[str, Validator] = {
     "has_digit": validate_has_digit,
     "nic": validate_nic,
     "room_number": validate_room_number,
+    "age": validate_age,
     "email": validate_email,
     "url": validate_url,
 }
