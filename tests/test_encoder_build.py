@@ -309,3 +309,22 @@ def test_transformers_loads_synthetic_folder(build_deps, inputs, tmp_path):
     ref = reference_forward(load_file(str(out / "model.safetensors")),
                             json.loads((out / "config.json").read_text()), ids)
     assert numpy.abs(hidden - ref).max() < 1e-4
+
+
+def test_cli_builds_and_reports_errors(build_deps, inputs, tmp_path):
+    from typer.testing import CliRunner
+
+    from spacy_deid.cli import app
+
+    weights, tokenizer, _ = inputs
+    runner = CliRunner()
+    ok = runner.invoke(app, ["build-encoder", str(tmp_path / "enc"), "--weights", str(weights),
+                             "--tokenizer", str(tokenizer), "--no-download"])
+    assert ok.exit_code == 0, ok.output
+    assert "checks passed" in ok.output and (tmp_path / "enc" / "model.safetensors").is_file()
+    bad = tmp_path / "bad.bin"
+    bad.write_bytes(b"NOPE" + b"\0" * 64)
+    failed = runner.invoke(app, ["build-encoder", str(tmp_path / "enc2"), "--weights", str(bad),
+                                 "--tokenizer", str(tokenizer), "--no-download"])
+    assert failed.exit_code == 1 and "not an E5S1 model file" in failed.output
+    assert not (tmp_path / "enc2").exists()
