@@ -29,6 +29,9 @@ _ASCII_DIGITS = str.maketrans("０１２３４５６７８９", "0123456789")
 _HAN_3PLUS_RE = re.compile("^[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]{3,4}$")
 
 
+_MISSING = object()
+
+
 class SurrogateError(RuntimeError):
     """A span that could not be replaced; names the record and the span's offsets, never its text."""
 
@@ -62,19 +65,27 @@ def parse_age(text: str) -> Optional[int]:
 class SpanContext:
     """What an operator may look at for one span."""
 
-    __slots__ = ("engine", "doc", "span", "label", "keyed", "known_given", "date_offset")
+    __slots__ = ("engine", "doc", "text", "span", "label", "keyed", "known_given", "date_offset")
 
-    def __init__(self, engine, doc, span, keyed, known_given, date_offset):
+    def __init__(self, engine, doc, text, span, keyed, known_given, date_offset):
         self.engine = engine
         self.doc = doc
+        self.text = text  # doc.text, built once per doc (spaCy rebuilds it on every access)
         self.span = span
         self.label = span.label_
         self.keyed = keyed
         self.known_given = known_given
         self.date_offset = date_offset
 
+    def ext(self, name: str) -> Any:
+        """A span extension value (span._.<name>) read straight from doc.user_data."""
+        return self.doc.user_data.get(("._.", name, self.span.start_char, self.span.end_char))
+
     def gender_hint(self) -> Optional[str]:
-        return gender_hint(self.doc.text, self.span.start_char, self.span.end_char)
+        """M/F from the words around a name span; None for other labels."""
+        if self.label not in NAME_LABELS:
+            return None
+        return gender_hint(self.text, self.span.start_char, self.span.end_char)
 
 
 class Resynthesizer:
@@ -98,6 +109,7 @@ class Resynthesizer:
         self._key: Optional[bytes] = None
         self.generator = SurrogateGenerator()
         self._ops = {}  # label → (operator, params), resolved once
+        self._date_cache: Dict[tuple, Optional[str]] = {}
 
     # -- settings -------------------------------------------------------------------------------------
     def set_key(self, key: Optional[Union[str, bytes]]) -> None:
@@ -124,7 +136,7 @@ class Resynthesizer:
         return op
 
     # -- keyed choices ----------------------------------------------------------------------------------
-    def scope_id(self, doc: Doc) -> str:
+    def scope_id(self, doc: Doc, text: Optional[str] = None) -> str:
         if self.scope == "corpus":
             return "corpus"
         if self.scope == "patient" and doc._.patient_id is not None:
@@ -132,7 +144,7 @@ class Resynthesizer:
         if doc._.doc_id is not None:
             return f"document:{doc._.doc_id}"
         # no id at all: the text itself names the document (deterministic across processes)
-        return "text:" + hashlib.sha256(doc.text.encode("utf-8")).hexdigest()
+        return "text:" + hashlib.sha256((doc.text if text is None else text).encode("utf-8")).hexdigest()
 
     def date_offset(self, keyed: Keyed) -> int:
         """One non-zero offset per scope, uniform over [lo, hi] without 0."""
@@ -146,13 +158,34 @@ class Resynthesizer:
     def shift_date(self, ctx: SpanContext, text: str) -> str:
         """The date moved by the scope's offset in its own format and calendar; when the dates module
         cannot read it, a same-shape digit surrogate."""
-        shifted = None
-        try:
-            from ..dates import shift
-        except ImportError:  # pragma: no cover - the dates module ships with the package
-            shift = None
-        if shift is not None:
-            shifted = shift(ctx.span, ctx.date_offset)
+        span = ctx.span
+        readings = ctx.ext("date_readings")
+        norm = ctx.ext("date_norm")
+        chosen = None
+        for r in readings or ():
+            if chosen is None or r.get("selected"):
+                chosen = r
+                if r.get("selected"):
+                    break
+        # A patient's notes repeat the same dates: shifting is pure, so reuse results within a run.
+        cache_key = (text, ctx.date_offset, norm,
+                     (chosen.get("format"), chosen.get("value"), chosen.get("precision")) if chosen else None)
+        shifted = self._date_cache.get(cache_key, _MISSING)
+        if shifted is _MISSING:
+            try:
+                from ..dates import shift
+            except ImportError:  # pragma: no cover - the dates module ships with the package
+                shift = None
+            if shift is None:
+                shifted = None
+            elif chosen is not None and not (chosen.get("precision") == "month-day" and norm):
+                # same result as shift(span, ...), which only needs the span for a month-day's year
+                shifted = shift(text, ctx.date_offset, reading=chosen)
+            else:
+                shifted = shift(span, ctx.date_offset)
+            if len(self._date_cache) > 50_000:
+                self._date_cache.clear()
+            self._date_cache[cache_key] = shifted
         if shifted is None or shifted == text:
             return shape_surrogate(text, ctx.keyed.draw("DATE", normalize(text)))
         return shifted
@@ -190,9 +223,13 @@ class Resynthesizer:
             doc._.deid_text = text
             doc._.replacements = []
             return doc
-        keyed = Keyed(self.key, self.scope_id(doc))
+        keyed = Keyed(self.key, self.scope_id(doc, text))
         known_given = self._known_given(spans)
         offset = self.date_offset(keyed) if any(s.label_ == "DATE" for s in spans) else 0
+        # Span extension values live in doc.user_data under ("._.", name, start_char, end_char)
+        # (spacy/tokens/underscore.py, also what DocBin serializes). Going through `span._` costs ~5 us
+        # per access, a third of this pass on dense notes, so the pass reads and writes the dict.
+        user_data = doc.user_data
         pieces: List[str] = []
         records: List[Dict[str, Any]] = []
         pos = out_len = 0
@@ -201,7 +238,7 @@ class Resynthesizer:
             label = span.label_
             original = text[start:end]
             operator, params = self._op(label)
-            ctx = SpanContext(self, doc, span, keyed, known_given, offset)
+            ctx = SpanContext(self, doc, text, span, keyed, known_given, offset)
             try:
                 surrogate = operator.apply(original, ctx, params)
                 op_name = operator.name
@@ -217,12 +254,13 @@ class Resynthesizer:
             pieces.append(between)
             out_len += len(between)
             pieces.append(surrogate)
-            records.append({"label": label, "source": span._.source, "start": start, "end": end,
+            records.append({"label": label, "source": user_data.get(("._.", "source", start, end)),
+                            "start": start, "end": end,
                             "out_start": out_len, "out_end": out_len + len(surrogate),
                             "surrogate": surrogate, "operator": op_name})
             out_len += len(surrogate)
             pos = end
-            span._.surrogate = surrogate
+            user_data[("._.", "surrogate", start, end)] = surrogate  # = span._.surrogate
         pieces.append(text[pos:])
         doc._.deid_text = "".join(pieces)
         doc._.replacements = records

@@ -1,0 +1,99 @@
+"""Cost of the surrogate pass as a ratio to recognition on the same notes (target <= 0.25).
+
+Recognition = tokenizing + `deid_rules` + `deid_dates` (those that are installed; else tokenizing).
+Times are CPU times of this process, best of N interleaved rounds.
+The surrogate pass runs on the gold PHI spans of the notes (every label, names included: the
+realistic density a trained NER would give), with a warmed-up `Resynthesizer`, as in production.
+
+    python benchmarks/bench_surrogates.py [--patients 200] [--repeat 3]
+"""
+import argparse
+import time
+from pathlib import Path
+
+import srsly
+from spacy.language import Language
+from spacy.util import filter_spans
+
+import spacy_deid
+from spacy_deid.corpus import Record
+from spacy_deid.surrogates import Resynthesizer
+
+DEV = Path(__file__).resolve().parent.parent / "tests" / "data" / "dev_notes.jsonl"
+
+
+def load_records(n_patients: int):
+    try:
+        from spacy_deid.synth.generator import generate
+
+        return list(generate(n_patients, seed=7)), "synthetic"
+    except Exception:  # noqa: BLE001 - synth is optional for this benchmark
+        base = [Record.from_dict(d) for d in srsly.read_jsonl(DEV)]
+        out = []
+        for i in range(max(1, n_patients // 2)):
+            for r in base:
+                out.append(Record(id=f"{r.id}-{i}", text=r.text, spans=r.spans, patient_id=f"{r.patient_id}-{i}"))
+        return out, "dev_notes copies"
+
+
+def recognizer():
+    nlp = spacy_deid.blank()
+    parts = [name for name in ("deid_rules", "deid_dates") if name in Language.factories]
+    for name in parts:
+        nlp.add_pipe(name)
+    nlp.initialize()
+    return nlp, parts
+
+
+def interleaved(repeat, *fns):
+    """Best CPU time (process_time: what this process used, not what other processes took from it
+    on a shared machine) of each function over `repeat` rounds, run in turn."""
+    best = [float("inf")] * len(fns)
+    for _ in range(repeat):
+        for i, fn in enumerate(fns):
+            t0 = time.process_time()
+            fn()
+            best[i] = min(best[i], time.process_time() - t0)
+    return best
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--patients", type=int, default=200)
+    ap.add_argument("--repeat", type=int, default=5)
+    ap.add_argument("--policy", default="surrogate")
+    args = ap.parse_args()
+
+    records, source = load_records(args.patients)
+    nlp, parts = recognizer()
+    texts = [r.text for r in records]
+    list(nlp.pipe(texts[:20]))  # warm-up
+    docs = list(nlp.pipe(texts))
+    n_spans = 0
+    for doc, rec in zip(docs, records):
+        doc._.patient_id, doc._.doc_id = rec.patient_id, rec.id
+        spans = [doc.char_span(s.start, s.end, label=s.label, alignment_mode="expand") for s in rec.spans]
+        doc.ents = filter_spans([s for s in spans if s is not None])
+        n_spans += len(doc.ents)
+    engine = Resynthesizer(key="benchmark-key-not-secret-0123456789", policy=args.policy)
+    engine.generator.warm_up()
+
+    def run_surrogates():
+        engine._date_cache.clear()  # no carry-over between rounds: each round is a first pass
+        for d in docs:
+            engine(d)
+
+    t_rec, t_sur = interleaved(args.repeat, lambda: list(nlp.pipe(texts)), run_surrogates)
+
+    chars = sum(len(t) for t in texts)
+    print(f"notes: {len(docs)} ({source}), {chars} chars, {n_spans} PHI spans")
+    print(f"recognition ({' + '.join(['tokenizer'] + parts)}): {t_rec * 1000:.1f} ms "
+          f"({chars / t_rec / 1000:.0f}k chars/s)")
+    print(f"surrogate pass (policy {args.policy}): {t_sur * 1000:.1f} ms "
+          f"({n_spans / t_sur:.0f} spans/s, {t_sur / max(1, n_spans) * 1e6:.1f} us/span)")
+    ratio = t_sur / t_rec
+    print(f"ratio surrogates / recognition: {ratio:.3f} (target <= 0.25) {'OK' if ratio <= 0.25 else 'OVER'}")
+
+
+if __name__ == "__main__":
+    main()
