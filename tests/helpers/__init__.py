@@ -1,0 +1,1 @@
+"""Shared test helpers (importable as `helpers.*`: pytest puts `tests/` on sys.path)."""
