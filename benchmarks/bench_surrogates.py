@@ -79,7 +79,7 @@ def main():
     engine.generator.warm_up()
 
     def run_surrogates():
-        engine._date_cache.clear()  # no carry-over between rounds: each round is a first pass
+        engine.clear_caches()  # no carry-over between rounds: each round is a first pass
         for d in docs:
             engine(d)
 

@@ -222,6 +222,14 @@ def test_key_changes_everything():
     assert sum(x != y for x, y in zip(a, b)) >= len(a) - 1
 
 
+def test_set_key_takes_effect_on_a_used_engine():
+    eng = Resynthesizer(key=KEY)
+    first = surrogates(eng(make_doc(MARKED)))
+    eng.set_key(OTHER_KEY)
+    assert surrogates(eng(make_doc(MARKED))) == surrogates(Resynthesizer(key=OTHER_KEY)(make_doc(MARKED)))
+    assert surrogates(eng(make_doc(MARKED))) != first
+
+
 def test_date_offset_per_patient_and_range():
     eng = Resynthesizer(key=KEY, date_shift_days=[1, 1])
     doc = eng(make_doc("入院 «110.03.02|DATE», «2021/12/31|DATE», «民國110年12月25日|DATE»"))

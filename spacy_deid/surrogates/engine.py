@@ -7,6 +7,7 @@ same surrogate in every patient's notes, which links patients — use only when 
 import hashlib
 import logging
 import re
+from functools import lru_cache
 from typing import Any, Dict, FrozenSet, List, Mapping, Optional, Sequence, Tuple, Union
 
 from spacy.tokens import Doc, Span
@@ -25,11 +26,22 @@ logger = logging.getLogger(__name__)
 SCOPES = ("patient", "document", "corpus")
 AGE_CAP_TEXT = "90+"  # HIPAA: ages over 89 are aggregated into one category "90 or older"
 AGE_CAP_OVER = 89
+CACHE_SIZE = 50_000  # memoized surrogates kept per Resynthesizer (a few MB at most)
 _ASCII_DIGITS = str.maketrans("０１２３４５６７８９", "0123456789")
 _HAN_3PLUS_RE = re.compile("^[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]{3,4}$")
 
 
 _MISSING = object()
+
+
+@lru_cache(maxsize=None)
+def _dates_shift():
+    """`spacy_deid.dates.shift`, imported once (None if the dates module is unavailable)."""
+    try:
+        from ..dates import shift
+    except ImportError:  # pragma: no cover - the dates module ships with the package
+        return None
+    return shift
 
 
 class SurrogateError(RuntimeError):
@@ -109,12 +121,16 @@ class Resynthesizer:
         self._key: Optional[bytes] = None
         self.generator = SurrogateGenerator()
         self._ops = {}  # label → (operator, params), resolved once
+        # results memoized per (scope id, label, original, ...): pure functions, so no effect on
+        # output, only on speed; bounded, and keyed by scope so they never cross patients
+        self._cache: Dict[tuple, str] = {}
         self._date_cache: Dict[tuple, Optional[str]] = {}
 
     # -- settings -------------------------------------------------------------------------------------
     def set_key(self, key: Optional[Union[str, bytes]]) -> None:
         self._key_setting = key
         self._key = None
+        self.clear_caches()  # memoized surrogates belong to the old key
 
     @property
     def key(self) -> bytes:
@@ -172,10 +188,7 @@ class Resynthesizer:
                      (chosen.get("format"), chosen.get("value"), chosen.get("precision")) if chosen else None)
         shifted = self._date_cache.get(cache_key, _MISSING)
         if shifted is _MISSING:
-            try:
-                from ..dates import shift
-            except ImportError:  # pragma: no cover - the dates module ships with the package
-                shift = None
+            shift = _dates_shift()
             if shift is None:
                 shifted = None
             elif chosen is not None and not (chosen.get("precision") == "month-day" and norm):
@@ -183,12 +196,30 @@ class Resynthesizer:
                 shifted = shift(text, ctx.date_offset, reading=chosen)
             else:
                 shifted = shift(span, ctx.date_offset)
-            if len(self._date_cache) > 50_000:
+            if len(self._date_cache) >= CACHE_SIZE:
                 self._date_cache.clear()
             self._date_cache[cache_key] = shifted
         if shifted is None or shifted == text:
             return shape_surrogate(text, ctx.keyed.draw("DATE", normalize(text)))
         return shifted
+
+    def generate(self, ctx: SpanContext, text: str) -> str:
+        """The label's surrogate generator, memoized: a patient's notes repeat the same doctors,
+        hospitals and departments, and the result is a pure function of these inputs."""
+        hint = ctx.gender_hint()
+        key = (ctx.keyed.scope_id, ctx.label, text, hint, text in ctx.known_given)
+        out = self._cache.get(key)
+        if out is None:
+            out = self.generator.generate(ctx.keyed, ctx.label, text, gender_hint=hint,
+                                          known_given=ctx.known_given)
+            if len(self._cache) >= CACHE_SIZE:
+                self._cache.clear()
+            self._cache[key] = out
+        return out
+
+    def clear_caches(self) -> None:
+        self._cache.clear()
+        self._date_cache.clear()
 
     def date_year(self, ctx: SpanContext) -> Optional[Tuple[int, str]]:
         """(Christian year, calendar) of a DATE span from its resolved reading, else None."""
@@ -224,7 +255,7 @@ class Resynthesizer:
             doc._.replacements = []
             return doc
         keyed = Keyed(self.key, self.scope_id(doc, text))
-        known_given = self._known_given(spans)
+        known_given = self._known_given(spans, text)
         offset = self.date_offset(keyed) if any(s.label_ == "DATE" for s in spans) else 0
         # Span extension values live in doc.user_data under ("._.", name, start_char, end_char)
         # (spacy/tokens/underscore.py, also what DocBin serializes). Going through `span._` costs ~5 us
@@ -266,15 +297,18 @@ class Resynthesizer:
         doc._.replacements = records
         return doc
 
-    def _known_given(self, spans: Sequence[Span]) -> FrozenSet[str]:
+    def _known_given(self, spans: Sequence[Span], text: str) -> FrozenSet[str]:
         """Given names of the full Han names in this note, so a bare `志明` is read as a given name."""
         names = self.generator.names if any(s.label_ in NAME_LABELS for s in spans) else None
         if names is None:
             return frozenset()
         out = set()
         for s in spans:
-            if s.label_ in NAME_LABELS and _HAN_3PLUS_RE.match(s.text):
-                given = names.split_han(s.text)[1]
+            if s.label_ in NAME_LABELS and 3 <= s.end_char - s.start_char <= 4:
+                name = text[s.start_char:s.end_char]
+                if not _HAN_3PLUS_RE.match(name):
+                    continue
+                given = names.split_han(name)[1]
                 if len(given) == 2:
                     out.add(given)
         return frozenset(out)

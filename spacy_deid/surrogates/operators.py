@@ -117,8 +117,7 @@ class Surrogate(Operator):
             return ctx.engine.shift_date(ctx, text)
         if ctx.label == "AGE":
             return ctx.engine.age_surrogate(ctx, text)
-        return ctx.engine.generator.generate(ctx.keyed, ctx.label, text, gender_hint=ctx.gender_hint(),
-                                             known_given=ctx.known_given)
+        return ctx.engine.generate(ctx, text)
 
 
 class Year(Operator):

@@ -12,9 +12,12 @@ from .shapes import has_han, script_of
 GENDERS = ("M", "F", "U")
 
 
+_NON_LETTER_RE = re.compile(r"[^a-z]+")
+
+
 def rom_key(romanized: str) -> str:
     """Romanization compared without hyphens, spaces or case: `Chih-Ming`, `Chihming` → `chihming`."""
-    return re.sub(r"[^a-z]", "", romanized.lower())
+    return _NON_LETTER_RE.sub("", romanized.lower())
 
 
 class Weighted:
