@@ -351,3 +351,98 @@ SLOTS["ICD"] = lambda ctx: _one(ctx.rng.choice(["F32.2", "F33.1", "F20.0", "F31.
 SLOTS["TIME"] = lambda ctx: _one(f"{ctx.rng.randint(0, 23):02d}:{ctx.rng.choice([0, 10, 15, 20, 30, 40, 45, 50]):02d}", None)
 SLOTS["YEARS"] = lambda ctx: _one(str(ctx.rng.randint(1, 30)), None)
 SLOTS["COUNT"] = lambda ctx: _one(str(ctx.rng.randint(2, 12)), None)
+
+
+# ---- mention variety: titles, surname-only, given-only, every romanized order ----------------------
+_ZH_TITLES = {"M": ["先生", "先生", "伯伯", "大哥"], "F": ["小姐", "女士", "太太", "小姐", "阿姨"]}
+_EN_TITLES = {"M": ["Mr.", "Mr.", "Mr"], "F": ["Ms.", "Mrs.", "Miss", "Ms"]}
+_DOC_ZH_TITLES = ["醫師", "醫師", "醫生", "主任", "大夫", "教授"]
+_DOC_EN_TITLES = ["Dr.", "Dr.", "Dr", "DR.", "Doctor"]
+
+
+def _gender(n) -> str:
+    return getattr(n, "gender", "M")
+
+
+def _given_en(ctx: Context, n) -> str:
+    """`Ya-Feng` (or `Yafeng`, `ya-feng`), or an English given name: what friends and staff call people."""
+    if isinstance(n, EnglishName):
+        return n.given
+    g = n.rom_given
+    r = ctx.rng.random()
+    return g.replace("-", "").capitalize() if r < 0.15 else g.lower() if r < 0.22 else g
+
+
+def _register_mention_slots(prefix: str, label: str, getter: Callable[[Context], object], doctor: bool = False) -> None:
+    def titled_zh(ctx: Context) -> List[Piece]:
+        n = getter(ctx)
+        if isinstance(n, EnglishName):
+            return [(n.surname, label, None), (ctx.rng.choice(_DOC_ZH_TITLES if doctor else ["先生", "小姐"]), None, None)]
+        title = ctx.rng.choice(_DOC_ZH_TITLES if doctor else _ZH_TITLES[_gender(n)])
+        text = n.zh if doctor and ctx.rng.random() < 0.4 else n.surname
+        return [(text, label, None), (title, None, None)]
+
+    def titled_en(ctx: Context) -> List[Piece]:
+        n = getter(ctx)
+        title = ctx.rng.choice(_DOC_EN_TITLES if doctor else _EN_TITLES[_gender(n)])
+        text = _surname_en(ctx, n) if ctx.rng.random() < 0.6 else _name_en(ctx, n)
+        return [(title, None, None), (" ", None, None), (text, label, None)]
+
+    def any_form(ctx: Context) -> List[Piece]:
+        r = ctx.rng.random()
+        n = getter(ctx)
+        if r < 0.35:
+            return _one(_name_zh(n), label)
+        if r < 0.6:
+            return _one(_name_en(ctx, n), label)
+        if r < 0.75:
+            return titled_zh(ctx)
+        if r < 0.9:
+            return titled_en(ctx)
+        return _one(_given_en(ctx, n), label)
+
+    SLOTS[f"{prefix}_TITLED_ZH"] = titled_zh
+    SLOTS[f"{prefix}_TITLED_EN"] = titled_en
+    SLOTS[f"{prefix}_GIVEN_EN"] = lambda ctx: _one(_given_en(ctx, getter(ctx)), label)
+    SLOTS[f"{prefix}_ANY"] = any_form
+
+
+_register_mention_slots("PATIENT", "PATIENT", lambda ctx: ctx.patient.name)
+_register_mention_slots("FAMILY", "FAMILY", lambda ctx: ctx.rng.choice(ctx.patient.family))
+_register_mention_slots("PERSON", "PERSON", lambda ctx: ctx.rng.choice(ctx.patient.persons))
+_register_mention_slots("DOCTOR", "DOCTOR", lambda ctx: ctx.rng.choice(ctx.patient.doctors), doctor=True)
+
+
+# ---- ages in every written form: the number is the span, units and sex letters are not -----------
+_AGE_FORMS = [
+    ("", "歲", 4), ("", " 歲", 1), ("", "-year-old", 3), ("", " year-old", 1), ("", " years old", 2),
+    ("", " y/o", 3), ("", "y/o", 2), ("", "yo", 2), ("", " yo", 1), ("", "y", 1), ("", " y.o.", 1),
+    ("", "-yr-old", 1), ("", " yrs", 1), ("Age ", "", 2), ("Age: ", "", 2), ("age ", "", 1), ("年齡: ", "歲", 2),
+    ("年齡:", "", 1), ("(", "M)", 1), ("(", "F)", 1), ("", "M", 1), ("", "F", 1), ("", "歲男性", 1),
+    ("", "歲女性", 1), ("", "y/o M", 1), ("", "y/o F", 1), ("現年", "歲", 1), ("Age/Sex: ", "/M", 1),
+    ("Age/Sex: ", "/F", 1), ("", "足歲", 1), ("今年", "歲", 1),
+]
+
+
+def _age_form(ctx: Context, value: int) -> List[Piece]:
+    pre, post, _ = ctx.rng.choices(_AGE_FORMS, weights=[w for _, _, w in _AGE_FORMS])[0]
+    return [(pre, None, None), (str(value), "AGE", None), (post, None, None)]
+
+
+SLOTS["AGE_ANY"] = lambda ctx: _age_form(ctx, ctx.patient.age)
+SLOTS["AGE_OTHER_ANY"] = lambda ctx: _age_form(ctx, ctx.rng.randint(1, 95))
+SLOTS["AGE_FAMILY"] = lambda ctx: _one(str(ctx.rng.randint(max(1, ctx.patient.age - 35), min(99, ctx.patient.age + 35))), "AGE")
+
+# ---- more hard negatives -----------------------------------------------------------------------
+SLOTS["DOSE"] = lambda ctx: _one(ctx.rng.choice([
+    f"{ctx.rng.choice([0.25, 0.5, 1, 2])} tab {ctx.rng.choice(['qd', 'bid', 'tid', 'hs', 'prn', 'qid'])}",
+    f"{ctx.rng.choice([5, 10, 20, 25, 50, 100, 200])} mg/day", f"{ctx.rng.randint(1, 3)}# hs",
+    f"{ctx.rng.choice([1, 2, 3])}/{ctx.rng.choice([2, 3, 4])} tab", f"{ctx.rng.randint(1, 4)}x{ctx.rng.randint(1, 3)}"]), None)
+SLOTS["DURATION"] = lambda ctx: _one(ctx.rng.choice([
+    f"{ctx.rng.randint(2, 30)} 天", f"{ctx.rng.randint(1, 12)}個月", f"{ctx.rng.randint(1, 20)} years",
+    f"x {ctx.rng.randint(2, 14)} days", f"{ctx.rng.randint(1, 8)}週", f"{ctx.rng.randint(2, 30)}y", f"{ctx.rng.randint(1, 11)}m"]), None)
+SLOTS["NUMERIC"] = lambda ctx: _one(ctx.rng.choice([
+    f"BW {ctx.rng.randint(40, 95)} kg", f"BH {ctx.rng.randint(145, 185)} cm", f"SpO2 {ctx.rng.randint(88, 100)}%",
+    f"GCS E{ctx.rng.randint(2, 4)}V{ctx.rng.randint(3, 5)}M{ctx.rng.randint(4, 6)}", f"pain score {ctx.rng.randint(0, 10)}/10",
+    f"AC sugar {ctx.rng.randint(80, 250)}", f"HbA1c {ctx.rng.randint(55, 110) / 10:.1f}%", f"QTc {ctx.rng.randint(380, 500)} ms",
+    f"體重 {ctx.rng.randint(40, 95)} 公斤", f"血壓 {ctx.rng.randint(95, 170)}/{ctx.rng.randint(55, 100)}"]), None)

@@ -12,7 +12,10 @@ from functools import lru_cache
 from importlib import resources
 from typing import Dict, List, Tuple, Union
 
+from .cues import register_cues
 from .slots import SLOTS
+
+register_cues()  # C_<NAME> cue-list slots must exist before templates are checked
 
 SPLITS = ("train", "heldout")
 _SLOT_RE = re.compile(r"\{([A-Z_]+)\}")

@@ -92,8 +92,10 @@ class Name:
             out = f"{self.rom_surname} {self.rom_given}"
         elif style < 0.8:
             out = f"{self.rom_given} {self.rom_surname}"
-        elif style < 0.9:
+        elif style < 0.86:
             out = f"{self.rom_surname.upper()} {self.rom_given.upper()}"
+        elif style < 0.92:
+            out = f"{self.rom_given.upper()} {self.rom_surname.upper()}"
         else:
             out = f"{self.rom_surname}, {self.rom_given}"
         # Lower-cased names are common in hurried notes and must still be recognized.
