@@ -127,9 +127,11 @@ def clean_env(**extra):
 @pytest.fixture(scope="module")
 def built(tmp_path_factory):
     """Train, assemble (the CLI), package as a wheel; return the paths."""
-    has_builder = any(_installed(name) for name in ("build", "wheel"))
-    if not has_builder:
-        pytest.fail("`spacy package --build wheel` needs the 'build' or 'wheel' package: pip install build")
+    # spaCy runs `python -m build --wheel` (isolated: fetches setuptools from the index), else falls
+    # back to `setup.py bdist_wheel` (offline: needs setuptools and wheel installed)
+    if not (_installed("build") or (_installed("wheel") and _installed("setuptools"))):
+        pytest.fail("`spacy package --build wheel` needs 'build', or 'setuptools' and 'wheel': "
+                    "pip install setuptools wheel")
     tmp = tmp_path_factory.mktemp("wheel")
     model, pipeline, packages = tmp / "model", tmp / "pipeline", tmp / "packages"
     train_tiny_ner().to_disk(model)
