@@ -22,8 +22,10 @@ from spacy_deid.surrogates import Resynthesizer
 DEV = Path(__file__).resolve().parent.parent / "tests" / "data" / "dev_notes.jsonl"
 
 
-def load_records(n_patients: int):
+def load_records(n_patients: int, source: str = "synth"):
     try:
+        if source != "synth":
+            raise ImportError("dev notes requested")
         from spacy_deid.synth.generator import generate
 
         return list(generate(n_patients, seed=7)), "synthetic"
@@ -62,9 +64,11 @@ def main():
     ap.add_argument("--patients", type=int, default=200)
     ap.add_argument("--repeat", type=int, default=5)
     ap.add_argument("--policy", default="surrogate")
+    ap.add_argument("--source", choices=["synth", "dev"], default="synth",
+                    help="synthetic notes (dense PHI) or copies of tests/data/dev_notes.jsonl")
     args = ap.parse_args()
 
-    records, source = load_records(args.patients)
+    records, source = load_records(args.patients, args.source)
     nlp, parts = recognizer()
     texts = [r.text for r in records]
     list(nlp.pipe(texts[:20]))  # warm-up
