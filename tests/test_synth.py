@@ -277,3 +277,40 @@ def test_thousand_notes_take_seconds():
     n = sum(1 for _ in generate(300, seed=0))
     assert n >= 600
     assert time.perf_counter() - start < 10
+
+
+def test_cue_lists_are_split_and_heldout_uses_only_heldout_cues():
+    from spacy_deid.synth.cues import all_cues
+    cues = all_cues()
+    assert len(cues) >= 20
+    for name, splits in cues.items():
+        assert splits["train"] and splits["heldout"], name
+        assert not set(splits["train"]) & set(splits["heldout"]), name
+    fam_train = {p[0] for p in cues["FAMREL_ZH"]["train"]}
+    fam_held = {p[0] for p in cues["FAMREL_ZH"]["heldout"]}
+    held_text = "\n".join(r.text for r in generate(60, seed=2, split="heldout"))
+    assert any(w in held_text for w in fam_held)
+
+
+def test_cue_parser_rejects_malformed_lines():
+    from spacy_deid.synth.cues import CueError, parse_cues
+    with pytest.raises(CueError, match="line 2"):
+        parse_cues("[A]\nX phrase\n", "x.cues")
+    with pytest.raises(CueError):
+        parse_cues("T phrase before a list\n", "x.cues")
+    parsed = parse_cues("[REL]\nT 父親\nH {FAMILY_ZH}\\s先生\n", "x.cues")
+    assert parsed["REL"]["train"] == [("父親",)] and parsed["REL"]["heldout"] == [(("FAMILY_ZH",), " 先生")]
+
+
+@pytest.mark.parametrize("split", ["train", "heldout"])
+def test_names_and_ages_come_in_many_surface_forms(split):
+    records = list(generate(150, seed=3, split=split))
+    names = [(r.text, s) for r in records for s in r.spans if s.label in ("PATIENT", "FAMILY", "PERSON", "DOCTOR")]
+    after = collections.Counter(t[s.end:s.end + 2] for t, s in names)
+    before = collections.Counter(t[max(0, s.start - 4):s.start].strip() for t, s in names)
+    assert after["先生"] and after["醫師"] and before["Dr."] and (before["Mr."] or before["Ms."])
+    assert any(s.text.isupper() for _, s in names) and any(s.text.islower() for _, s in names)
+    ages = collections.Counter(re.sub(r"\d+", "N", t[max(0, s.start - 5):s.end + 9])
+                               for r in records for t, s in [(r.text, s) for s in r.spans if s.label == "AGE"])
+    forms = {"歲", "-year-old", "y/o", "yo", "Age", "年齡"}
+    assert sum(any(f in k for k in ages) for f in forms) >= 5
