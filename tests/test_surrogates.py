@@ -5,6 +5,7 @@ import logging
 import re
 
 import pytest
+import spacy
 import spacy_deid
 from spacy_deid.lexicons import load
 from spacy_deid.surrogates import (DEMO_KEY, OPERATORS, InvalidKeyError, MissingKeyError, PolicyError,
@@ -400,13 +401,21 @@ def test_settings_round_trip(tmp_path):
                                                    "date_shift_days": [-30, -10], "age_cap": True})
     comp.set_key(KEY)
     nlp.to_disk(tmp_path / "p")
-    nlp2 = spacy_deid.blank()
-    comp2 = nlp2.add_pipe("deid_surrogates").from_disk(tmp_path / "p" / "deid_surrogates")
-    comp3 = spacy_deid.blank().add_pipe("deid_surrogates").from_bytes(comp.to_bytes())
-    for c in (comp2, comp3):
-        assert c.engine.settings() == comp.engine.settings()
-        c.set_key(KEY)
-        assert surrogates(c(make_doc(NOTE))) == surrogates(comp(make_doc(NOTE)))
+    comp2 = spacy.load(tmp_path / "p").get_pipe("deid_surrogates")
+    assert comp2.engine.settings() == comp.engine.settings()
+    comp2.set_key(KEY)
+    assert surrogates(comp2(make_doc(NOTE))) == surrogates(comp(make_doc(NOTE)))
+
+
+def test_settings_given_at_load_time_win(tmp_path):
+    nlp = spacy_deid.blank()
+    nlp.add_pipe("deid_surrogates", config={"policy": "surrogate", "scope": "patient"})
+    nlp.to_disk(tmp_path / "p")
+    loaded = spacy.load(tmp_path / "p", config={"components": {"deid_surrogates": {
+        "policy": "hipaa-safe-harbor", "demo_key": True, "scope": "document"}}})
+    settings = loaded.get_pipe("deid_surrogates").engine.settings()
+    assert settings["scope"] == "document" and settings["demo_key"] is True
+    assert loaded.get_pipe("deid_surrogates").policy.name == "hipaa-safe-harbor"
 
 
 # -- the component -----------------------------------------------------------------------------------

@@ -60,30 +60,19 @@ class DeidSurrogates:
         return {}
 
     # -- serialization (never the key) --------------------------------------------------------------
-    def _restore(self, cfg: Mapping[str, Any]) -> None:
-        old = self.engine
-        self.engine = Resynthesizer(key=old._key_setting, demo_key=cfg.get("demo_key", old.demo_key),
-                                    policy=cfg.get("policy", old.policy), scope=cfg.get("scope", old.scope),
-                                    date_shift_days=cfg.get("date_shift_days", list(old.date_shift_days)),
-                                    age_cap=cfg.get("age_cap", old.age_cap))
-        self.engine.generator = old.generator  # keep warmed-up tables
-
+    # Every setting lives in the pipeline's config (config.cfg), which spaCy saves and rebuilds from,
+    # so settings given at load time (`spacy.load(path, config=...)`, `spacy-deid run --policy`) win.
+    # The component keeps no other state; the key is never written anywhere.
     def to_bytes(self, *, exclude: Iterable[str] = tuple()) -> bytes:
-        return srsly.msgpack_dumps({"cfg": self.engine.settings()})
+        return srsly.msgpack_dumps({})
 
     def from_bytes(self, bytes_data: bytes, *, exclude: Iterable[str] = tuple()) -> "DeidSurrogates":
-        self._restore(srsly.msgpack_loads(bytes_data).get("cfg", {}))
         return self
 
     def to_disk(self, path: Union[str, Path], *, exclude: Iterable[str] = tuple()) -> None:
-        path = util.ensure_path(path)
-        path.mkdir(parents=True, exist_ok=True)
-        srsly.write_json(path / _CFG, self.engine.settings())
+        util.ensure_path(path).mkdir(parents=True, exist_ok=True)
 
     def from_disk(self, path: Union[str, Path], *, exclude: Iterable[str] = tuple()) -> "DeidSurrogates":
-        path = util.ensure_path(path)
-        if (path / _CFG).exists():
-            self._restore(srsly.read_json(path / _CFG))
         return self
 
 
