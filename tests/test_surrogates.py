@@ -462,3 +462,15 @@ def test_errors_name_the_record_not_the_text(monkeypatch):
     with pytest.raises(SurrogateError) as err:
         Resynthesizer(key=KEY)(make_doc("«陳志明|PATIENT»", doc_id="rec-7"))
     assert "rec-7" in str(err.value) and "陳志明" not in str(err.value)
+
+
+@pytest.mark.parametrize("room", ["12診", "第3診間", "7B病房", "3F-2室"])
+def test_room_units_stay_and_digits_change(room):
+    nlp = spacy_deid.blank()
+    comp = nlp.add_pipe("deid_surrogates")
+    comp.set_key(KEY)
+    doc = nlp.make_doc(f"OPD {room} 候診")
+    doc.ents = [doc.char_span(4, 4 + len(room), label="ROOM")]
+    out = comp(doc)._.replacements[0]["surrogate"]
+    assert out != room and len(out) == len(room)
+    assert [c for c in out if not c.isascii()] == [c for c in room if not c.isascii()]

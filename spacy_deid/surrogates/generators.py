@@ -42,8 +42,10 @@ class SurrogateGenerator:
         return pool[draw.below(len(pool))][0]
 
     def shape(self, keyed: Keyed, label: str, text: str) -> str:
-        """Same layout, new characters; Han characters drawn from the given-name characters."""
-        return shape_surrogate(text, keyed.draw(label, normalize(text)), han=self._han_char)
+        """Same layout, new characters. In a value with digits or letters (`12診`, `第3診間`, `7B`),
+        Han characters are its units and stay; otherwise they are drawn from given-name characters."""
+        keeps_han = any(ch.isascii() and ch.isalnum() or ch.isdigit() for ch in text)
+        return shape_surrogate(text, keyed.draw(label, normalize(text)), han=None if keeps_han else self._han_char)
 
     def generate(self, keyed: Keyed, label: str, text: str, *, gender_hint: Optional[str] = None,
                  known_given: FrozenSet[str] = frozenset()) -> str:
