@@ -15,7 +15,7 @@ After finding, dates are resolved within the document (`resolve = true`); `resol
 re-resolves a patient's notes together later (see `resolve.py`).
 """
 import re
-from typing import Any, Callable, Dict, Iterable, List, Optional, Tuple
+from typing import Any, Callable, Dict, Iterable, List, Optional, Sequence, Tuple
 
 from spacy.language import Language
 from spacy.tokens import Doc, Span
@@ -24,9 +24,11 @@ from spacy.util import registry
 
 from ..extensions import install_extensions
 from ..overlap import OverlapPolicy, merge_into_ents
-from .finder import DEFAULT_PREFERENCE, FinderSettings, find_dates, parse
-from .resolve import DEFAULT_MINGUO_MIN_YEAR, resolve_dates, resolve_spans
+from .finder import DEFAULT_PREFERENCE, FinderSettings, find_readings, parse
+from .resolve import (DEFAULT_MINGUO_MIN_YEAR, RT, as_tuple, choose_readings, reading_dict, resolve_dates,
+                      resolve_spans)
 from .scoring import score_dates
+from .spanvalues import doc_text, set_span_values
 
 _FILLER_RE = re.compile(r"(?i:[\s,.;:()\[\]\-~–—/至到及和與于於自從从]|on|in|since|from|to|and|till|until|at|of|the)*")
 
@@ -83,9 +85,12 @@ class DateRecognizer:
         self.scorer = scorer
 
     def __call__(self, doc: Doc) -> Doc:
-        text = doc.text
-        found = self.find(doc, text)
-        dates = self.set_annotations(doc, found, text)
+        text = doc_text(doc)  # once per doc: spaCy's doc.text builds a Token object per token
+        found = self._found(doc, text)
+        if not doc.ents:
+            self._annotate_alone(doc, found)
+            return doc
+        dates = self._merge_with_ents(doc, found, text)
         if self.resolve:
             resolve_spans([dates], self.default_preference, patient=False,
                           minguo_min_year=self.minguo_min_year,
@@ -96,25 +101,47 @@ class DateRecognizer:
         for doc in stream:
             yield self(doc)
 
+    def _found(self, doc: Doc, text: str) -> List[Tuple[Span, Sequence[RT]]]:
+        found = []
+        for start, end, readings in find_readings(text, self.settings):
+            span = doc.char_span(start, end, label="DATE")
+            if span is not None:  # misaligned with the tokenizer: skip rather than widen a PHI span
+                found.append((span, readings))
+        return found
+
+    def _annotate_alone(self, doc: Doc, found: List[Tuple[Span, Sequence[RT]]]) -> None:
+        """No entities yet: the finder's spans never overlap each other, so there is nothing for the
+        overlap policy to decide; each span gets all its values in one write, resolved or not."""
+        doc.set_ents([span for span, _ in found], default="outside")  # what `doc.ents = spans` does
+        if not found:
+            return
+        if self.resolve:
+            results = choose_readings([[(span.start_char, rs) for span, rs in found]], self.default_preference,
+                                      patient=False, minguo_min_year=self.minguo_min_year,
+                                      partial_year_from_context=self.partial_year_from_context)[0]
+            writes = []
+            for (span, rs), (chosen, norm, how) in zip(found, results):
+                key = (rs[chosen][0], rs[chosen][2])
+                readings = [reading_dict(r, (r[0], r[2]) == key) for r in rs]
+                writes.append((span.start_char, span.end_char, {
+                    "date_readings": readings, "source": "date", "date_norm": norm, "date_resolution": how}))
+        else:
+            writes = [(span.start_char, span.end_char,
+                       {"date_readings": [reading_dict(r) for r in rs], "source": "date"}) for span, rs in found]
+        set_span_values(doc, writes)
+
     def find(self, doc: Doc, text: Optional[str] = None) -> List[Tuple[Span, List[Dict]]]:
         """Finder candidates as (DATE span aligned to tokens, readings). Attributes are set later, in
         `set_annotations`: a span's extension values are keyed by its offsets, so setting them here
         would overwrite those of a NER span with the same boundaries."""
-        found = []
-        for cand in find_dates(doc.text if text is None else text, self.settings):
-            span = doc.char_span(cand.start, cand.end, label="DATE")
-            if span is None:
-                continue  # misaligned with the tokenizer: skip rather than widen a PHI span
-            found.append((span, cand.readings))
-        return found
+        return [(span, [reading_dict(r) for r in rs])
+                for span, rs in self._found(doc, doc_text(doc) if text is None else text)]
 
     def set_annotations(self, doc: Doc, found: List[Tuple[Span, List[Dict]]],
                         text: Optional[str] = None) -> List[Span]:
         """Merge the found dates into `doc.ents` (policy in the module docstring); returns the DATE
         spans of `doc.ents` that carry readings, in order."""
-        existing = doc.ents
-        readings_of = {(s.start_char, s.end_char): r for s, r in found}
-        if not existing:  # alone in the pipeline: the finder's spans never overlap each other
+        if not doc.ents:
             spans = [s for s, _ in found]
             for span, readings in found:
                 span._.date_readings = readings
@@ -122,20 +149,28 @@ class DateRecognizer:
             merged = self.overlap_policy(spans)
             doc.ents = merged
             return merged
-        text = doc.text if text is None else text
+        return self._merge_with_ents(doc, [(s, [as_tuple(r) for r in rs]) for s, rs in found],
+                                     doc_text(doc) if text is None else text)
+
+    def _merge_with_ents(self, doc: Doc, found: List[Tuple[Span, Sequence[RT]]], text: str) -> List[Span]:
+        """Next to existing entities (a NER, rules): the policy in the module docstring."""
+        existing = doc.ents
+        readings_of = {(s.start_char, s.end_char): r for s, r in found}
         spans = [span for span, _ in found]
         kept_ents = []
         claimed = set()
         dropped = False
+        writes = []
         for ent in existing:
             if ent.label_ != "DATE":
                 kept_ents.append(ent)
                 continue
             key = (ent.start_char, ent.end_char)
             if key in readings_of:  # same boundaries: the NER span gets the readings
-                ent._.date_readings = readings_of[key]
+                values = {"date_readings": [reading_dict(r) for r in readings_of[key]]}
                 if ent._.source is None:
-                    ent._.source = "ner"
+                    values["source"] = "ner"
+                writes.append((key[0], key[1], values))
                 claimed.add(key)
                 kept_ents.append(ent)
                 continue
@@ -146,12 +181,12 @@ class DateRecognizer:
             if not ent._.date_readings:
                 readings = parse(ent.text, settings=self.settings)
                 if readings:
-                    ent._.date_readings = readings
+                    writes.append((key[0], key[1], {"date_readings": readings}))
             kept_ents.append(ent)
         new_spans = [s for s in spans if (s.start_char, s.end_char) not in claimed]
-        for span in new_spans:
-            span._.date_readings = readings_of[(span.start_char, span.end_char)]
-            span._.source = "date"
+        writes.extend((s.start_char, s.end_char, {"date_readings": [reading_dict(r) for r in readings_of[
+            (s.start_char, s.end_char)]], "source": "date"}) for s in new_spans)
+        set_span_values(doc, writes)
         if dropped:
             doc.ents = kept_ents
         merge_into_ents(doc, new_spans, self.overlap_policy)

@@ -23,8 +23,7 @@ import re
 from dataclasses import dataclass, field
 from typing import Dict, List, Optional, Sequence, Tuple
 
-from .formats import (MINGUO_OFFSET, compile_format, is_valid, make_reading, parse_with_format,
-                      style_key)
+from .formats import MINGUO_OFFSET, compile_format, parse_with_format, style_key
 from .numerals import parse_numeral
 
 DEFAULT_PREFERENCE = ("minguo/ymd", "christian/ymd", "christian/mdy", "christian/dmy")
@@ -149,40 +148,91 @@ def _pad_styles(*texts: str, fallback: str = "n2") -> List[str]:
     return [e or fallback for e in evidence]
 
 
+_DAYS_IN_MONTH = (0, 31, 29, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31)
+_LETTER_ORDER = {"Y": "y", "R": "y", "M": "m", "D": "d"}
+
+
+def _valid(year: Optional[int], month: Optional[int], day: Optional[int]) -> bool:
+    """`formats.is_valid` without the calendar module: a table and the leap-year rule."""
+    if year is not None and not 1 <= year <= 9999:
+        return False
+    if month is None:
+        return year is not None and day is None
+    if not 1 <= month <= 12:
+        return False
+    if day is None:
+        return True
+    if not 1 <= day <= _DAYS_IN_MONTH[month]:
+        return False
+    return not (month == 2 and day == 29 and year is not None
+                and (year % 4 or (year % 100 == 0 and year % 400)))
+
+
+def _reading(fmt: str, order: str, minguo: bool, year: Optional[int], month: Optional[int],
+             day: Optional[int]) -> Tuple[str, str, str, str, str]:
+    """A reading as a tuple (format, calendar, value, precision, order): `make_reading`'s fields."""
+    if year is None:
+        value = f"--{month:02d}" + (f"-{day:02d}" if day is not None else "")
+        precision = "month-day" if day is not None else "month-only"
+    elif month is None:
+        value, precision = f"{year:04d}", "year"
+    elif day is None:
+        value, precision = f"{year:04d}-{month:02d}", "month"
+    else:
+        value, precision = f"{year:04d}-{month:02d}-{day:02d}", "day"
+    return fmt, "minguo" if minguo else "christian", value, precision, order
+
+
 class _Builder:
-    """Turns one regex match into readings: splice `{F:style}` fields into the surface."""
+    """Turns one regex match into readings: splice `{F:style}` fields into the surface. Readings are
+    (end relative to the match start, reading tuple), so they depend on the surface alone."""
+
+    __slots__ = ("s", "m", "base", "surface", "readings")
 
     def __init__(self, settings: FinderSettings, m: "re.Match[str]"):
         self.s = settings
         self.m = m
         self.base = m.start()
         self.surface = m.group()
-        self.readings: List[Dict] = []
+        self.readings: List[Tuple[int, Tuple]] = []
 
     def add(self, fields: Sequence[Tuple[str, str, str, int]], end: Optional[int] = None) -> None:
         """fields: (group name, field letter, style, value); end: a shorter end offset."""
-        surface_end = (end if end is not None else self.m.end()) - self.base
+        m = self.m
+        base = self.base
+        surface = self.surface
+        surface_end = (end if end is not None else m.end()) - base
+        if len(fields) > 1:
+            fields = sorted(fields, key=lambda f: m.start(f[0]))
         parts = []
+        order = []
         pos = 0
-        found: Dict[str, int] = {}
-        for group, letter, style, value in sorted(fields, key=lambda f: self.m.start(f[0])):
-            gs, ge = self.m.start(group) - self.base, self.m.end(group) - self.base
-            parts.append(self.surface[pos:gs])
+        year = month = day = None
+        minguo = False
+        for group, letter, style, value in fields:
+            gs, ge = m.span(group)
+            parts.append(surface[pos:gs - base])
             parts.append("{%s:%s}" % (letter, style))
-            pos = ge
-            found[letter] = value
-        parts.append(self.surface[pos:surface_end])
-        fmt = "".join(parts)
-        year = found.get("Y")
-        if "R" in found:
-            if found["R"] < 1:
-                return
-            year = found["R"] + MINGUO_OFFSET
+            pos = ge - base
+            order.append(_LETTER_ORDER[letter])
+            if letter == "M":
+                month = value
+            elif letter == "D":
+                day = value
+            elif letter == "Y":
+                if not minguo:
+                    year = value
+            else:  # R: a Minguo year
+                if value < 1:
+                    return
+                year = value + MINGUO_OFFSET
+                minguo = True
+        parts.append(surface[pos:surface_end])
         if year is not None and not self.s.min_year <= year <= self.s.max_year:
             return
-        if not is_valid(year, found.get("M"), found.get("D")):
+        if not _valid(year, month, day):
             return
-        self.readings.append((self.base + surface_end, make_reading(fmt, year, found.get("M"), found.get("D"))))
+        self.readings.append((surface_end, _reading("".join(parts), "".join(order), minguo, year, month, day)))
 
     def two_digit_century(self, yy: int) -> int:
         return 20 if yy < self.s.two_digit_year_pivot else 19
@@ -253,22 +303,23 @@ def _compact(b: _Builder) -> None:
 
 
 def _compact_fields(b: _Builder, year_field: str, d: str, ylen: int, ystyle: str) -> None:
-    """Compact numbers are one group; emit the template by hand (fields are fixed-width)."""
-    m = b.m
+    """Compact numbers are one group; emit the template by hand (fields are fixed-width). An `n`
+    year has no leading zero (as `parse_with_format` of the template would require)."""
+    if ystyle == "n" and d[0] == "0":
+        return
     year = int(d[:ylen])
     month = int(d[ylen:ylen + 2])
     day = int(d[ylen + 2:ylen + 4]) if len(d) >= ylen + 4 else None
-    prefix = b.surface[:m.start("digits") - b.base]
+    prefix = b.surface[:b.m.start("digits") - b.base]
     fmt = prefix + "{%s:%s}{M:n2}" % (year_field, ystyle) + ("{D:n2}" if day is not None else "")
-    reading = parse_with_format(b.surface, fmt)
-    if reading is None:
+    minguo = year_field == "R"
+    if minguo:
+        if year < 1:
+            return
+        year += MINGUO_OFFSET
+    if not b.s.min_year <= year <= b.s.max_year or not _valid(year, month, day):
         return
-    y = year + MINGUO_OFFSET if year_field == "R" else year
-    if year_field == "R" and year < 1:
-        return
-    if not b.s.min_year <= y <= b.s.max_year:
-        return
-    b.readings.append((m.end(), reading))
+    b.readings.append((len(b.surface), _reading(fmt, "ymd" if day is not None else "ym", minguo, year, month, day)))
 
 
 def _zh_fields(b: _Builder) -> Optional[List[Tuple[str, str, str, int]]]:
@@ -388,20 +439,27 @@ _HANDLERS = {
 }
 
 
-def _vetoed(text: str, start: int, end: int, shape: str, readings: List[Dict]) -> bool:
+_CONTEXT_VETO_SHAPES = frozenset(("numeric", "bare_year", "compact"))
+
+
+def _context_vetoed(text: str, start: int, end: int, shape: str) -> bool:
+    """The vetoes that look at the context only, not at the readings: checked before a match is read
+    (most numbers in a note are vitals, doses and phone numbers, and they stop here)."""
     left = text[max(0, start - 24):start]
-    right = text[end:end + 12]
-    if shape in ("numeric", "bare_year", "compact"):
-        if _left_vetoed(left) or _RIGHT_UNIT_VETO.match(right):
+    if shape == "bare_year":
+        if not _YEAR_CUE.search(left):
             return True
-    if shape == "numeric" and all(r["precision"] in ("month-day",) for r in readings):
-        if _MIXED_FRACTION.search(left) or _RIGHT_FRACTION_VETO.match(right):
-            return True
-    if shape == "compact" and _ID_VETO.search(left):
+    elif shape == "compact" and _ID_VETO.search(left):
         return True
-    if shape == "bare_year" and not _YEAR_CUE.search(left):
-        return True
-    return False
+    return _left_vetoed(left) or bool(_RIGHT_UNIT_VETO.match(text[end:end + 12]))
+
+
+def _fraction_vetoed(text: str, start: int, end: int, readings: Sequence[Tuple]) -> bool:
+    """A numeric month-day that reads as a fraction: `1 1/2 tab`, `1/3 of the dose`, `7/10 pain`."""
+    if any(r[3] != "month-day" for r in readings):
+        return False
+    return bool(_MIXED_FRACTION.search(text[max(0, start - 24):start])
+                or _RIGHT_FRACTION_VETO.match(text[end:end + 12]))
 
 
 # The prefilter: one pass over the raw text. It starts with a character class, so the regex engine
@@ -499,56 +557,141 @@ def _shapes_at_anchor(text: str, m: "re.Match[str]"):
         yield "en_my", k
 
 
-def _candidates(text: str, settings: FinderSettings) -> List[DateCandidate]:
-    found: List[DateCandidate] = []
+# Readings of a match depend on its shape and surface alone (and the settings), never on the context:
+# they are cached, so a date or a measurement written many times is read once.
+_CACHE_SIZE = 50_000
+_READ_CACHES: Dict[FinderSettings, Dict[Tuple[str, str], Tuple]] = {}
+
+
+def _read_cache(settings: FinderSettings) -> Dict[Tuple[str, str], Tuple]:
+    cache = _READ_CACHES.get(settings)
+    if cache is None:
+        if len(_READ_CACHES) >= 16:
+            _READ_CACHES.clear()
+        cache = _READ_CACHES[settings] = {}
+    return cache
+
+
+def _read_match(text: str, shape: str, m: "re.Match[str]", settings: FinderSettings,
+                found: List[List], cache: Dict[Tuple[str, str], Tuple]) -> None:
+    """Append [start, end, readings] for one shape match (readings: tuples, see `reading_dict`)."""
+    start = m.start()
+    if shape in _CONTEXT_VETO_SHAPES and _context_vetoed(text, start, m.end(), shape):
+        return
+    key = (shape, m.group())
+    groups = cache.get(key)
+    if groups is None:
+        b = _Builder(settings, m)
+        _HANDLERS[shape](b)
+        by_end: Dict[int, List[Tuple]] = {}
+        for end, reading in b.readings:
+            by_end.setdefault(end, []).append(reading)
+        groups = tuple((end, tuple(readings)) for end, readings in by_end.items())
+        if len(cache) >= _CACHE_SIZE:
+            cache.clear()
+        cache[key] = groups
+    for rel_end, readings in groups:
+        end = start + rel_end
+        if shape == "numeric" and _fraction_vetoed(text, start, end, readings):
+            continue
+        found.append([start, end, readings])
+
+
+def _scan(text: str, settings: FinderSettings) -> List[List]:
+    """Candidates [start, end, readings] before merging, from the anchored scan."""
+    found: List[List] = []
     tried = set()
     covered = -1  # end of the furthest candidate so far: anchors inside it would only lose the merge
+    cache = _read_cache(settings)
+    bare_years = settings.bare_years
     for anchor in _ANCHOR.finditer(text):
         if anchor.start() < covered:
             continue
         for shape, pos in _shapes_at_anchor(text, anchor):
-            if shape == "bare_year" and not settings.bare_years:
+            if shape == "bare_year" and not bare_years:
                 continue
             if (shape, pos) in tried:
                 continue
             tried.add((shape, pos))
             m = SHAPES[shape].match(text, pos)
             if m is not None:
-                _read_match(text, shape, m, settings, found)
-        if found and found[-1].end > covered:
-            covered = max(c.end for c in found[-3:])
+                _read_match(text, shape, m, settings, found, cache)
+        if found and found[-1][1] > covered:
+            covered = max(c[1] for c in found[-3:])
     return found
 
 
-def _candidates_full_scan(text: str, settings: FinderSettings) -> List[DateCandidate]:
+def _scan_full(text: str, settings: FinderSettings) -> List[List]:
     """Every shape over the whole text: slower, the reference the anchored scan is tested against."""
-    found: List[DateCandidate] = []
+    found: List[List] = []
+    cache = _read_cache(settings)
     for shape, regex in SHAPES.items():
         if shape == "bare_year" and not settings.bare_years:
             continue
         for m in regex.finditer(text):
-            _read_match(text, shape, m, settings, found)
+            _read_match(text, shape, m, settings, found, cache)
     return found
 
 
-def _read_match(text: str, shape: str, m: "re.Match[str]", settings: FinderSettings,
-                found: List[DateCandidate]) -> None:
-    b = _Builder(settings, m)
-    _HANDLERS[shape](b)
-    if not b.readings:
-        return
-    by_end: Dict[int, List[Dict]] = {}
-    for end, reading in b.readings:
-        by_end.setdefault(end, []).append(reading)
-    for end, readings in by_end.items():
-        if not _vetoed(text, m.start(), end, shape, readings):
-            found.append(DateCandidate(m.start(), end, readings))
+def _preference_key(reading: Tuple) -> Tuple[int, str]:
+    key = style_key(reading[0])
+    idx = DEFAULT_PREFERENCE.index(key) if key in DEFAULT_PREFERENCE else len(DEFAULT_PREFERENCE)
+    return idx, reading[0]
 
 
 def _preference_index(reading: Dict) -> Tuple[int, str]:
-    key = style_key(reading["format"])
-    idx = DEFAULT_PREFERENCE.index(key) if key in DEFAULT_PREFERENCE else len(DEFAULT_PREFERENCE)
-    return idx, reading["format"]
+    return _preference_key((reading["format"],))
+
+
+def _merge(cands: List[List]) -> List[Tuple[int, int, Tuple]]:
+    """Longest first, then earlier; identical spans pool their readings (deduplicated by format and
+    value); readings in the default preference order. Candidates that do not overlap at all (the
+    usual case) are all kept, which is what the greedy pass would do."""
+    ordered = sorted(cands, key=lambda c: c[0])
+    if any(ordered[i][0] < ordered[i - 1][1] for i in range(1, len(ordered))):
+        ordered = _merge_overlapping(cands)
+    return [(start, end, tuple(sorted(readings, key=_preference_key)) if len(readings) > 1 else tuple(readings))
+            for start, end, readings in ordered]
+
+
+def _merge_overlapping(cands: List[List]) -> List[List]:
+    cands = sorted(cands, key=lambda c: (-(c[1] - c[0]), c[0]))
+    by_offsets: Dict[Tuple[int, int], List] = {}
+    starts: List[int] = []  # sorted starts of the taken (non-overlapping) candidates
+    ends: List[int] = []
+    for start, end, readings in cands:
+        same = by_offsets.get((start, end))
+        if same is not None:
+            seen = {(r[0], r[2]) for r in same[2]}
+            same[2] = list(same[2]) + [r for r in readings if (r[0], r[2]) not in seen]
+            continue
+        i = bisect.bisect_left(starts, start)
+        if (i < len(starts) and starts[i] < end) or (i > 0 and ends[i - 1] > start):
+            continue  # overlaps a longer (or earlier) candidate
+        starts.insert(i, start)
+        ends.insert(i, end)
+        by_offsets[(start, end)] = [start, end, readings]
+    return sorted(by_offsets.values(), key=lambda c: c[0])
+
+
+def reading_dict(reading: Tuple, selected: Optional[bool] = None) -> Dict:
+    """A reading tuple (format, calendar, value, precision, order) as the plain dict stored in
+    `span._.date_readings` (the keys of `formats.make_reading`, plus `selected` once resolved)."""
+    out = {"format": reading[0], "calendar": reading[1], "value": reading[2], "precision": reading[3],
+           "order": reading[4]}
+    if selected is not None:
+        out["selected"] = selected
+    return out
+
+
+def _as_tuple(reading: Dict) -> Tuple:
+    return reading["format"], reading["calendar"], reading["value"], reading["precision"], reading["order"]
+
+
+def find_readings(text: str, settings: Optional[FinderSettings] = None) -> List[Tuple[int, int, Tuple]]:
+    """`find_dates` as (start, end, readings as tuples (format, calendar, value, precision, order)):
+    what the component uses, converting each reading to a dict once, when it is stored."""
+    return _merge(_scan(text, settings or FinderSettings()))
 
 
 def find_dates(text: str, settings: Optional[FinderSettings] = None) -> List[DateCandidate]:
@@ -556,31 +699,24 @@ def find_dates(text: str, settings: Optional[FinderSettings] = None) -> List[Dat
 
     Overlaps between shapes: the longest candidate wins, then the earlier one; identical spans pool
     their readings (deduplicated by format and value)."""
-    return merge_candidates(_candidates(text, settings or FinderSettings()))
+    return [DateCandidate(start, end, [reading_dict(r) for r in readings])
+            for start, end, readings in find_readings(text, settings)]
+
+
+def _candidates(text: str, settings: FinderSettings) -> List[DateCandidate]:
+    """The anchored scan's candidates before merging (for tests)."""
+    return [DateCandidate(s, e, [reading_dict(r) for r in rs]) for s, e, rs in _scan(text, settings)]
+
+
+def _candidates_full_scan(text: str, settings: FinderSettings) -> List[DateCandidate]:
+    """The full scan's candidates before merging (for tests)."""
+    return [DateCandidate(s, e, [reading_dict(r) for r in rs]) for s, e, rs in _scan_full(text, settings)]
 
 
 def merge_candidates(cands: List[DateCandidate]) -> List[DateCandidate]:
     """Longest first, then earlier; identical spans pool their readings."""
-    cands.sort(key=lambda c: (-(c.end - c.start), c.start))
-    by_offsets: Dict[Tuple[int, int], DateCandidate] = {}
-    starts: List[int] = []  # sorted starts of the taken (non-overlapping) candidates
-    ends: List[int] = []
-    for cand in cands:
-        same = by_offsets.get((cand.start, cand.end))
-        if same is not None:
-            seen = {(r["format"], r["value"]) for r in same.readings}
-            same.readings.extend(r for r in cand.readings if (r["format"], r["value"]) not in seen)
-            continue
-        i = bisect.bisect_left(starts, cand.start)
-        if (i < len(starts) and starts[i] < cand.end) or (i > 0 and ends[i - 1] > cand.start):
-            continue  # overlaps a longer (or earlier) candidate
-        starts.insert(i, cand.start)
-        ends.insert(i, cand.end)
-        by_offsets[(cand.start, cand.end)] = cand
-    taken = list(by_offsets.values())
-    for cand in taken:
-        cand.readings.sort(key=_preference_index)
-    return sorted(taken, key=lambda c: c.start)
+    merged = _merge([[c.start, c.end, [_as_tuple(r) for r in c.readings]] for c in cands])
+    return [DateCandidate(s, e, [reading_dict(r) for r in rs]) for s, e, rs in merged]
 
 
 _WHOLE_YEAR = re.compile(r"[0-9]{4}")
@@ -595,20 +731,22 @@ def parse(text: str, fmt: Optional[str] = None, settings: Optional[FinderSetting
         reading = parse_with_format(text, fmt)
         return [reading] if reading else []
     settings = settings or FinderSettings()
-    whole = [c for c in _candidates(text, settings) if c.start == 0 and c.end == len(text)]
-    readings: List[Dict] = []
+    readings: List[Tuple] = []
     seen = set()
-    for cand in whole:
-        for r in cand.readings:
-            if (r["format"], r["value"]) not in seen:
-                seen.add((r["format"], r["value"]))
+    for start, end, cand_readings in _scan(text, settings):
+        if start != 0 or end != len(text):
+            continue
+        for r in cand_readings:
+            if (r[0], r[2]) not in seen:
+                seen.add((r[0], r[2]))
                 readings.append(r)
     if not readings and _WHOLE_YEAR.fullmatch(text):
         year = int(text)
         if settings.min_year <= year <= settings.max_year:
-            readings.append(make_reading("{Y:n4}", year, None, None))
-    readings.sort(key=_preference_index)
-    return readings
+            readings.append(("{Y:n4}", "christian", f"{year:04d}", "year", "y"))
+    readings.sort(key=_preference_key)
+    return [reading_dict(r) for r in readings]
 
 
-__all__ = ["DateCandidate", "FinderSettings", "find_dates", "parse", "compile_format", "SHAPES"]
+__all__ = ["DateCandidate", "FinderSettings", "find_dates", "find_readings", "parse", "reading_dict",
+           "compile_format", "SHAPES"]

@@ -20,18 +20,28 @@ resolved full date before it in the document (else after it), and `+year-from-co
 to its resolution (e.g. `unambiguous+year-from-context`).
 
 The chosen reading carries `"selected": True` in `span._.date_readings` (others `False`).
+
+Speed: the vote works on readings as tuples `(format, calendar, value, precision, order)` (`RT`), with
+the per-format facts (style key, order family, Minguo field) cached per format string; a document whose
+dates are all unambiguous counts no votes. The component calls `choose_readings` on the finder's
+tuples and writes each span's values once; `resolve_dates` reads and writes `span._` values.
 """
 from collections import Counter
+from functools import lru_cache
 from typing import Dict, Iterable, List, Optional, Sequence, Tuple
 
 from spacy.tokens import Doc, Span
 
 from ..extensions import install_extensions
-from .finder import DEFAULT_PREFERENCE
+from .finder import DEFAULT_PREFERENCE, reading_dict
 from .formats import calendar_of, fields_of, order_family, order_of, parse_value, style_key
+from .spanvalues import get_span_value, set_span_values
 
 DEFAULT_MINGUO_MIN_YEAR = 40
 YEAR_FROM_CONTEXT = "+year-from-context"
+RT = Tuple[str, str, str, str, str]  # a reading: (format, calendar, value, precision, order)
+Votes = Tuple[Counter, Counter, Counter]
+_WITH_YEAR = frozenset(("day", "month", "year"))
 
 
 def date_spans(doc: Doc) -> List[Span]:
@@ -40,92 +50,135 @@ def date_spans(doc: Doc) -> List[Span]:
 
 
 def _has_year(reading: Dict) -> bool:
-    return reading["precision"] in ("day", "month", "year")
+    return reading["precision"] in _WITH_YEAR
 
 
-def _votes_of(spans: Iterable[Span]) -> Tuple[Counter, Counter, Counter]:
+def as_tuple(reading: Dict) -> RT:
+    """A reading dict as the tuple the vote works on."""
+    return (reading["format"], reading["calendar"], reading["value"], reading["precision"],
+            reading.get("order") or order_of(reading["format"]))
+
+
+@lru_cache(maxsize=4096)
+def _format_info(fmt: str) -> Tuple[str, str, str, bool]:
+    """(style key, calendar, order family, has a Minguo year field) of a format."""
+    return (style_key(fmt), calendar_of(fmt), order_family(order_of(fmt)),
+            any(f == "R" for f, _ in fields_of(fmt)))
+
+
+def _unambiguous(readings: Sequence[RT]) -> bool:
+    first = readings[0][2] if readings else None
+    return all(r[2] == first for r in readings)
+
+
+def _count_votes(readings_lists: Iterable[Sequence[RT]]) -> Votes:
     keys: Counter = Counter()
     cals: Counter = Counter()
     orders: Counter = Counter()
-    for span in spans:
-        readings = span._.date_readings
-        if len({r["value"] for r in readings}) != 1:
+    for readings in readings_lists:
+        if not readings or not _unambiguous(readings):
             continue
-        span_keys = {style_key(r["format"]) for r in readings}
+        span_keys = {_format_info(r[0])[0] for r in readings}
         if len(span_keys) == 1:
             keys[span_keys.pop()] += 1
-        span_cals = {r["calendar"] for r in readings if _has_year(r)}
-        if len(span_cals) == 1 and all(_has_year(r) for r in readings):
+        span_cals = {r[1] for r in readings if r[3] in _WITH_YEAR}
+        if len(span_cals) == 1 and all(r[3] in _WITH_YEAR for r in readings):
             cals[span_cals.pop()] += 1
-        span_orders = {order_family(r.get("order") or order_of(r["format"])) for r in readings}
-        if len(span_orders) == 1 and any(len(r.get("order") or order_of(r["format"])) > 1 for r in readings):
+        span_orders = {order_family(r[4]) for r in readings}
+        if len(span_orders) == 1 and any(len(r[4]) > 1 for r in readings):
             orders[span_orders.pop()] += 1
     return keys, cals, orders
 
 
-def _vote(readings: Sequence[Dict], votes: Tuple[Counter, Counter, Counter]) -> Optional[Dict]:
+def _vote(readings: Sequence[RT], votes: Votes) -> Optional[int]:
+    """Index of the reading the votes choose; None when they do not decide (no votes, or a tie)."""
     keys, cals, orders = votes
-
-    def score(r: Dict) -> Tuple[int, int, int]:
-        fmt = r["format"]
-        cal = cals[calendar_of(fmt)] if _has_year(r) else 0
-        return keys[style_key(fmt)], cal, orders[order_family(order_of(fmt))]
-
-    scored = [(score(r), r) for r in readings]
-    best = max(s for s, _ in scored)
+    scored = []
+    for r in readings:
+        key, cal, family, _ = _format_info(r[0])
+        scored.append((keys[key], cals[cal] if r[3] in _WITH_YEAR else 0, orders[family]))
+    best = max(scored)
     if best == (0, 0, 0):
         return None
-    winners = {r["value"] for s, r in scored if s == best}
+    winners = {r[2] for s, r in zip(scored, readings) if s == best}
     if len(winners) != 1:
         return None  # a tie: this level cannot decide
-    return next(r for s, r in scored if s == best)
+    return scored.index(best)
+
+
+def _rank(r: RT, preference: Sequence[str], minguo_min_year: int) -> Tuple[int, str]:
+    key, _, _, minguo = _format_info(r[0])
+    rank = preference.index(key) if key in preference else len(preference)
+    if minguo and r[3] in _WITH_YEAR and int(r[2][:4]) - 1911 < minguo_min_year:
+        rank += len(preference) + 1  # 民國23 (1934) is a rare reading of `23/04/05`
+    return rank, r[0]
 
 
 def default_rank(reading: Dict, preference: Sequence[str], minguo_min_year: int) -> Tuple[int, str]:
-    key = style_key(reading["format"])
-    rank = list(preference).index(key) if key in preference else len(preference)
-    year_styles = [s for f, s in fields_of(reading["format"]) if f == "R"]
-    if year_styles and _has_year(reading) and int(reading["value"][:4]) - 1911 < minguo_min_year:
-        rank += len(preference) + 1  # 民國23 (1934) is a rare reading of `23/04/05`
-    return rank, reading["format"]
+    """Rank of a reading dict in the default order (lower is preferred)."""
+    return _rank(as_tuple(reading), tuple(preference), minguo_min_year)
 
 
-def _choose(span: Span, levels: Sequence[Tuple[str, Tuple[Counter, Counter, Counter]]],
-            preference: Sequence[str], minguo_min_year: int) -> Tuple[Dict, str]:
-    readings = span._.date_readings
-    if len({r["value"] for r in readings}) == 1:
-        return min(readings, key=lambda r: default_rank(r, preference, minguo_min_year)), "unambiguous"
-    for name, votes in levels:
-        chosen = _vote(readings, votes)
-        if chosen is not None:
-            return chosen, name
-    return min(readings, key=lambda r: default_rank(r, preference, minguo_min_year)), "default"
+def _choose(readings: Sequence[RT], levels: Sequence[Tuple[str, Votes]], preference: Sequence[str],
+            minguo_min_year: int) -> Tuple[int, str]:
+    if len(readings) == 1:
+        return 0, "unambiguous"
+    if _unambiguous(readings):
+        how = "unambiguous"
+    else:
+        for name, votes in levels:
+            chosen = _vote(readings, votes)
+            if chosen is not None:
+                return chosen, name
+        how = "default"
+    ranks = [_rank(r, preference, minguo_min_year) for r in readings]
+    return ranks.index(min(ranks)), how
 
 
-def _apply(span: Span, chosen: Dict, how: str) -> None:
-    key = (chosen["format"], chosen["value"])
-    readings = [dict(r, selected=((r["format"], r["value"]) == key)) for r in span._.date_readings]
-    span._.date_readings = readings
-    span._.date_norm = chosen["value"]
-    span._.date_resolution = how
-
-
-def _year_from_context(doc_spans: List[Span]) -> None:
-    with_year = [(s.start_char, s._.date_norm[:4]) for s in doc_spans
-                 if s._.date_norm and not s._.date_norm.startswith("--")]
-    for span in doc_spans:
-        norm = span._.date_norm
-        if not norm or not norm.startswith("--") or not with_year:
+def _year_from_context(items: Sequence[Tuple[int, Sequence[RT]]], results: List[List]) -> None:
+    with_year = [(start, res[1][:4]) for (start, _), res in zip(items, results)
+                 if res[1] and not res[1].startswith("--")]
+    if not with_year:
+        return
+    for (start_char, _), res in zip(items, results):
+        norm = res[1]
+        if not norm or not norm.startswith("--"):
             continue
-        before = [y for start, y in with_year if start < span.start_char]
-        year = before[-1] if before else next(y for start, y in with_year if start > span.start_char)
+        before = [y for start, y in with_year if start < start_char]
+        year = before[-1] if before else next(y for start, y in with_year if start > start_char)
         candidate = year + norm[1:]
         try:
             parse_value(candidate)
         except ValueError:
             continue  # --02-29 in a common year: keep the partial date
-        span._.date_norm = candidate
-        span._.date_resolution = (span._.date_resolution or "") + YEAR_FROM_CONTEXT
+        res[1] = candidate
+        res[2] = (res[2] or "") + YEAR_FROM_CONTEXT
+
+
+def choose_readings(docs: List[List[Tuple[int, Sequence[RT]]]], default: Optional[Sequence[str]] = None, *,
+                    patient: bool, minguo_min_year: int = DEFAULT_MINGUO_MIN_YEAR,
+                    partial_year_from_context: bool = False) -> List[List[List]]:
+    """Resolve one group given, per doc, its dates as (start_char, readings) in doc order; returns, per
+    doc and date, `[index of the chosen reading, date_norm, date_resolution]`."""
+    preference = tuple(default) if default is not None else DEFAULT_PREFERENCE
+    patient_votes = None
+    out = []
+    for items in docs:
+        levels: List[Tuple[str, Votes]] = []
+        if not all(_unambiguous(rs) for _, rs in items):
+            if patient:
+                if patient_votes is None:
+                    patient_votes = _count_votes(rs for doc in docs for _, rs in doc)
+                levels.append(("patient-vote", patient_votes))
+            levels.append(("document-vote", _count_votes(rs for _, rs in items)))
+        results = []
+        for _, rs in items:
+            i, how = _choose(rs, levels, preference, minguo_min_year)
+            results.append([i, rs[i][2], how])
+        if partial_year_from_context:
+            _year_from_context(items, results)
+        out.append(results)
+    return out
 
 
 def resolve_dates(docs: Iterable[Doc], default: Optional[Sequence[str]] = None, *,
@@ -152,21 +205,22 @@ def resolve_spans(spans_by_doc: List[List[Span]], default: Optional[Sequence[str
                   patient: bool, minguo_min_year: int = DEFAULT_MINGUO_MIN_YEAR,
                   partial_year_from_context: bool = False) -> None:
     """Resolve one group: the DATE spans (with readings) of each of its docs, in doc order."""
-    preference = tuple(default) if default is not None else DEFAULT_PREFERENCE
-    patient_votes = None
-    for doc_spans in spans_by_doc:
-        if any(len({r["value"] for r in s._.date_readings}) > 1 for s in doc_spans):
-            if patient and patient_votes is None:
-                patient_votes = _votes_of(s for spans in spans_by_doc for s in spans)
-            levels = [("patient-vote", patient_votes)] if patient else []
-            levels.append(("document-vote", _votes_of(doc_spans)))
-        else:
-            levels = []  # all unambiguous: no vote to count
-        for span in doc_spans:
-            chosen, how = _choose(span, levels, preference, minguo_min_year)
-            _apply(span, chosen, how)
-        if partial_year_from_context:
-            _year_from_context(doc_spans)
+    stored = [[get_span_value(s.doc, s.start_char, s.end_char, "date_readings") for s in spans]
+              for spans in spans_by_doc]
+    items = [[(s.start_char, [as_tuple(r) for r in readings]) for s, readings in zip(spans, doc_readings)]
+             for spans, doc_readings in zip(spans_by_doc, stored)]
+    results = choose_readings(items, default, patient=patient, minguo_min_year=minguo_min_year,
+                              partial_year_from_context=partial_year_from_context)
+    for spans, doc_readings, doc_results in zip(spans_by_doc, stored, results):
+        if not spans:
+            continue
+        writes = []
+        for span, readings, (i, norm, how) in zip(spans, doc_readings, doc_results):
+            key = (readings[i]["format"], readings[i]["value"])
+            new = [dict(r, selected=((r["format"], r["value"]) == key)) for r in readings]
+            writes.append((span.start_char, span.end_char,
+                           {"date_readings": new, "date_norm": norm, "date_resolution": how}))
+        set_span_values(spans[0].doc, writes)
 
 
 def selected_reading(span: Span) -> Optional[Dict]:
