@@ -21,6 +21,7 @@ from . import synth_cmd  # noqa: E402,F401
 from . import convert_cmd  # noqa: E402,F401
 from . import evaluate_cmd  # noqa: E402,F401
 from . import split_cmd  # noqa: E402,F401
+from . import chunk_cmd  # noqa: E402,F401
 from . import predict_cmd  # noqa: E402,F401
 from . import assemble_cmd  # noqa: E402,F401
 from . import install_default_cmd  # noqa: E402,F401
