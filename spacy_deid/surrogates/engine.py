@@ -20,6 +20,7 @@ from .names import gender_hint
 from .operators import OPERATORS, OperatorRegistry
 from .policies import Policy, load_policy
 from .shapes import shape_surrogate
+from ..dates.spanvalues import doc_text
 
 logger = logging.getLogger(__name__)
 
@@ -249,7 +250,7 @@ class Resynthesizer:
     # -- the pass ---------------------------------------------------------------------------------------
     def __call__(self, doc: Doc) -> Doc:
         spans = sorted(doc.ents, key=lambda s: s.start_char)
-        text = doc.text
+        text = doc_text(doc)
         if not spans:
             doc._.deid_text = text
             doc._.replacements = []

@@ -17,6 +17,9 @@ from ..labels import NAME_LABELS
 _DIGITS_RE = re.compile(r"\d")
 
 
+_HAS_ALNUM_RE = re.compile(r"[0-9A-Za-z\uff10-\uff19]")
+
+
 class SurrogateGenerator:
     """`generate(keyed, label, text, ...)` → a surrogate that differs from `text`."""
 
@@ -44,7 +47,7 @@ class SurrogateGenerator:
     def shape(self, keyed: Keyed, label: str, text: str) -> str:
         """Same layout, new characters. In a value with digits or letters (`12診`, `第3診間`, `7B`),
         Han characters are its units and stay; otherwise they are drawn from given-name characters."""
-        keeps_han = any(ch.isascii() and ch.isalnum() or ch.isdigit() for ch in text)
+        keeps_han = _HAS_ALNUM_RE.search(text) is not None
         return shape_surrogate(text, keyed.draw(label, normalize(text)), han=None if keeps_han else self._han_char)
 
     def generate(self, keyed: Keyed, label: str, text: str, *, gender_hint: Optional[str] = None,
