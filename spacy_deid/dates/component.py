@@ -116,9 +116,13 @@ class DateRecognizer:
         if not found:
             return
         if self.resolve:
-            results = choose_readings([[(span.start_char, rs) for span, rs in found]], self.default_preference,
-                                      patient=False, minguo_min_year=self.minguo_min_year,
-                                      partial_year_from_context=self.partial_year_from_context)[0]
+            if self.partial_year_from_context or any(len(rs) > 1 for _, rs in found):
+                results = choose_readings([[(span.start_char, rs) for span, rs in found]],
+                                          self.default_preference, patient=False,
+                                          minguo_min_year=self.minguo_min_year,
+                                          partial_year_from_context=self.partial_year_from_context)[0]
+            else:  # one reading each: nothing to vote on
+                results = [(0, rs[0][2], "unambiguous") for _, rs in found]
             writes = []
             for (span, rs), (chosen, norm, how) in zip(found, results):
                 key = (rs[chosen][0], rs[chosen][2])

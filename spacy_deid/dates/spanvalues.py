@@ -78,6 +78,11 @@ class _TokenTexts(dict):
 _TEXT_CACHES: Dict[int, _TokenTexts] = {}
 
 
+def clear_caches() -> None:
+    """Forget the cached token texts (benchmarks measure unseen notes with a cold cache)."""
+    _TEXT_CACHES.clear()
+
+
 def doc_text(doc: Doc) -> str:
     """`doc.text`, built from the token array: the same string, without a Token object per token."""
     if not len(doc):
