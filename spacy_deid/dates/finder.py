@@ -223,7 +223,9 @@ class _Builder:
         m = self.m
         base = self.base
         surface = self.surface
-        placed = sorted((m.span(f[0]), f[1], f[2]) for f in fields)
+        placed = [(m.span(f[0]), f[1], f[2]) for f in fields]
+        if len(placed) > 1 and any(placed[i][0] < placed[i - 1][0] for i in range(1, len(placed))):
+            placed.sort()
         parts = []
         order = ""
         pos = 0
@@ -473,14 +475,14 @@ _MONTH_END = r"(?ai:jan|ary|feb|mar|rch|apr|ril|may|jun|une|jul|uly|aug|ust|sep|
 # A number and separator no shape can read: a decimal `12.3` (1-2 digits, then 1-3) or a phone number
 # `07-1234567` (5+ digits after the separator). Kept when a month name may stand two spaces or `., `
 # before it (`Dec  12.5`), which only the dispatch below recognizes.
-_UNREADABLE_SEP = (r"(?<![ ,.][ ][0-9])(?<![ ,.][ ][0-9]{2})(?<![ ,.][ ][0-9]{3})(?<![ ,.][ ][0-9]{4})"
-                   r"(?:(?<![0-9]{3})\.[0-9]{1,3}(?![0-9])(?!\.[0-9])|[./\-][0-9]{5})")
+_UNREADABLE_SEP = (r"(?=(?<![0-9]{3})\.[0-9]{1,3}(?![0-9])(?!\.[0-9])|[./\-][0-9]{5})"
+                   r"(?<![ ,.][ ][0-9])(?<![ ,.][ ][0-9]{2})(?<![ ,.][ ][0-9]{3})(?<![ ,.][ ][0-9]{4})")
 _ANCHOR = re.compile(
     r"[0-9年月](?:"
     r"(?<=[〇零○一二三四五六七八九十百千兩][年月])"  # 十二月, 一一〇年 (Arabic digits anchor below)
-    r"|(?<![0-9][0-9])(?:(?<=" + _MONTH_END + r"[ \-][0-9])|(?<=" + _MONTH_END + r"\.[ ][0-9])"
-    r"|(?<=" + _MONTH_END + r",[ ][0-9])|(?<=" + _MONTH_END + r"\.[0-9])"
-    r"|(?<=[mM][kK][0-9])|(?<=[mM][kK][ ][0-9])|(?<=民國[0-9])|(?<=民國[ ][0-9]))[0-9]*"  # Dec 25, mk87, 民國 110
+    r"|(?<![0-9][0-9])(?:(?<=[ \-.][0-9])(?:(?<=" + _MONTH_END + r"[ \-][0-9])|(?<=" + _MONTH_END + r"\.[ ][0-9])"
+    r"|(?<=" + _MONTH_END + r",[ ][0-9])|(?<=" + _MONTH_END + r"\.[0-9])|(?<=[mM][kK][ ][0-9])|(?<=民國[ ][0-9]))"
+    r"|(?<=[kK國][0-9])(?:(?<=[mM][kK][0-9])|(?<=民國[0-9])))[0-9]*"  # Dec 25, mk87, 民國 110
     r"|(?<![0-9][0-9])(?<=[0-9])[0-9]*(?![0-9])(?:(?=[./\-][A-Za-z])"
     r"|(?=[./\-][0-9])(?!" + _UNREADABLE_SEP + r")|(?=[ ]?[年月])"  # 110.1.5, 110年
     r"|(?=(?:st|nd|rd|th)?,?[ ]{1,2}(?:of[ ])?[A-Za-z]{3})"  # 25 Dec, 2021 Dec 25
@@ -603,10 +605,13 @@ def _read_match(text: str, shape: str, m: "re.Match[str]", settings: FinderSetti
     if groups is None:
         b = _Builder(settings, m)
         _HANDLERS[shape](b)
-        by_end: Dict[int, List[Tuple]] = {}
-        for end, reading in b.readings:
-            by_end.setdefault(end, []).append(reading)
-        groups = tuple((end, tuple(readings)) for end, readings in by_end.items())
+        if len(b.readings) == 1:
+            groups = ((b.readings[0][0], (b.readings[0][1],)),)
+        else:
+            by_end: Dict[int, List[Tuple]] = {}
+            for end, reading in b.readings:
+                by_end.setdefault(end, []).append(reading)
+            groups = tuple((end, tuple(readings)) for end, readings in by_end.items())
         if len(cache) >= _CACHE_SIZE:
             cache.clear()
         cache[key] = groups
