@@ -35,7 +35,11 @@ def check_output(inputs, outputs, text_field="text"):
         assert out["id"] == rec["id"]
         for rep in out["replacements"]:
             assert out[text_field][rep["out_start"]:rep["out_end"]] == rep["surrogate"]
-            assert rep["surrogate"] != rec[text_field][rep["start"]:rep["end"]]
+            original = rec[text_field][rep["start"]:rep["end"]]
+            if rep["operator"] == "keep":  # the default policy keeps ages
+                assert rep["label"] == "AGE" and rep["surrogate"] == original
+            else:
+                assert rep["surrogate"] != original
 
 
 def test_readme_first_command(tmp_path):
@@ -149,7 +153,8 @@ def test_audit_file_holds_pairs_and_warns(tmp_path):
     assert "will hold PHI" in result.output
     pairs = read_jsonl(audit)
     assert {"original": "K223456780"}.items() <= next(p for p in pairs if p["original"] == "K223456780").items()
-    assert all(p["original"] != p["surrogate"] for p in pairs)
+    # every original changed, except ages, which the default policy keeps
+    assert all(p["original"] != p["surrogate"] or p["label"] == "AGE" for p in pairs)
 
 
 def test_no_phi_on_stderr(tmp_path):

@@ -145,7 +145,9 @@ def _to_record(items):
     spans = {}
     for i, extra, label in items:
         start, end = _WORDS[i][0], _WORDS[min(i + extra, len(_WORDS) - 1)][1]
-        spans[(start, end, label)] = PhiSpan(start, end, label, _TEXT[start:end])
+        # One label per extent, as in a valid corpus: the same characters annotated twice with two
+        # labels of one category would collapse to one entity at category level.
+        spans.setdefault((start, end), PhiSpan(start, end, label, _TEXT[start:end]))
     return Record(id="h", text=_TEXT, spans=list(spans.values()))
 
 
