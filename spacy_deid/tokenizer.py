@@ -32,7 +32,7 @@ DEFAULT_ABBREVIATIONS = (
 _INITIALISM_RE = re.compile(r"(?:[A-Za-z]\.)+")  # b.i.d., a.m., U.S., y.o., "L." in "Sarah L."
 _SLASH_ABBR_RE = re.compile(r"[A-Za-z]/[A-Za-z]")  # y/o, s/p, w/o, c/o, f/u: clinical shorthand
 # An age glued to its unit: `32y/o`, `45F`, `3yo`; AGE is the number only, so split the unit off.
-_AGE_UNIT_RE = re.compile(r"(\d{1,3})(y/o|y\.o\.|yo|yrs?|y|F|M|m/o|mo)")
+_AGE_UNIT_RE = re.compile(r"(\d{1,3})(y/o|y\.o\.|yo|yrs?|y|F|M|m/o|mo|Y/O|Y\.O\.|YO|YRS?|Y)")
 _DATE_PART_RE = re.compile(r"\d{1,4}[./]\d{1,2}(?:[./]\d{1,4})?")
 _COMPACT_DATE_RE = re.compile(r"(?:mk|MK)?\d{6,8}")
 _ROOM_BED_RE = re.compile(r"(\d+[A-Za-z])-(\d+)")  # 8A-15 (ward 8A, bed 15)

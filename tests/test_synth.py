@@ -154,7 +154,7 @@ def test_ids_are_structurally_valid(train):
     phones = [s.text for r in train for s in r.spans if s.label == "PHONE"]
     assert all(re.fullmatch(r"[0-9()+\-]+", p) for p in phones)
     emails = [s.text for r in train for s in r.spans if s.label == "EMAIL"]
-    assert emails and all(re.fullmatch(r"[a-z0-9.]+@[a-z0-9.]+\.[a-z]+", e) for e in emails)
+    assert emails and all(re.fullmatch(r"[a-z0-9.]+@[a-z0-9.]+\.[a-z]+", e.lower()) for e in emails)
 
 
 @pytest.mark.parametrize("letter,digits,check", [("A", "12345678", 9), ("F", "13198795", 8), ("Z", "20000000", 4)])
@@ -231,7 +231,9 @@ def _values(names, part):
     for name in names:
         lex = lexicons.load(name)
         for field in lex.fields:
-            out.update(v for v in lex.values(field, part) if field not in ("country", "kind", "city"))
+            values = [v for v in lex.values(field, part) if field not in ("country", "kind", "city")]
+            out.update(values)
+            out.update(v.upper() for v in values)  # notes typed in capitals (nursing style)
     return out
 
 

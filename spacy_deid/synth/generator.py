@@ -21,6 +21,14 @@ TYPO_RATE = 0.06
 _WORD_RE = re.compile(r"[A-Za-z]{5,}")
 
 
+ALL_CAPS_SHARE = 0.12
+
+
+def _upper_ascii(text: str) -> str:
+    """Upper-case ASCII letters only, so every offset stays where it was."""
+    return "".join(c.upper() if "a" <= c <= "z" else c for c in text)
+
+
 def _typo(rng: Random, text: str) -> str:
     words = list(_WORD_RE.finditer(text))
     if not words:
@@ -118,12 +126,22 @@ def build_note(rng: Random, pools: Pools, patient: Patient, plan: _NotePlan, spl
         t = _draw(rng, sections[rng.choice(body_sections)], 1)[0]
         used.append(t.id)
         lines.extend(_lines(render_template(t, ctx)))
+    # PHI-free prose between the templated lines, as in real notes (see templates/negatives.txt).
+    negatives = sections.get("negative", ())
+    if negatives:
+        for t in _draw(rng, negatives, rng.randint(1, max(1, len(lines) // 3))):
+            used.append(t.id)
+            at = rng.randint(1, len(lines)) if lines else 0
+            lines[at:at] = _lines(render_template(t, ctx))
     lines = lines[:layouts["max_lines"]]
+    shout = rng.random() < ALL_CAPS_SHARE  # nursing notes are often typed in capitals
     text_parts: List[str] = []
     spans: List[PhiSpan] = []
     pos = 0
     for line in lines:
         for text, label, norm in line:
+            if shout:
+                text = _upper_ascii(text)
             if label is not None:
                 spans.append(PhiSpan(pos, pos + len(text), label, text, norm))
             text_parts.append(text)
