@@ -12,9 +12,10 @@ import shutil
 import tempfile
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Any, Dict, Iterator, List, Optional, TextIO, Union
+from typing import Any, ContextManager, Dict, Iterator, List, Optional, TextIO, Union
 
 from ..corpus import CorpusError
+from ..corpus.atomic import atomic_open
 
 FORMATS = ("jsonl", "csv", "txt")
 
@@ -145,22 +146,9 @@ def read_txt_dir(folder: Path, *, id_field: str, text_field: str, patient_field:
 
 
 # -- atomic writing ------------------------------------------------------------------------------
-@contextmanager
-def atomic_file(path: Path, *, newline: Optional[str] = None) -> Iterator[TextIO]:
-    """Write to a temporary file next to `path`, then rename over it: a crash never leaves a half
-    file that looks complete."""
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
-    try:
-        with os.fdopen(fd, "w", encoding="utf8", newline=newline) as f:
-            yield f
-            f.flush()
-            os.fsync(f.fileno())
-        os.replace(tmp, path)
-    except BaseException:
-        if os.path.exists(tmp):
-            os.unlink(tmp)
-        raise
+def atomic_file(path: Path, *, newline: Optional[str] = None) -> ContextManager[TextIO]:
+    """Write to a temporary file next to `path`, then rename over it (see corpus.atomic)."""
+    return atomic_open(path, newline=newline)
 
 
 @contextmanager
