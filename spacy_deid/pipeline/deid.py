@@ -32,6 +32,7 @@ from spacy import util
 
 from ..extensions import install_extensions
 from ..overlap import OverlapPolicy, merge_into_ents
+from ..spanshape import drop_misshapen
 
 SUBCOMPONENTS = ("rules", "dates", "surrogates")
 FACTORY_OF = {"rules": "deid_rules", "dates": "deid_dates", "surrogates": "deid_surrogates"}
@@ -43,10 +44,12 @@ class Deid:
 
     def __init__(self, nlp: Language, name: str = "deid", *, rules: bool, dates: bool, surrogates: bool,
                  rules_config: Dict[str, Any], dates_config: Dict[str, Any],
-                 surrogates_config: Dict[str, Any], overlap_policy: OverlapPolicy):
+                 surrogates_config: Dict[str, Any], overlap_policy: OverlapPolicy,
+                 check_ner_shapes: bool = True):
         install_extensions()
         self.name = name
         self.overlap_policy = overlap_policy
+        self.check_ner_shapes = check_ner_shapes
         present = set(nlp.pipe_factories.values())
         wanted = {"rules": rules, "dates": dates, "surrogates": surrogates}
         configs = {"rules": rules_config, "dates": dates_config, "surrogates": surrogates_config}
@@ -75,7 +78,10 @@ class Deid:
 
     # -- processing -----------------------------------------------------------------------------
     def recognize(self, doc: Doc) -> Doc:
-        """Find PHI: rules, then dates (resolved within the document), merged with existing entities."""
+        """Find PHI: rules, then dates (resolved within the document), merged with existing entities.
+        NER entities that cannot carry their label (`spanshape`) are dropped first."""
+        if self.check_ner_shapes and doc.ents:
+            drop_misshapen(doc)
         if self.rules is not None:
             self.rules(doc)
         if self.dates is not None:
@@ -184,6 +190,7 @@ def _surrogate_config(surrogates_config: Dict[str, Any], settings: Dict[str, Any
         "dates_config": {},
         "surrogates_config": {},
         "overlap_policy": {"@misc": "spacy_deid.LongestSpanWins.v1"},
+        "check_ner_shapes": True,
     },
     default_score_weights={"deid_rules_f": 0.5, "deid_dates_f": 0.5},
 )
@@ -191,9 +198,10 @@ def make_deid(nlp: Language, name: str, *, rules: bool, dates: bool, surrogates:
               demo_key: Optional[bool], policy: Optional[Any], scope: Optional[Any],
               date_shift_days: Optional[Any], age_cap: Optional[Any], rules_config: Dict[str, Any],
               dates_config: Dict[str, Any], surrogates_config: Dict[str, Any],
-              overlap_policy: OverlapPolicy) -> Deid:
+              overlap_policy: OverlapPolicy, check_ner_shapes: bool) -> Deid:
     """`rules`/`dates`/`surrogates` switch parts off; `*_config` override a part's own defaults;
-    the surrogate settings (`key` ... `age_cap`) are `null` for "deid_surrogates' default"."""
+    the surrogate settings (`key` ... `age_cap`) are `null` for "deid_surrogates' default";
+    `check_ner_shapes` drops NER spans whose text cannot carry their label (see `spanshape`)."""
     if key is not None and not str(key).startswith(("env:", "file:")):
         warnings.warn("deid: a key in the config is saved with the pipeline (config.cfg, wheels); "
                       "prefer the SPACY_DEID_KEY environment variable or a reference "
@@ -203,4 +211,4 @@ def make_deid(nlp: Language, name: str, *, rules: bool, dates: bool, surrogates:
     return Deid(nlp, name, rules=rules, dates=dates, surrogates=surrogates, rules_config=rules_config,
                 dates_config=dates_config,
                 surrogates_config=_surrogate_config(surrogates_config, settings),
-                overlap_policy=overlap_policy)
+                overlap_policy=overlap_policy, check_ner_shapes=check_ner_shapes)

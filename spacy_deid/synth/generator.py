@@ -126,14 +126,15 @@ def build_note(rng: Random, pools: Pools, patient: Patient, plan: _NotePlan, spl
         t = _draw(rng, sections[rng.choice(body_sections)], 1)[0]
         used.append(t.id)
         lines.extend(_lines(render_template(t, ctx)))
-    # PHI-free prose between the templated lines, as in real notes (see templates/negatives.txt).
+    lines = lines[:layouts["max_lines"]]
+    # PHI-free prose between the templated lines, as in real notes (see templates/negatives.txt): about
+    # one line in three, so that a model's prior for "this token is PHI" is not that of a form.
     negatives = sections.get("negative", ())
     if negatives:
-        for t in _draw(rng, negatives, rng.randint(1, max(1, len(lines) // 3))):
+        for t in _draw(rng, negatives, rng.randint(max(1, len(lines) // 3), max(1, (2 * len(lines)) // 3))):
             used.append(t.id)
             at = rng.randint(1, len(lines)) if lines else 0
             lines[at:at] = _lines(render_template(t, ctx))
-    lines = lines[:layouts["max_lines"]]
     shout = rng.random() < ALL_CAPS_SHARE  # nursing notes are often typed in capitals
     text_parts: List[str] = []
     spans: List[PhiSpan] = []

@@ -1,0 +1,95 @@
+"""Can this text be a span of this label at all? A shape check for statistical (NER) spans.
+
+WHY: a NER trained on synthetic notes, run on real text, tags things no annotator could: `>` as a
+PHONE, `w` as a DOCTOR, a bare number as a PROFESSION. The rules and the date finder never produce
+such spans (their patterns are the shapes), but a model can. The shapes here follow the label
+definitions of docs/annotation.md and nothing else:
+
+- every span holds at least one letter or digit (Han characters are letters);
+- DATE, AGE, NUMBER hold a digit or a Chinese numeral (`九月`, `三十八歲`) — DATE may instead name an
+  English month (`Dec`);
+- PHONE, MEDICAL_RECORD, ID_NUMBER, NIC hold a digit; EMAIL holds `@`; URL holds `.` or `/`;
+- names (PATIENT, PERSON, FAMILY, DOCTOR) and PROFESSION hold a letter and no digit, and are not one
+  ASCII letter (a single Han character is a name: `[葉]醫師`);
+- other location labels hold a letter or digit (`[804]` is a hospital, `[7B]` a room).
+
+A span that fails is dropped rather than relabelled: the check knows what a label cannot be, not
+what the span is.
+"""
+import re
+from typing import Callable, Dict, Iterable, List
+
+from spacy.tokens import Doc, Span
+
+from .labels import NAME_LABELS
+
+_ZH_NUMERALS = "〇零○一二三四五六七八九十百千兩"
+_HAS_ALNUM = re.compile(r"[^\W_]")
+_HAS_DIGIT = re.compile(r"\d")
+_HAS_LETTER = re.compile(r"[^\W\d_]")
+_HAS_NUMERAL = re.compile(rf"[\d{_ZH_NUMERALS}]")
+_HAS_MONTH = re.compile(r"(?i:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)")
+
+
+def _date(text: str) -> bool:
+    return _HAS_NUMERAL.search(text) is not None or _HAS_MONTH.search(text) is not None
+
+
+def _numeral(text: str) -> bool:
+    return _HAS_NUMERAL.search(text) is not None
+
+
+def _digit(text: str) -> bool:
+    return _HAS_DIGIT.search(text) is not None
+
+
+def _name(text: str) -> bool:
+    stripped = text.strip()
+    if len(stripped) == 1 and stripped.isascii():
+        return False
+    return _HAS_LETTER.search(text) is not None and _HAS_DIGIT.search(text) is None
+
+
+def _alnum(text: str) -> bool:
+    return _HAS_ALNUM.search(text) is not None
+
+
+SHAPE_OF: Dict[str, Callable[[str], bool]] = {
+    "DATE": _date,
+    "AGE": _numeral,
+    "NUMBER": _numeral,
+    "PHONE": _digit,
+    "MEDICAL_RECORD": _digit,
+    "ID_NUMBER": _digit,
+    "NIC": _digit,
+    "EMAIL": lambda text: "@" in text,
+    "URL": lambda text: "." in text or "/" in text,
+    "PROFESSION": _name,
+    **{label: _name for label in NAME_LABELS},
+}
+
+
+def fits_label(text: str, label: str) -> bool:
+    """Could `text` be a span of `label` under the annotation conventions?"""
+    if not _alnum(text):
+        return False
+    check = SHAPE_OF.get(label)
+    if check is None:
+        return True  # other labels (and labels outside the scheme): the letter-or-digit test only
+    return check(text)
+
+
+def drop_misshapen(doc: Doc, sources: Iterable[str] = ("ner",)) -> List[Span]:
+    """Remove from `doc.ents` the spans from `sources` (an unset source counts as "ner") whose text
+    cannot carry their label; returns the removed spans (for counting, never for logging: PHI)."""
+    wanted = set(sources)
+    kept, dropped = [], []
+    for ent in doc.ents:
+        source = ent._.source or "ner"
+        if source in wanted and not fits_label(ent.text, ent.label_):
+            dropped.append(ent)
+        else:
+            kept.append(ent)
+    if dropped:
+        doc.ents = kept
+    return dropped

@@ -1,0 +1,89 @@
+"""spanshape: NER spans whose text cannot carry their label are dropped before rules and dates run."""
+import pytest
+from spacy.language import Language
+from spacy.tokens import Span
+
+import spacy_deid
+from spacy_deid.spanshape import drop_misshapen, fits_label
+
+
+@pytest.mark.parametrize("text,label", [
+    ("110.12.25", "DATE"), ("九月", "DATE"), ("Dec", "DATE"), ("民國一一〇年", "DATE"),
+    ("38", "AGE"), ("三十八", "AGE"), ("27", "NUMBER"), ("十五", "NUMBER"),
+    ("(02)2312-3456", "PHONE"), ("2234", "PHONE"), ("32001CXM", "MEDICAL_RECORD"), ("A123456789", "ID_NUMBER"),
+    ("x@y.tw", "EMAIL"), ("www.ntuh.gov.tw", "URL"),
+    ("葉", "DOCTOR"), ("ydh", "DOCTOR"), ("Ho", "PATIENT"), ("Wang Mei-Ling", "PERSON"), ("黃大銘", "FAMILY"),
+    ("editor", "PROFESSION"), ("英語補習班老師", "PROFESSION"),
+    ("804", "HOSPITAL"), ("7B", "ROOM"), ("12診", "ROOM"), ("711", "GENERAL_BUSINESS"), ("台灣", "COUNTRY"),
+])
+def test_shapes_the_annotation_guide_allows(text, label):
+    assert fits_label(text, label)
+
+
+@pytest.mark.parametrize("text,label", [
+    (">", "PHONE"), ("+bs", "PHONE"), ("-", "DATE"), ("tomorrow", "DATE"), ("old", "AGE"), ("號", "NUMBER"),
+    ("w", "DOCTOR"), ("Dr2", "DOCTOR"), ("2", "PROFESSION"), ("...", "HOSPITAL"), ("MRN", "MEDICAL_RECORD"),
+    ("name at host", "EMAIL"), ("homepage", "URL"), ("（）", "CITY"),
+])
+def test_shapes_no_annotator_could_give(text, label):
+    assert not fits_label(text, label)
+
+
+@Language.component("fake_ner_for_shapes")
+def fake_ner_for_shapes(doc):
+    """Stands in for a trained NER: marks fixed token ranges, some misshapen."""
+    wanted = {">": "PHONE", "w": "DOCTOR", "張家明": "DOCTOR", "60": "AGE"}
+    spans = []
+    for token in doc:
+        if token.text in wanted:
+            spans.append(Span(doc, token.i, token.i + 1, label=wanted[token.text]))
+    if "張" in doc.text:
+        start = doc.text.index("張")
+        spans = [s for s in spans if s.label_ != "DOCTOR" or s.text == "w"]
+        spans.append(doc.char_span(start, start + 3, label="DOCTOR"))
+    doc.ents = spans
+    return doc
+
+
+def _pipeline(check: bool):
+    nlp = spacy_deid.blank()
+    nlp.add_pipe("fake_ner_for_shapes")
+    nlp.add_pipe("deid", config={"demo_key": True, "check_ner_shapes": check})
+    nlp.initialize()
+    return nlp
+
+
+def test_deid_drops_misshapen_ner_spans_and_keeps_the_rest():
+    text = "BP > 90, w 60 kg. Dr. 張家明 saw him, age 60."
+    doc = _pipeline(True)(text)
+    kept = {(e.text, e.label_) for e in doc.ents}
+    assert (">", "PHONE") not in kept and ("w", "DOCTOR") not in kept
+    assert ("張家明", "DOCTOR") in kept and ("60", "AGE") in kept
+    assert "張家明" not in doc._.deid_text and " w " in doc._.deid_text and "> 90" in doc._.deid_text
+    for ent in doc.ents:
+        assert text[ent.start_char:ent.end_char] == ent.text
+
+
+def test_switch_off_keeps_every_ner_span():
+    doc = _pipeline(False)("BP > 90, w 60 kg. Dr. 張家明.")
+    kept = {(e.text, e.label_) for e in doc.ents}
+    assert (">", "PHONE") in kept and ("w", "DOCTOR") in kept
+
+
+def test_rule_and_date_spans_are_never_checked():
+    nlp = spacy_deid.blank()
+    doc = nlp.make_doc("call > now")
+    span = Span(doc, 1, 2, label="PHONE")
+    doc.ents = [span]
+    span._.source = "rule"
+    assert drop_misshapen(doc) == [] and len(doc.ents) == 1
+    span._.source = None
+    assert [s.text for s in drop_misshapen(doc)] == [">"] and not doc.ents
+
+
+def test_setting_survives_save_and_load(tmp_path):
+    import spacy
+
+    _pipeline(False).to_disk(tmp_path / "p")
+    loaded = spacy.load(tmp_path / "p")
+    assert loaded.get_pipe("deid").check_ner_shapes is False
