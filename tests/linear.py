@@ -3,6 +3,7 @@
 These compare two sizes measured in the same run (a ratio), so a slow or loaded machine does not
 fail them; absolute speed lives in `benchmarks/`.
 """
+import gc
 import time
 from typing import Callable
 
@@ -15,11 +16,18 @@ FLOOR = 0.05
 
 
 def _best_of(run: Callable[[], object], repeat: int) -> float:
+    """Best time with the cyclic garbage collector paused: its full collections come at thresholds of
+    allocated objects, so they land in some runs and not others and are not the code's own growth."""
     best = float("inf")
     for _ in range(repeat):
-        started = time.perf_counter()
-        run()
-        best = min(best, time.perf_counter() - started)
+        gc.collect()
+        gc.disable()
+        try:
+            started = time.perf_counter()
+            run()
+            best = min(best, time.perf_counter() - started)
+        finally:
+            gc.enable()
     return best
 
 
