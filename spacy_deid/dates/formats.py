@@ -200,18 +200,35 @@ def _render_field(field: str, style: str, year: Optional[int], month: Optional[i
     raise ValueError(f"unknown style {style!r} for field {field}")
 
 
+@lru_cache(maxsize=4096)
+def _render_plan(fmt: str) -> Tuple[Tuple[Tuple[str, Optional[str], Optional[str]], ...], Tuple[bool, bool, bool]]:
+    """The format cut once into (literal text, field, style) pieces, and which of year, month, day
+    it writes: surrogate passes render thousands of dates in a few dozen formats."""
+    pieces: List[Tuple[str, Optional[str], Optional[str]]] = []
+    pos = 0
+    for m in _FIELD_RE.finditer(fmt):
+        pieces.append((fmt[pos:m.start()], m.group(1), m.group(2)))
+        pos = m.end()
+    pieces.append((fmt[pos:], None, None))
+    fields = {field for _, field, _ in pieces}
+    return tuple(pieces), (bool(fields & {"Y", "R"}), "M" in fields, "D" in fields)
+
+
 def render(value, fmt: str) -> str:
     """Write `value` (ISO-like string or datetime.date) exactly in format `fmt`.
 
     The format's fields must match the value's precision (a day format needs a day value); raises
     UnrenderableDate when the date has no spelling in this format, ValueError when they do not fit."""
     year, month, day = parse_value(value)
-    fields = {f for f, _ in fields_of(fmt)}
-    has_year = bool(fields & {"Y", "R"})
-    if has_year != (year is not None) or ("M" in fields) != (month is not None) or (
-            ("D" in fields) != (day is not None)):
+    pieces, (has_year, has_month, has_day) = _render_plan(fmt)
+    if has_year != (year is not None) or has_month != (month is not None) or has_day != (day is not None):
         raise ValueError("the value's precision does not match the format's fields")
-    return _FIELD_RE.sub(lambda m: _render_field(m.group(1), m.group(2), year, month, day), fmt)
+    out = []
+    for literal, field, style in pieces:
+        out.append(literal)
+        if field is not None:
+            out.append(_render_field(field, style, year, month, day))
+    return "".join(out)
 
 
 # -- parsing with a known format --------------------------------------------------------------
