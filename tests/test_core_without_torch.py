@@ -19,10 +19,15 @@ def test_core_runs_with_torch_and_transformers_unimportable():
         sys.meta_path.insert(0, Block())
         # As if the [transformers] extra were not installed: no spacy-transformers entry points either.
         import catalogue, importlib.metadata as md
+        def kept(entry_point):
+            return entry_point.value.split(":")[0].split(".")[0] not in BLOCKED
+
         eps = catalogue.AVAILABLE_ENTRY_POINTS
-        flat = [e for group in eps.values() for e in group] if isinstance(eps, dict) else list(eps)
-        catalogue.AVAILABLE_ENTRY_POINTS = md.EntryPoints(
-            e for e in flat if e.value.split(":")[0].split(".")[0] not in BLOCKED)
+        if hasattr(eps, "select") and hasattr(md, "EntryPoints"):  # Python 3.10+
+            flat = [e for group in eps.values() for e in group] if isinstance(eps, dict) else list(eps)
+            catalogue.AVAILABLE_ENTRY_POINTS = md.EntryPoints(e for e in flat if kept(e))
+        else:  # Python 3.9: a dict of group -> entry points
+            catalogue.AVAILABLE_ENTRY_POINTS = {g: [e for e in group if kept(e)] for g, group in eps.items()}
         import spacy_deid
         nlp = spacy_deid.load()
         nlp.get_pipe("deid").surrogates.set_key(b"not-a-secret-test-key-0123456789")
