@@ -21,13 +21,13 @@ from typing import Callable, Dict, Iterable, List
 
 from spacy.tokens import Doc, Span
 
+from .dates.numerals import NUMERAL_CHARS
 from .labels import NAME_LABELS
 
-_ZH_NUMERALS = "〇零○一二三四五六七八九十百千兩"
 _HAS_ALNUM = re.compile(r"[^\W_]")
 _HAS_DIGIT = re.compile(r"\d")
 _HAS_LETTER = re.compile(r"[^\W\d_]")
-_HAS_NUMERAL = re.compile(rf"[\d{_ZH_NUMERALS}]")
+_HAS_NUMERAL = re.compile(rf"[\d{NUMERAL_CHARS}]")
 _HAS_MONTH = re.compile(r"(?i:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)")
 
 

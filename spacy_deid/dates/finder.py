@@ -24,7 +24,7 @@ from dataclasses import dataclass, field
 from typing import Dict, List, Optional, Sequence, Tuple
 
 from .formats import MINGUO_OFFSET, compile_format, parse_with_format, style_key
-from .numerals import parse_numeral
+from .numerals import NUMERAL_CHARS, parse_numeral
 
 DEFAULT_PREFERENCE = ("minguo/ymd", "christian/ymd", "christian/mdy", "christian/dmy")
 
@@ -53,7 +53,7 @@ class DateCandidate:
 _LB = r"(?<![0-9A-Za-z_])(?<![0-9][./:])"  # not glued to a number, word or decimal/IP/time
 _RB = r"(?![0-9A-Za-z_])(?![./:][0-9])"
 _PRE = r"(?:(?P<pre>民國|[mM][kK])[ ]?)"
-_ZH_NUM = "〇零○一二三四五六七八九十百千兩"
+_ZH_NUM = NUMERAL_CHARS
 _LBZ = f"(?<![0-9{_ZH_NUM}A-Za-z_])"
 _YN = f"(?P<y>[0-9]{{1,4}}|[{_ZH_NUM}]{{1,7}})"
 _MN = r"(?P<m>[0-9]{1,2}|十[一二]?|[一二三四五六七八九])"
