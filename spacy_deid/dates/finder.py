@@ -23,7 +23,7 @@ import re
 from dataclasses import dataclass, field
 from typing import Dict, List, Optional, Sequence, Tuple
 
-from .formats import MINGUO_OFFSET, compile_format, parse_with_format, style_key
+from .formats import MINGUO_OFFSET, compile_format, is_valid as _valid, parse_with_format, style_key
 from .numerals import NUMERAL_CHARS, parse_numeral
 
 DEFAULT_PREFERENCE = ("minguo/ymd", "christian/ymd", "christian/mdy", "christian/dmy")
@@ -151,24 +151,7 @@ def _pad_styles(*texts: str, fallback: str = "n2") -> List[str]:
     return [e or fallback for e in evidence]
 
 
-_DAYS_IN_MONTH = (0, 31, 29, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31)
 _LETTER_ORDER = {"Y": "y", "R": "y", "M": "m", "D": "d"}
-
-
-def _valid(year: Optional[int], month: Optional[int], day: Optional[int]) -> bool:
-    """`formats.is_valid` without the calendar module: a table and the leap-year rule."""
-    if year is not None and not 1 <= year <= 9999:
-        return False
-    if month is None:
-        return year is not None and day is None
-    if not 1 <= month <= 12:
-        return False
-    if day is None:
-        return True
-    if not 1 <= day <= _DAYS_IN_MONTH[month]:
-        return False
-    return not (month == 2 and day == 29 and year is not None
-                and (year % 4 or (year % 100 == 0 and year % 400)))
 
 
 def _reading(fmt: str, order: str, minguo: bool, year: Optional[int], month: Optional[int],

@@ -26,7 +26,6 @@ Everything else is literal and comes back verbatim: separators, spaces, commas, 
 Values are ISO-like strings by precision: `2021-12-25` (day), `2021-12` (month), `2021` (year),
 `--12-25` (month-day), `--12` (month-only).
 """
-import calendar as _calendar
 import datetime as _dt
 import re
 from functools import lru_cache
@@ -91,9 +90,13 @@ def _int(s: Optional[str]) -> Optional[int]:
     return int(s) if s else None
 
 
+_DAYS_IN_MONTH = (0, 31, 29, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31)
+
+
 def is_valid(year: Optional[int], month: Optional[int], day: Optional[int]) -> bool:
     """Real calendar dates only: 110.02.30 and 13/13/2020 are not dates. A month-day without a year
-    allows Feb 29 (it exists in some year)."""
+    allows Feb 29 (it exists in some year). A table and the leap-year rule: the finder checks every
+    candidate with it, so it avoids the calendar module's slower `monthrange`."""
     if year is not None and not 1 <= year <= 9999:
         return False
     if month is None:
@@ -102,7 +105,10 @@ def is_valid(year: Optional[int], month: Optional[int], day: Optional[int]) -> b
         return False
     if day is None:
         return True
-    return 1 <= day <= _calendar.monthrange(year if year is not None else 2000, month)[1]
+    if not 1 <= day <= _DAYS_IN_MONTH[month]:
+        return False
+    return not (month == 2 and day == 29 and year is not None
+                and (year % 4 or (year % 100 == 0 and year % 400)))
 
 
 # -- templates --------------------------------------------------------------------------------
@@ -219,7 +225,13 @@ def render(value, fmt: str) -> str:
 
     The format's fields must match the value's precision (a day format needs a day value); raises
     UnrenderableDate when the date has no spelling in this format, ValueError when they do not fit."""
-    year, month, day = parse_value(value)
+    return render_ymd(parse_value(value), fmt)
+
+
+def render_ymd(ymd: YMD, fmt: str) -> str:
+    """`render` for a value already read (and validated) into (year, month, day): the shift path
+    moves dates as tuples and would otherwise write and re-read an ISO string per date."""
+    year, month, day = ymd
     pieces, (has_year, has_month, has_day) = _render_plan(fmt)
     if has_year != (year is not None) or has_month != (month is not None) or has_day != (day is not None):
         raise ValueError("the value's precision does not match the format's fields")

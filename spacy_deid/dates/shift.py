@@ -15,12 +15,13 @@ becomes a 4-digit Christian year in the same numerals and the `mk`/`MK`/`民國`
 """
 import datetime as _dt
 import re
+from functools import lru_cache
 from typing import Dict, Optional, Union
 
 from spacy.tokens import Span
 
 from .finder import parse
-from .formats import UnrenderableDate, format_value, parse_value, render
+from .formats import YMD, UnrenderableDate, format_value, parse_value, render_ymd
 
 _AVG_MONTH = 30.436875
 _AVG_YEAR = 365.2425
@@ -36,26 +37,35 @@ def _steps(days: int, unit: float) -> int:
 
 def shift_value(value: str, days: int) -> Optional[str]:
     """The value moved by `days` under the precision rules above; None outside years 1..9999."""
-    year, month, day = parse_value(value)
+    moved = shift_ymd(parse_value(value), days)
+    return format_value(*moved) if moved is not None else None
+
+
+def shift_ymd(ymd: YMD, days: int) -> Optional[YMD]:
+    """`shift_value` on a (year, month, day) already read and validated: what `shift` uses, so a
+    date is read once and rendered once."""
+    year, month, day = ymd
     try:
         if year is not None and day is not None:
-            return (_dt.date(year, month, day) + _dt.timedelta(days=days)).isoformat()
+            moved = _dt.date(year, month, day) + _dt.timedelta(days=days)
+            return moved.year, moved.month, moved.day
         if year is not None and month is not None:
             idx = year * 12 + month - 1 + _steps(days, _AVG_MONTH)
             year2, month2 = divmod(idx, 12)
-            return format_value(year2, month2 + 1, None) if 1 <= year2 <= 9999 else None
+            return (year2, month2 + 1, None) if 1 <= year2 <= 9999 else None
         if year is not None:
             year2 = year + _steps(days, _AVG_YEAR)
-            return format_value(year2, None, None) if 1 <= year2 <= 9999 else None
+            return (year2, None, None) if 1 <= year2 <= 9999 else None
         if day is not None:
             doy = (_dt.date(2000, month, day) - _dt.date(2000, 1, 1)).days
             moved = _dt.date(2000, 1, 1) + _dt.timedelta(days=(doy + days) % 366)
-            return format_value(None, moved.month, moved.day)
-        return format_value(None, (month - 1 + _steps(days, _AVG_MONTH)) % 12 + 1, None)
+            return None, moved.month, moved.day
+        return None, (month - 1 + _steps(days, _AVG_MONTH)) % 12 + 1, None
     except (OverflowError, ValueError):
         return None
 
 
+@lru_cache(maxsize=1024)
 def christian_counterpart(fmt: str) -> str:
     """The documented fallback format: Minguo years as 4-digit Christian years, prefix dropped."""
     fmt = _PREFIX_RE.sub("", fmt)
@@ -72,12 +82,14 @@ def christian_counterpart(fmt: str) -> str:
                   else m.group(0), fmt)
 
 
-def render_shifted(value: str, fmt: str) -> Optional[str]:
+def render_shifted(value: Union[str, YMD], fmt: str) -> Optional[str]:
+    """`value` written in `fmt`, else in its Christian counterpart (module docstring), else None."""
+    ymd = parse_value(value) if isinstance(value, str) else value
     try:
-        return render(value, fmt)
+        return render_ymd(ymd, fmt)
     except UnrenderableDate:
         try:
-            return render(value, christian_counterpart(fmt))
+            return render_ymd(ymd, christian_counterpart(fmt))
         except (UnrenderableDate, ValueError):
             return None
 
@@ -103,12 +115,11 @@ def shift(target: Union[Span, str], days: int, reading: Optional[Dict] = None) -
     if reading is None:
         return None
     try:
-        value = reading["value"]
         if reading.get("precision") == "month-day" and norm and not norm.startswith("--"):
-            moved = shift_value(norm, days)  # the year from context makes day arithmetic exact
-            moved = "--" + moved[5:] if moved else None
+            moved = shift_ymd(parse_value(norm), days)  # the year from context makes day arithmetic exact
+            moved = (None, moved[1], moved[2]) if moved and moved[2] is not None else None
         else:
-            moved = shift_value(value, days)
+            moved = shift_ymd(parse_value(reading["value"]), days)
     except (KeyError, TypeError, ValueError):
         return None
     if moved is None:

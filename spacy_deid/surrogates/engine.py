@@ -249,7 +249,7 @@ class Resynthesizer:
 
     # -- the pass ---------------------------------------------------------------------------------------
     def __call__(self, doc: Doc) -> Doc:
-        spans = sorted(doc.ents, key=lambda s: s.start_char)
+        spans = doc.ents  # in text order: spaCy reads them off the tokens left to right
         text = doc_text(doc)
         if not spans:
             doc._.deid_text = text
