@@ -37,6 +37,7 @@ CATEGORY_OF: Dict[str, str] = {
 LABELS: FrozenSet[str] = frozenset(CATEGORY_OF)
 CATEGORIES: FrozenSet[str] = frozenset(CATEGORY_OF.values())
 NAME_LABELS: FrozenSet[str] = frozenset(l for l, c in CATEGORY_OF.items() if c == "NAME")
+LOCATION_LABELS: FrozenSet[str] = frozenset(l for l, c in CATEGORY_OF.items() if c == "LOCATION")
 
 
 def category_of(label: str) -> str:

@@ -11,7 +11,10 @@ definitions of docs/annotation.md and nothing else:
 - PHONE, MEDICAL_RECORD, ID_NUMBER, NIC hold a digit; EMAIL holds `@`; URL holds `.` or `/`;
 - names (PATIENT, PERSON, FAMILY, DOCTOR) and PROFESSION hold a letter and no digit, and are not one
   ASCII letter (a single Han character is a name: `[葉]醫師`);
-- other location labels hold a letter or digit (`[804]` is a hospital, `[7B]` a room).
+- other location labels hold a letter or digit (`[804]` is a hospital, `[7B]` a room);
+- names, professions and location labels hold no web or mail address (`://`, `www.`, `x@y.tw`):
+  those are URL and EMAIL spans, and a model that swallows one into a place (`https://... 直播` as a
+  LOCATION) would otherwise win the overlap against the exact URL the rules found, by being longer.
 
 A span that fails is dropped rather than relabelled: the check knows what a label cannot be, not
 what the span is.
@@ -22,13 +25,14 @@ from typing import Callable, Dict, Iterable, List
 from spacy.tokens import Doc, Span
 
 from .dates.numerals import NUMERAL_CHARS
-from .labels import NAME_LABELS
+from .labels import LOCATION_LABELS, NAME_LABELS
 
 _HAS_ALNUM = re.compile(r"[^\W_]")
 _HAS_DIGIT = re.compile(r"\d")
 _HAS_LETTER = re.compile(r"[^\W\d_]")
 _HAS_NUMERAL = re.compile(rf"[\d{NUMERAL_CHARS}]")
 _HAS_MONTH = re.compile(r"(?i:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)")
+_HAS_ADDRESS = re.compile(r"(?i:://|www\.|[^\W_]@[^\W_])")
 
 
 def _date(text: str) -> bool:
@@ -47,11 +51,16 @@ def _name(text: str) -> bool:
     stripped = text.strip()
     if len(stripped) == 1 and stripped.isascii():
         return False
-    return _HAS_LETTER.search(text) is not None and _HAS_DIGIT.search(text) is None
+    return (_HAS_LETTER.search(text) is not None and _HAS_DIGIT.search(text) is None
+            and _HAS_ADDRESS.search(text) is None)
 
 
 def _alnum(text: str) -> bool:
     return _HAS_ALNUM.search(text) is not None
+
+
+def _place(text: str) -> bool:
+    return _HAS_ADDRESS.search(text) is None
 
 
 SHAPE_OF: Dict[str, Callable[[str], bool]] = {
@@ -66,6 +75,7 @@ SHAPE_OF: Dict[str, Callable[[str], bool]] = {
     "URL": lambda text: "." in text or "/" in text,
     "PROFESSION": _name,
     **{label: _name for label in NAME_LABELS},
+    **{label: _place for label in LOCATION_LABELS if label != "NUMBER"},
 }
 
 

@@ -68,9 +68,13 @@ POSITIVE = [
     ("轉入7B病房", [("7B", "ROOM")]),
     ("admitted to 7A ward", [("7A", "ROOM")]),
     ("moved to Room 502", [("502", "ROOM")]),
+    ("seen at SURG clinic 612, chart no. 3345", [("612", "ROOM"), ("3345", "MEDICAL_RECORD")]),
+    ("Psychiatry Clinic #3 today", [("3", "ROOM")]),
     ("住8A-15床", [("8A", "ROOM"), ("15", "NUMBER")]),
     ("bed 12", [("12", "NUMBER")]),
     ("台北市忠孝東路27號", [("27", "NUMBER")]),
+    ("call (037)46-7966 ext. 205", [("(037)46-7966", "PHONE"), ("205", "PHONE")]),
+    ("TEL 089 98-7831", [("089 98-7831", "PHONE")]),
     ("大學路27之1號", [("27之1", "NUMBER")]),
 ]
 
@@ -90,6 +94,9 @@ NEGATIVE = [
     "3月27號回診",  # a date, not a house number
     "12診斷",  # 診斷 = diagnosis
     "bedside 12",
+    "follow up at clinic 2 weeks later",
+    "back to clinic 3 times, clinic 10:30",
+    "02-12-2023",  # a date, not (02) and six digits: Taipei numbers have eight
     "said 0000 1234 5678",  # `id` inside `said` is not an ID label
     "x@y",  # no domain
     "Fluoxetine 20mg qd",

@@ -24,6 +24,8 @@ def test_shapes_the_annotation_guide_allows(text, label):
     (">", "PHONE"), ("+bs", "PHONE"), ("-", "DATE"), ("tomorrow", "DATE"), ("old", "AGE"), ("號", "NUMBER"),
     ("w", "DOCTOR"), ("Dr2", "DOCTOR"), ("2", "PROFESSION"), ("...", "HOSPITAL"), ("MRN", "MEDICAL_RECORD"),
     ("name at host", "EMAIL"), ("homepage", "URL"), ("（）", "CITY"),
+    ("https://line.me/ti/p/abc 直播", "LOCATION"), ("www.ntuh.gov.tw", "HOSPITAL"), ("chen@ntu.edu.tw", "SCHOOL"),
+    ("https://www.youtube.com/@meiling.liu", "PERSON"), ("lin@ntuh.gov.tw", "DOCTOR"), ("7B://", "ROOM"),
 ])
 def test_shapes_no_annotator_could_give(text, label):
     assert not fits_label(text, label)
@@ -87,3 +89,26 @@ def test_setting_survives_save_and_load(tmp_path):
     _pipeline(False).to_disk(tmp_path / "p")
     loaded = spacy.load(tmp_path / "p")
     assert loaded.get_pipe("deid").check_ner_shapes is False
+
+
+@Language.component("fake_ner_swallowing_url")
+def fake_ner_swallowing_url(doc):
+    """A NER that tags a web address and the next word as one LOCATION (a real model's error)."""
+    start = doc.text.index("https://")
+    end = doc.text.index("直播") + 2
+    doc.ents = [doc.char_span(start, end, label="LOCATION")]
+    return doc
+
+
+@pytest.mark.parametrize("check,expected", [(True, ("https://line.me/ti/p/mei92", "URL")),
+                                            (False, ("https://line.me/ti/p/mei92 直播", "LOCATION"))])
+def test_a_url_swallowed_into_a_place_goes_back_to_the_rules(check, expected):
+    text = "病人在 https://line.me/ti/p/mei92 直播, 內容混亂."
+    nlp = spacy_deid.blank()
+    nlp.add_pipe("fake_ner_swallowing_url")
+    nlp.add_pipe("deid", config={"demo_key": True, "check_ner_shapes": check})
+    nlp.initialize()
+    doc = nlp(text)
+    assert [(e.text, e.label_) for e in doc.ents] == [expected]
+    assert "mei92" not in doc._.deid_text
+    assert ("直播" in doc._.deid_text) is check
