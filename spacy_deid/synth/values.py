@@ -61,6 +61,24 @@ class Pools:
     def given_chars(self, gender: str) -> Tuple[Dict[str, Any], ...]:
         return tuple(e for e in self.entries("given_chars_zh") if e["gender"] in (gender, "U"))
 
+    @lru_cache(maxsize=None)
+    def name_chars(self) -> Tuple[str, ...]:
+        """Han characters of this split's place, organisation and profession values, less every
+        character of the other split's surnames and given names (the held-out split's names stay
+        unseen): the characters `make_name` may spell a training name with."""
+        other = "heldout" if self.part == "train" else "train"
+        banned = {c for name in ("surnames_zh", "given_chars_zh")
+                  for e in lexicons.load(name).split(other) for c in e["text"]}
+        chars = set()
+        for name in ("cities", "districts", "hospitals", "schools", "companies", "markets", "professions",
+                     "departments", "countries", "streets"):
+            lexicon = lexicons.load(name)
+            for entry in lexicon.split(self.part):
+                for value in entry.values():
+                    if isinstance(value, str):
+                        chars.update(c for c in value if "\u4e00" <= c <= "\u9fff")
+        return tuple(sorted(chars - banned))
+
     def pick(self, rng: Random, name: str) -> Dict[str, Any]:
         return rng.choice(self.entries(name))
 
@@ -107,7 +125,12 @@ class Name:
         return "".join(p.split()[0][0] + "".join(q[0] for q in p.split()[1:]) for p in parts).lower()
 
 
+# Share of training names spelled with other characters (see `Pools.name_chars`).
+OTHER_CHARACTER_NAMES = 0.3
+
+
 def make_name(rng: Random, pools: Pools, gender: str, surname: Optional[Dict[str, Any]] = None) -> Name:
+    own_surname = surname is None
     if surname is None:
         surname = rng.choices(pools.entries("surnames_zh"), weights=pools.surname_weights())[0]
     chars = pools.given_chars(gender)
@@ -115,7 +138,16 @@ def make_name(rng: Random, pools: Pools, gender: str, surname: Optional[Dict[str
     picked = [rng.choice(chars) for _ in range(n_given)]
     if n_given == 2 and picked[0]["text"] == picked[1]["text"] and rng.random() < 0.7:
         picked[1] = rng.choice(chars)
-    return Name(surname["text"], "".join(p["text"] for p in picked), surname["romanized"],
+    han_surname, han_given = surname["text"], "".join(p["text"] for p in picked)
+    if pools.part == "train" and rng.random() < OTHER_CHARACTER_NAMES:
+        # Names of people the model has never seen are mostly names of characters it has seen in
+        # other roles: spell some training names with those, so that the context (醫師, 社工, 胞弟,
+        # Dr.) and not the identity of a surname carries the label. Romanization is kept.
+        other = pools.name_chars()
+        if own_surname:
+            han_surname = rng.choice(other)
+        han_given = "".join(rng.choice(other) for _ in range(n_given))
+    return Name(han_surname, han_given, surname["romanized"],
                 "-".join(p["romanized"].capitalize() for p in picked), gender)
 
 
