@@ -15,7 +15,7 @@ from spacy_deid.labels import LABELS, category_of
 from spacy_deid.synth import generate, is_valid_taiwan_id, make_taiwan_id
 from spacy_deid.synth import dates as D
 from spacy_deid.synth.templates import TemplateError, all_templates, by_section, parse_file
-from spacy_deid.synth.values import taiwan_id_check_digit
+from spacy_deid.synth.values import Pools, taiwan_id_check_digit
 
 from linear import assert_linear
 
@@ -248,8 +248,12 @@ def test_heldout_values_come_from_heldout_lexicon_entries(label, train, heldout)
     train_spans = {s.text for r in train for s in r.spans if s.label == label}
     assert held_spans and train_spans
     assert held_spans <= held_values
-    assert train_spans <= train_values
     assert not held_spans & train_primary
+    # Training spans are train-split values, or respellings of them (values.OTHER_CHARACTER_PLACES)
+    # that are never a held-out value; most stay lexicon values.
+    respelled = train_spans - train_values
+    assert not respelled & held_values
+    assert len(respelled) < len(train_spans)
 
 
 def test_heldout_chinese_names_use_heldout_surnames_and_characters(heldout):
@@ -263,6 +267,23 @@ def test_heldout_chinese_names_use_heldout_surnames_and_characters(heldout):
                 assert head in sur and set(s.text[len(head):]) <= chars, s.text
                 checked += 1
     assert checked > 100
+
+
+def test_training_names_never_use_heldout_name_characters(train):
+    """Training names are spelled with train-split surnames and given-name characters, or (a share,
+    values.OTHER_CHARACTER_NAMES) with characters of other train-split values: never with a
+    character of a held-out surname or given name."""
+    pools = Pools("train")
+    held = {c for n in ("surnames_zh", "given_chars_zh") for e in lexicons.load(n).split("heldout") for c in e["text"]}
+    allowed = {c for n in ("surnames_zh", "given_chars_zh") for e in lexicons.load(n).split("train") for c in e["text"]}
+    other = set(pools.name_chars())
+    assert other and not other & held
+    han_names = [s.text for r in train for s in r.spans
+                 if s.label in ("PATIENT", "FAMILY", "DOCTOR", "PERSON") and re.fullmatch("[\u4e00-\u9fff]+", s.text)]
+    assert han_names
+    for name in han_names:
+        assert set(name) <= allowed | other, name
+    assert any(not set(name) <= allowed for name in han_names)  # the respelled share exists
 
 
 def test_template_parser_rejects_malformed_lines():
