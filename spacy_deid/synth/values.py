@@ -5,7 +5,6 @@ held-out corpus uses values the training corpus never contains. Identifiers are 
 real structure (Taiwan ID checksum, area-coded phones) because recognizers validate structure.
 """
 import datetime as _dt
-import re
 from dataclasses import dataclass, field
 from functools import lru_cache
 from random import Random
@@ -41,19 +40,6 @@ def make_taiwan_id(rng: Random, gender: str) -> str:
     letter = rng.choice(sorted(_ID_LETTER))
     digits8 = ("1" if gender == "M" else "2") + "".join(rng.choice("0123456789") for _ in range(7))
     return f"{letter}{digits8}{taiwan_id_check_digit(letter, digits8)}"
-
-
-# Share of training places, organisations and professions respelled (see `Pools._respelled`).
-OTHER_CHARACTER_PLACES = 0.25
-_OTHER_CHARACTER_LEXICONS = frozenset((
-    "hospitals", "schools", "companies", "markets", "professions", "departments", "cities", "districts",
-    "countries", "streets", "states", "regions", "locations", "nationalities"))
-_HAN_RUN = re.compile("[\u4e00-\u9fff]{2,}")
-
-
-def _respell_run(rng: Random, run: str, chars: Sequence[str]) -> str:
-    keep = 2 if len(run) >= 4 else 1
-    return "".join(rng.choice(chars) for _ in range(len(run) - keep)) + run[-keep:]
 
 
 class Pools:
@@ -94,31 +80,7 @@ class Pools:
         return tuple(sorted(chars - banned))
 
     def pick(self, rng: Random, name: str) -> Dict[str, Any]:
-        entry = rng.choice(self.entries(name))
-        if self.part == "train" and name in _OTHER_CHARACTER_LEXICONS and rng.random() < OTHER_CHARACTER_PLACES:
-            entry = self._respelled(rng, name, entry)
-        return entry
-
-    def _respelled(self, rng: Random, name: str, entry: Dict[str, Any]) -> Dict[str, Any]:
-        """`entry` with the Han part of each Chinese field before its last one or two characters
-        (醫院, 大學, 科, 市) spelled with `name_chars`: a place the model has never seen keeps only
-        its kind's ending and its context, so training must lean on those. Never a value of the
-        other split."""
-        other = "heldout" if self.part == "train" else "train"
-        taken = self._values(name, other)
-        chars = self.name_chars()
-        out = dict(entry)
-        for key, value in entry.items():
-            if not isinstance(value, str) or not _HAN_RUN.search(value):
-                continue
-            new = _HAN_RUN.sub(lambda m: _respell_run(rng, m.group(0), chars), value)
-            if new not in taken:
-                out[key] = new
-        return out
-
-    @lru_cache(maxsize=None)
-    def _values(self, name: str, part: str) -> frozenset:
-        return frozenset(v for e in lexicons.load(name).split(part) for v in e.values() if isinstance(v, str))
+        return rng.choice(self.entries(name))
 
     @lru_cache(maxsize=None)
     def ambiguous_abbreviations(self) -> Tuple[Tuple[Dict[str, Any], Dict[str, Any]], ...]:
