@@ -333,3 +333,30 @@ def test_names_and_ages_come_in_many_surface_forms(split):
                                for r in records for t, s in [(r.text, s) for s in r.spans if s.label == "AGE"])
     forms = {"歲", "-year-old", "y/o", "yo", "Age", "年齡"}
     assert sum(any(f in k for k in ages) for f in forms) >= 5
+
+
+def test_crossed_splits_take_templates_from_one_and_values_from_the_other(train, heldout):
+    """`values=` crosses the splits: held-out templates with training values isolate unseen contexts,
+    training templates with held-out values isolate unseen names and places."""
+    crossed = list(generate(40, seed=11, split="heldout", values="train"))
+    split_of = {t.id: t.split for t in all_templates()}
+    assert {split_of[i] for r in crossed for i in r.meta["templates"]} == {"heldout"}
+    assert {r.meta["values"] for r in crossed} == {"train"}
+    held_names = {s.text for r in heldout for s in r.spans if s.label == "HOSPITAL"}
+    train_hospitals = _values(["hospitals"], "train")
+    spans = {s.text for r in crossed for s in r.spans if s.label == "HOSPITAL"}
+    assert spans and spans <= train_hospitals and not spans & (held_names - train_hospitals)
+    other = list(generate(40, seed=11, split="train", values="heldout"))
+    assert {split_of[i] for r in other for i in r.meta["templates"]} == {"train"}
+    assert {s.text for r in other for s in r.spans if s.label == "HOSPITAL"} <= _values(["hospitals"], "heldout")
+    assert "values" not in heldout[0].meta
+    with pytest.raises(ValueError, match="value split"):
+        next(generate(1, split="train", values="dev"))
+
+
+def test_synth_cli_values_option(tmp_path):
+    out = tmp_path / "crossed.jsonl"
+    result = CliRunner().invoke(app, ["synth", str(out), "-n", "2", "--split", "heldout", "--values", "train"])
+    assert result.exit_code == 0, result.output
+    assert "heldout templates, train values" in result.output
+    assert CliRunner().invoke(app, ["synth", str(out), "-n", "1", "--values", "x"]).exit_code != 0

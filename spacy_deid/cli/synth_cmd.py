@@ -1,6 +1,6 @@
 """`spacy-deid synth`: write a synthetic code-mixed corpus with gold PHI spans (JSONL)."""
 from pathlib import Path
-from typing import Tuple
+from typing import Optional, Tuple
 
 import typer
 
@@ -25,6 +25,9 @@ def synth_command(
     seed: int = typer.Option(0, "--seed", help="Random seed: same seed, same bytes."),
     split: str = typer.Option("train", "--split", help="train or heldout (unseen templates and values)."),
     notes_per_patient: str = typer.Option("2-5", "--notes-per-patient", help="N or MIN-MAX notes per patient."),
+    values: Optional[str] = typer.Option(
+        None, "--values", help="Lexicon split of the values (default: --split); train with --split heldout "
+                               "scores unseen contexts alone, heldout with --split train unseen values alone."),
 ) -> None:
     """Generate OUTPUT with notes of PATIENTS synthetic patients (discharge, progress, OPD, nursing)."""
     from ..corpus.jsonl import write_jsonl
@@ -32,6 +35,10 @@ def synth_command(
 
     if split not in SPLITS:
         raise typer.BadParameter(f"--split must be one of {', '.join(SPLITS)}")
+    if values is not None and values not in SPLITS:
+        raise typer.BadParameter(f"--values must be one of {', '.join(SPLITS)}")
     output.parent.mkdir(parents=True, exist_ok=True)
-    n = write_jsonl(generate(patients, seed=seed, split=split, notes_per_patient=_range(notes_per_patient)), output)
-    typer.echo(f"Wrote {n} notes of {patients} patients ({split}, seed {seed}) to {output}")
+    n = write_jsonl(generate(patients, seed=seed, split=split, notes_per_patient=_range(notes_per_patient),
+                             values=values), output)
+    kind = split if values in (None, split) else f"{split} templates, {values} values"
+    typer.echo(f"Wrote {n} notes of {patients} patients ({kind}, seed {seed}) to {output}")

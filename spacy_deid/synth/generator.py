@@ -153,19 +153,26 @@ def build_note(rng: Random, pools: Pools, patient: Patient, plan: _NotePlan, spl
 
 
 def generate(n_patients: int, seed: int = 0, split: str = "train",
-             notes_per_patient: Tuple[int, int] = DEFAULT_NOTES_PER_PATIENT) -> Iterator[Record]:
+             notes_per_patient: Tuple[int, int] = DEFAULT_NOTES_PER_PATIENT,
+             values: Optional[str] = None) -> Iterator[Record]:
     """Yield notes (Records in the annotation format) for `n_patients` synthetic patients.
 
     `split="heldout"` uses only held-out templates and lexicon values, for testing generalization.
+    `values` takes the lexicon values from another split than the templates (default: the same):
+    crossing them tells how much of a held-out score is lost to unseen contexts and how much to
+    unseen names and places.
     """
     if split not in SPLITS:
         raise ValueError(f"Unknown split {split!r}; expected one of {SPLITS}")
+    values = split if values is None else values
+    if values not in SPLITS:
+        raise ValueError(f"Unknown value split {values!r}; expected one of {SPLITS}")
     lo, hi = notes_per_patient
     if not 1 <= lo <= hi:
         raise ValueError(f"notes_per_patient must be 1 <= min <= max, got {notes_per_patient}")
     if n_patients < 0:
         raise ValueError("n_patients must be >= 0")
-    pools = Pools(split)
+    pools = Pools(values)
     tag = "T" if split == "train" else "H"
     for i in range(n_patients):
         rng = Random(f"spacy-deid-synth/{split}/{seed}/{i}")
@@ -174,6 +181,7 @@ def generate(n_patients: int, seed: int = 0, split: str = "train",
         for k, plan in enumerate(_plan_notes(rng, patient, rng.randint(lo, hi)), 1):
             text, spans, used = build_note(rng, pools, patient, plan, split)
             record = Record(id=f"{pid}-{k}", text=text, spans=spans, patient_id=pid,
-                            meta={"note_type": plan.note_type, "split": split, "templates": used})
+                            meta={"note_type": plan.note_type, "split": split, "templates": used,
+                                  **({"values": values} if values != split else {})})
             record.validate()
             yield record
