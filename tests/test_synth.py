@@ -350,6 +350,12 @@ def test_crossed_splits_take_templates_from_one_and_values_from_the_other(train,
     assert {split_of[i] for r in other for i in r.meta["templates"]} == {"train"}
     assert {s.text for r in other for s in r.spans if s.label == "HOSPITAL"} <= _values(["hospitals"], "heldout")
     assert "values" not in heldout[0].meta
+    # Only a training corpus respells names (values.OTHER_CHARACTER_NAMES): crossed ones keep lexicon names.
+    train_name_chars = {c for n in ("surnames_zh", "given_chars_zh") for e in lexicons.load(n).split("train")
+                        for c in e["text"]}
+    crossed_names = [s.text for r in crossed for s in r.spans
+                     if s.label in ("PATIENT", "FAMILY", "DOCTOR", "PERSON") and re.fullmatch("[\u4e00-\u9fff]+", s.text)]
+    assert crossed_names and all(set(name) <= train_name_chars for name in crossed_names)
     with pytest.raises(ValueError, match="value split"):
         next(generate(1, split="train", values="dev"))
 

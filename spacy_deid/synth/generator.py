@@ -172,7 +172,7 @@ def generate(n_patients: int, seed: int = 0, split: str = "train",
         raise ValueError(f"notes_per_patient must be 1 <= min <= max, got {notes_per_patient}")
     if n_patients < 0:
         raise ValueError("n_patients must be >= 0")
-    pools = Pools(values)
+    pools = Pools(values, respell_names=split == values == "train")
     tag = "T" if split == "train" else "H"
     for i in range(n_patients):
         rng = Random(f"spacy-deid-synth/{split}/{seed}/{i}")

@@ -45,8 +45,10 @@ def make_taiwan_id(rng: Random, gender: str) -> str:
 class Pools:
     """Lexicon entries of one split ('train' or 'heldout'), with the weights choices use."""
 
-    def __init__(self, part: str):
+    def __init__(self, part: str, respell_names: bool = False):
         self.part = part
+        # Training corpora only (see `make_name`); evaluation corpora keep lexicon names.
+        self.respell_names = respell_names
 
     @lru_cache(maxsize=None)
     def entries(self, name: str) -> Tuple[Dict[str, Any], ...]:
@@ -139,7 +141,7 @@ def make_name(rng: Random, pools: Pools, gender: str, surname: Optional[Dict[str
     if n_given == 2 and picked[0]["text"] == picked[1]["text"] and rng.random() < 0.7:
         picked[1] = rng.choice(chars)
     han_surname, han_given = surname["text"], "".join(p["text"] for p in picked)
-    if pools.part == "train" and rng.random() < OTHER_CHARACTER_NAMES:
+    if pools.respell_names and rng.random() < OTHER_CHARACTER_NAMES:
         # Names of people the model has never seen are mostly names of characters it has seen in
         # other roles: spell some training names with those, so that the context (醫師, 社工, 胞弟,
         # Dr.) and not the identity of a surname carries the label. Romanization is kept.
