@@ -9,6 +9,7 @@ from spacy_deid.spanshape import drop_misshapen, fits_label
 
 @pytest.mark.parametrize("text,label", [
     ("110.12.25", "DATE"), ("九月", "DATE"), ("Dec", "DATE"), ("民國一一〇年", "DATE"),
+    ("on 2021/12/25", "DATE"), ("去年6月", "DATE"), ("mk1101225", "DATE"), ("Dec. 25th, 2021", "DATE"),
     ("38", "AGE"), ("三十八", "AGE"), ("27", "NUMBER"), ("十五", "NUMBER"),
     ("(02)2312-3456", "PHONE"), ("2234", "PHONE"), ("32001CXM", "MEDICAL_RECORD"), ("A123456789", "ID_NUMBER"),
     ("x@y.tw", "EMAIL"), ("www.ntuh.gov.tw", "URL"),
@@ -24,6 +25,8 @@ def test_shapes_the_annotation_guide_allows(text, label):
     (">", "PHONE"), ("+bs", "PHONE"), ("-", "DATE"), ("tomorrow", "DATE"), ("old", "AGE"), ("號", "NUMBER"),
     ("w", "DOCTOR"), ("Dr2", "DOCTOR"), ("2", "PROFESSION"), ("...", "HOSPITAL"), ("MRN", "MEDICAL_RECORD"),
     ("name at host", "EMAIL"), ("homepage", "URL"), ("（）", "CITY"),
+    ("03-7452939 ext. 9558", "DATE"), ("ext. 5228", "DATE"), ("14:30", "DATE"), ("3 days", "DATE"),
+    ("BP 120/80", "DATE"), ("十年", "DATE"),
     ("https://line.me/ti/p/abc 直播", "LOCATION"), ("www.ntuh.gov.tw", "HOSPITAL"), ("chen@ntu.edu.tw", "SCHOOL"),
     ("https://www.youtube.com/@meiling.liu", "PERSON"), ("lin@ntuh.gov.tw", "DOCTOR"), ("7B://", "ROOM"),
 ])
@@ -112,3 +115,23 @@ def test_a_url_swallowed_into_a_place_goes_back_to_the_rules(check, expected):
     assert [(e.text, e.label_) for e in doc.ents] == [expected]
     assert "mei92" not in doc._.deid_text
     assert ("直播" in doc._.deid_text) is check
+
+
+@Language.component("fake_ner_phone_as_date")
+def fake_ner_phone_as_date(doc):
+    """A NER that calls a phone number and its extension one DATE (a real model's error)."""
+    start = doc.text.index("03-")
+    doc.ents = [doc.char_span(start, len(doc.text) - 1, label="DATE")]
+    return doc
+
+
+def test_a_phone_called_a_date_goes_back_to_the_rules():
+    text = "call 03-7452939 ext. 9558."
+    nlp = spacy_deid.blank()
+    nlp.add_pipe("fake_ner_phone_as_date")
+    nlp.add_pipe("deid", config={"demo_key": True})
+    nlp.initialize()
+    doc = nlp(text)
+    assert [(e.text, e.label_, e._.source) for e in doc.ents] == [("03-7452939", "PHONE", "rule"),
+                                                                  ("9558", "PHONE", "rule")]
+    assert "7452939" not in doc._.deid_text and "9558" not in doc._.deid_text and " ext. " in doc._.deid_text
