@@ -7,10 +7,11 @@ definitions of docs/annotation.md and nothing else:
 
 - every span holds at least one letter or digit (Han characters are letters);
 - DATE, AGE, NUMBER hold a digit or a Chinese numeral (`九月`, `三十八歲`) — DATE may instead name an
-  English month (`Dec`); a DATE with numerals holds a date the date finder reads (annotation.md's
-  DATE values are all written with numbers the finder reads: `03-7452939 ext. 9558`, `14:30`,
-  `3 days` are not dates, and a model that calls them one would win the overlap against the
-  phone the rules found, by being longer);
+  English month (`Dec`); a DATE with numerals and other words or signs holds a date the date finder
+  reads (`03-7452939 ext. 9558`, `14:30`, `180k`, `3 days` are not dates, and a model that calls them
+  one would win the overlap against the phone the rules found, by being longer), while numerals with
+  date marks only (`2003`, `90年`, `970922`) pass: whether they are dates depends on context the
+  finder does not see in the span alone;
 - PHONE, MEDICAL_RECORD, ID_NUMBER, NIC hold a digit; EMAIL holds `@`; URL holds `.` or `/`;
 - names (PATIENT, PERSON, FAMILY, DOCTOR) and PROFESSION hold a letter and no digit, and are not one
   ASCII letter (a single Han character is a name: `[葉]醫師`);
@@ -36,13 +37,14 @@ _HAS_DIGIT = re.compile(r"\d")
 _HAS_LETTER = re.compile(r"[^\W\d_]")
 _HAS_NUMERAL = re.compile(rf"[\d{NUMERAL_CHARS}]")
 _HAS_MONTH = re.compile(r"(?i:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)")
+_NUMERALS_AND_DATE_MARKS = re.compile(rf"[\d{NUMERAL_CHARS}年月日號号/.\-~～ ]+")
 _HAS_ADDRESS = re.compile(r"(?i:://|www\.|[^\W_]@[^\W_])")
 
 
 def _date(text: str) -> bool:
     if _HAS_NUMERAL.search(text) is None:
         return _HAS_MONTH.search(text) is not None
-    return bool(find_readings(text))
+    return _NUMERALS_AND_DATE_MARKS.fullmatch(text) is not None or bool(find_readings(text))
 
 
 def _numeral(text: str) -> bool:
