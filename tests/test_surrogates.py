@@ -250,6 +250,18 @@ def test_date_unreadable_falls_back_to_digit_shape():
     assert s != "2021/99/99" and re.fullmatch(r"\d{4}/\d\d/\d\d", s)
 
 
+@pytest.mark.parametrize("text,masked", [("年三月", False), ("去年九月底", False), ("年十月", True), ("上個月", True)])
+def test_date_unreadable_without_ascii_digits_never_kept(text, masked):
+    """A NER DATE nothing can read (`年三月`): other Chinese digits in place, or a mask when it has none."""
+    s = one(f"«{text}|DATE»")
+    assert s != text
+    if masked:
+        assert s == "[DATE]"
+    else:
+        digits = "一二三四五六七八九"
+        assert len(s) == len(text) and all(a == b or (a in digits and b in digits) for a, b in zip(text, s))
+
+
 @pytest.mark.parametrize("bad", [[5, 1], [0, 0], [1], {"min": 1}, ["a", 2]])
 def test_bad_shift_range(bad):
     with pytest.raises(ValueError):

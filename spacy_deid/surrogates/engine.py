@@ -201,7 +201,10 @@ class Resynthesizer:
                 self._date_cache.clear()
             self._date_cache[cache_key] = shifted
         if shifted is None or shifted == text:
-            return shape_surrogate(text, ctx.keyed.draw("DATE", normalize(text)))
+            # Unreadable as a date (a NER span such as `年三月`): same shape, other digits; with nothing
+            # to change (`年十月`), a mask, since a surrogate never equals its original.
+            out = shape_surrogate(text, ctx.keyed.draw("DATE", normalize(text)), zh_digits=True)
+            return out if out != text else f"[{ctx.label}]"
         return shifted
 
     def generate(self, ctx: SpanContext, text: str) -> str:

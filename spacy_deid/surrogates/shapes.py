@@ -93,11 +93,15 @@ def _letter_like(ch: str, draw: KeyedDraw) -> str:
     return pool[draw.below(len(pool))]
 
 
+_ZH_DIGITS = "一二三四五六七八九"
+
+
 def shape_surrogate(original: str, draw: KeyedDraw, *, han: Optional[Callable[[KeyedDraw], str]] = None,
-                    keep_leading_nonzero: bool = True, tries: int = 8) -> str:
+                    keep_leading_nonzero: bool = True, tries: int = 8, zh_digits: bool = False) -> str:
     """Same layout: every ASCII/full-width digit becomes a digit, every ASCII letter a letter of the same
     case (vowel for vowel), separators and other characters stay; Han characters are replaced by
-    `han(draw)` when given. A digit run's first digit stays non-zero when it was (`5520931` never
+    `han(draw)` when given, or, with `zh_digits`, a Chinese digit 一..九 by another (`年三月` of a date
+    nothing could read). A digit run's first digit stays non-zero when it was (`5520931` never
     becomes `0520931`, which some systems would read as a different length). Never returns `original`
     when it has anything to replace."""
     for _ in range(tries):
@@ -112,6 +116,8 @@ def shape_surrogate(original: str, draw: KeyedDraw, *, han: Optional[Callable[[K
             prev_digit = False
             if ch.isascii() and ch.isalpha():
                 out.append(_letter_like(ch, draw))
+            elif zh_digits and ch in _ZH_DIGITS:
+                out.append(_ZH_DIGITS[draw.below(9)])
             elif han is not None and is_han(ch):
                 out.append(han(draw))
             else:
@@ -119,10 +125,11 @@ def shape_surrogate(original: str, draw: KeyedDraw, *, han: Optional[Callable[[K
         result = "".join(out)
         if result != original:
             return result
-    return _force_change(original, draw, han)
+    return _force_change(original, draw, han, zh_digits)
 
 
-def _force_change(original: str, draw: KeyedDraw, han: Optional[Callable[[KeyedDraw], str]]) -> str:
+def _force_change(original: str, draw: KeyedDraw, han: Optional[Callable[[KeyedDraw], str]],
+                  zh_digits: bool = False) -> str:
     """Last resort after repeated equal draws (a one-digit `1`... can repeat): change the last
     replaceable character to a different one, deterministically."""
     chars = list(original)
@@ -136,6 +143,10 @@ def _force_change(original: str, draw: KeyedDraw, han: Optional[Callable[[KeyedD
         if ch.isascii() and ch.isalpha():
             pool = UPPER if ch.isupper() else LOWER
             chars[i] = pool[(pool.index(ch) + 1 + draw.below(25)) % 26]
+            return "".join(chars)
+        if zh_digits and ch in _ZH_DIGITS:
+            pool = _ZH_DIGITS.replace(ch, "")
+            chars[i] = pool[draw.below(len(pool))]
             return "".join(chars)
         if han is not None and is_han(ch):
             for _ in range(16):
