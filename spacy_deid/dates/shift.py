@@ -82,9 +82,8 @@ def christian_counterpart(fmt: str) -> str:
                   else m.group(0), fmt)
 
 
-def render_shifted(value: Union[str, YMD], fmt: str) -> Optional[str]:
-    """`value` written in `fmt`, else in its Christian counterpart (module docstring), else None."""
-    ymd = parse_value(value) if isinstance(value, str) else value
+def render_shifted(ymd: YMD, fmt: str) -> Optional[str]:
+    """`ymd` written in `fmt`, else in its Christian counterpart (module docstring), else None."""
     try:
         return render_ymd(ymd, fmt)
     except UnrenderableDate:
