@@ -11,7 +11,7 @@ import spacy_deid
 from spacy_deid import lexicons
 from spacy_deid.cli import app
 from spacy_deid.corpus import Record
-from spacy_deid.labels import LABELS, category_of
+from spacy_deid.labels import LABELS, NAME_LABELS, category_of
 from spacy_deid.synth import generate, is_valid_taiwan_id, make_taiwan_id
 from spacy_deid.synth import dates as D
 from spacy_deid.synth.templates import TemplateError, all_templates, by_section, parse_file
@@ -265,17 +265,22 @@ def test_heldout_chinese_names_use_heldout_surnames_and_characters(heldout):
     assert checked > 100
 
 
+def _name_chars(part):
+    return {c for n in ("surnames_zh", "given_chars_zh") for e in lexicons.load(n).split(part) for c in e["text"]}
+
+
+def _han_names(records):
+    return [s.text for r in records for s in r.spans if s.label in NAME_LABELS and re.fullmatch("[\u4e00-\u9fff]+", s.text)]
+
+
 def test_training_names_never_use_heldout_name_characters(train):
     """Training names are spelled with train-split surnames and given-name characters, or (a share,
     values.OTHER_CHARACTER_NAMES) with characters of other train-split values: never with a
     character of a held-out surname or given name."""
-    pools = Pools("train")
-    held = {c for n in ("surnames_zh", "given_chars_zh") for e in lexicons.load(n).split("heldout") for c in e["text"]}
-    allowed = {c for n in ("surnames_zh", "given_chars_zh") for e in lexicons.load(n).split("train") for c in e["text"]}
-    other = set(pools.name_chars())
-    assert other and not other & held
-    han_names = [s.text for r in train for s in r.spans
-                 if s.label in ("PATIENT", "FAMILY", "DOCTOR", "PERSON") and re.fullmatch("[\u4e00-\u9fff]+", s.text)]
+    allowed = _name_chars("train")
+    other = set(Pools("train").name_chars())
+    assert other and not other & _name_chars("heldout")
+    han_names = _han_names(train)
     assert han_names
     for name in han_names:
         assert set(name) <= allowed | other, name
@@ -351,11 +356,8 @@ def test_crossed_splits_take_templates_from_one_and_values_from_the_other(train,
     assert {s.text for r in other for s in r.spans if s.label == "HOSPITAL"} <= _values(["hospitals"], "heldout")
     assert "values" not in heldout[0].meta
     # Only a training corpus respells names (values.OTHER_CHARACTER_NAMES): crossed ones keep lexicon names.
-    train_name_chars = {c for n in ("surnames_zh", "given_chars_zh") for e in lexicons.load(n).split("train")
-                        for c in e["text"]}
-    crossed_names = [s.text for r in crossed for s in r.spans
-                     if s.label in ("PATIENT", "FAMILY", "DOCTOR", "PERSON") and re.fullmatch("[\u4e00-\u9fff]+", s.text)]
-    assert crossed_names and all(set(name) <= train_name_chars for name in crossed_names)
+    crossed_names = _han_names(crossed)
+    assert crossed_names and all(set(name) <= _name_chars("train") for name in crossed_names)
     with pytest.raises(ValueError, match="value split"):
         next(generate(1, split="train", values="dev"))
 

@@ -11,6 +11,7 @@ from random import Random
 from typing import Any, Dict, List, Optional, Sequence, Tuple
 
 from .. import lexicons
+from ..surrogates.shapes import is_han
 from . import dates as D
 
 # Taiwan national ID: letter code of the household registration area (A=10 ... Z=33, irregular order).
@@ -78,7 +79,7 @@ class Pools:
             for entry in lexicon.split(self.part):
                 for value in entry.values():
                     if isinstance(value, str):
-                        chars.update(c for c in value if "\u4e00" <= c <= "\u9fff")
+                        chars.update(c for c in value if is_han(c))
         return tuple(sorted(chars - banned))
 
     def pick(self, rng: Random, name: str) -> Dict[str, Any]:
