@@ -1,16 +1,19 @@
 """Score pipelines on the shared evaluation corpora (when present) through their label maps.
 
-    python scripts/evaluate_external.py PIPELINE OUT.json [--corpora ../shared/corpora] [--compare rules]
+    python scripts/evaluate_external.py PIPELINE OUT.json [--corpora ../shared/corpora] [--compare rules] [--jobs N]
 
 Each corpus is predicted by PIPELINE and by `rules` (rules and dates alone, no NER), so the value of
-the NER on real text is visible. Corpora are read in place and never copied; when the folder is
+the NER on real text is visible. Each prediction is one process on one core; `--jobs` of them run at
+once (default: the machine's cores), and the results are printed and written in a fixed order. Corpora are read in place and never copied; when the folder is
 absent the script says so and writes an empty result (a newcomer has no such folder).
 """
 import argparse
 import json
+import os
 import subprocess
 import sys
 import tempfile
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 # corpus file stem -> label map name (spacy_deid/resources/labelmaps)
@@ -44,21 +47,23 @@ def main() -> None:
     parser.add_argument("--corpora", type=Path, default=Path("../shared/corpora"))
     parser.add_argument("--compare", default="rules", help="A second model to score beside PIPELINE.")
     parser.add_argument("--only", nargs="*", default=None, help="Corpus stems to score (default: all present).")
+    parser.add_argument("--jobs", type=int, default=os.cpu_count() or 1, help="Predictions run at once.")
     args = parser.parse_args()
     results = {}
     if not args.corpora.is_dir():
         print(f"No evaluation corpora at {args.corpora}; skipping external evaluation.")
     else:
-        with tempfile.TemporaryDirectory() as tmp:
-            for stem, label_map in CORPORA.items():
-                path = args.corpora / f"{stem}.jsonl"
-                if (args.only and stem not in args.only) or not path.is_file():
-                    continue
-                for model in (args.pipeline, args.compare):
-                    scores = score(model, path, label_map, Path(tmp))
-                    results.setdefault(stem, {})[model] = scores
-                    line = "  ".join(f"{name} {scores.get(key) or 0:.3f}" for name, key in HEADLINE)
-                    print(f"{stem:18} {model:28} {line}")
+        runs = [(stem, label_map, model) for stem, label_map in CORPORA.items()
+                if (not args.only or stem in args.only) and (args.corpora / f"{stem}.jsonl").is_file()
+                for model in (args.pipeline, args.compare)]
+        with tempfile.TemporaryDirectory() as tmp, ThreadPoolExecutor(max(1, args.jobs)) as pool:
+            futures = [pool.submit(score, model, args.corpora / f"{stem}.jsonl", label_map, Path(tmp))
+                       for stem, label_map, model in runs]
+            for (stem, _, model), future in zip(runs, futures):
+                scores = future.result()
+                results.setdefault(stem, {})[model] = scores
+                line = "  ".join(f"{name} {scores.get(key) or 0:.3f}" for name, key in HEADLINE)
+                print(f"{stem:18} {model:28} {line}", flush=True)
     args.output.parent.mkdir(parents=True, exist_ok=True)
     args.output.write_text(json.dumps(results, indent=2, sort_keys=True, ensure_ascii=False) + "\n", encoding="utf8")
 
