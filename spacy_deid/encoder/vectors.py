@@ -127,9 +127,8 @@ def build_vectors(encoder_dir: Union[str, Path], out_dir: Union[str, Path],
     nlp = spacy.blank("xx")
     vectors = Vectors(strings=nlp.vocab.strings, data=data, name="spacy_deid_encoder_vectors")
     for row, (word, _) in enumerate(selected):
-        for key in spellings(word):
-            if key not in vectors:  # a more frequent word's spelling keeps its own row
-                vectors.add(key, row=row)
+        for key in spellings(word):  # distinct lower-case words never share a spelling
+            vectors.add(key, row=row)
     nlp.vocab.vectors = vectors
     nlp.to_disk(out_dir)
     n_han = sum(1 for key, _ in selected if is_han(key))
