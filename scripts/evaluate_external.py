@@ -4,8 +4,9 @@
 
 Each corpus is predicted by PIPELINE and by `rules` (rules and dates alone, no NER), so the value of
 the NER on real text is visible. Each prediction is one process on one core; `--jobs` of them run at
-once (default: the machine's cores), and the results are printed and written in a fixed order. Corpora are read in place and never copied; when the folder is
-absent the script says so and writes an empty result (a newcomer has no such folder).
+once (default: the machine's cores), and the results are printed and written in a fixed order.
+Corpora are read in place and never copied; when the folder is absent the script says so and writes
+an empty result (a newcomer has no such folder).
 """
 import argparse
 import json

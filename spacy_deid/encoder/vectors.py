@@ -37,16 +37,17 @@ class VectorSettings:
 
 
 def _embedding_matrix(encoder_dir: Path) -> numpy.ndarray:
-    from safetensors.numpy import load_file
+    """Only the word-embedding tensor is read, not the encoder's layers."""
+    from safetensors import safe_open
 
     weights = encoder_dir / "model.safetensors"
     if not weights.is_file():
         raise VectorsBuildError(f"{weights} not found: give a Hugging Face folder with model.safetensors")
-    tensors = load_file(str(weights))
-    names = sorted(k for k in tensors if k.endswith("word_embeddings.weight"))
-    if not names:
-        raise VectorsBuildError(f"{weights} has no '*word_embeddings.weight' tensor")
-    return tensors[names[0]].astype(numpy.float32)
+    with safe_open(str(weights), framework="numpy") as tensors:
+        names = sorted(k for k in tensors.keys() if k.endswith("word_embeddings.weight"))
+        if not names:
+            raise VectorsBuildError(f"{weights} has no '*word_embeddings.weight' tensor")
+        return tensors.get_tensor(names[0]).astype(numpy.float32)
 
 
 def _pieces_by_frequency(encoder_dir: Path) -> List[Tuple[str, int]]:
