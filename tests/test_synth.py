@@ -368,3 +368,27 @@ def test_synth_cli_values_option(tmp_path):
     assert result.exit_code == 0, result.output
     assert "heldout templates, train values" in result.output
     assert CliRunner().invoke(app, ["synth", str(out), "-n", "1", "--values", "x"]).exit_code != 0
+
+
+def test_a_full_name_is_one_span(train, heldout):
+    """`Dr. [Ying-Yueh Sung]`, never `Dr. [Ying-Yueh] [Sung]` (annotation.md: `Ms. [Wang Mei-Ling]`):
+    a one-word Latin name span is never followed, after one space, by another of the same label."""
+    given_first = 0
+    for r in train + heldout:
+        for a, b in zip(r.spans, r.spans[1:]):
+            if a.label in NAME_LABELS and b.label == a.label and r.text[a.end:b.start] == " ":
+                assert not (a.text.isascii() and " " not in a.text and "," not in a.text), (r.id, a.start)
+        given_first += sum(1 for s in r.spans if s.label in ("DOCTOR", "PATIENT")
+                           and re.fullmatch(r"[A-Za-z]+-[A-Za-z]+ [A-Za-z]+", s.text) is not None)
+    assert given_first > 20
+
+
+def test_nationality_is_not_followed_by_its_own_suffix(train, heldout):
+    """Chinese nationality values are whole words (`越南籍`, `台灣人`): a template never adds `籍`."""
+    seen = 0
+    for r in train + heldout:
+        for s in r.spans:
+            if s.label == "NATIONALITY" and s.text.endswith("籍"):
+                seen += 1
+                assert r.text[s.end:s.end + 1] != "籍", r.id
+    assert seen > 10

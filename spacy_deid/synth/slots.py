@@ -401,9 +401,15 @@ def _register_mention_slots(prefix: str, label: str, getter: Callable[[Context],
             return titled_en(ctx)
         return _one(_given_en(ctx, n), label)
 
+    def given_surname_en(ctx: Context) -> List[Piece]:
+        """`Ying-Yueh Sung`: given name first, one person, one span (`Ms. [Wang Mei-Ling]`)."""
+        n = getter(ctx)
+        return _one(f"{_given_en(ctx, n)} {_surname_en(ctx, n)}", label)
+
     SLOTS[f"{prefix}_TITLED_ZH"] = titled_zh
     SLOTS[f"{prefix}_TITLED_EN"] = titled_en
     SLOTS[f"{prefix}_GIVEN_EN"] = lambda ctx: _one(_given_en(ctx, getter(ctx)), label)
+    SLOTS[f"{prefix}_GIVEN_SUR_EN"] = given_surname_en
     SLOTS[f"{prefix}_ANY"] = any_form
 
 
