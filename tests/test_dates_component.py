@@ -66,6 +66,40 @@ def test_next_to_ner(nlp_with_ner):
     ]
 
 
+@Language.component("fake_ner_numbers")
+def fake_ner_numbers(doc):
+    """A NER that calls numbers dates: a pain score, a lab pair, an impossible date, real dates, a
+    `年3月` cut from `去年3月`, and a dotted year.month the finder does not read."""
+    wanted = ["4/10", "18/1.1", "13/13/2020", "12/27/2023", "年3月", "110/05/12", "96.04"]
+    spans = []
+    for surface in wanted:
+        start = doc.text.find(surface)
+        if start >= 0:
+            spans.append(doc.char_span(start, start + len(surface), label="DATE"))
+    doc.ents = [s for s in spans if s is not None]
+    return doc
+
+
+def test_ner_numbers_the_finder_rejects_are_dropped():
+    nlp = spacy_deid.blank()
+    nlp.add_pipe("fake_ner_numbers")
+    nlp.add_pipe("deid_dates")
+    text = "Pain 4/10, BUN/CR 18/1.1, 13/13/2020 入院? Seen 12/27/2023; 去年3月停藥, 追蹤 110/05/12, 96.04 出差."
+    doc = nlp(text)
+    assert [(e.text, e._.source, e._.date_norm) for e in doc.ents] == [
+        ("12/27/2023", "ner", "2023-12-27"),  # the finder reads it too: kept, with readings
+        ("3月", "date", "--03"),  # `年` is no part of a date: the finder's span replaces the NER's
+        ("110/05/12", "ner", "2021-05-12"),
+        ("96.04", "ner", None),  # no slash: Minguo year.month or a decimal, the NER's call
+    ]
+    for e in doc.ents:
+        assert text[e.start_char:e.end_char] == e.text
+    # Without the NER the finder finds the same dates: the policy keeps what the finder reads.
+    alone = spacy_deid.blank()
+    alone.add_pipe("deid_dates")
+    assert [e.text for e in alone(text).ents] == ["12/27/2023", "3月", "110/05/12"]
+
+
 def test_serialization_round_trips(nlp, tmp_path):
     nlp2 = spacy_deid.blank(config={"components": {}})
     nlp2.add_pipe("deid_dates", config={"max_year": 2200})

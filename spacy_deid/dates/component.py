@@ -4,9 +4,15 @@ Working next to a trained `ner` (policy, applied before the shared overlap polic
 - a NER DATE span with exactly the finder's boundaries keeps its `source` ("ner") and gets the
   finder's readings;
 - a NER DATE span that contains finder dates and nothing else but filler (spaces, punctuation, range
-  dashes/tildes, `on`/`since`/`to`/`and`, 於/自/至/到/及/和) is replaced by the finder's spans: the finder
-  follows the annotation conventions (`[2223.3]-[2224.9]`, the date without `on`);
-- a NER DATE span the finder did not find keeps no readings unless its whole text parses;
+  dashes/tildes, `on`/`since`/`to`/`and`, 於/自/至/到/及/和, a stray 年/月/日 of `去年3月`) is replaced
+  by the finder's spans: the finder follows the annotation conventions (`[2223.3]-[2224.9]`, the
+  date without `on`, `去年[3月]`);
+- a NER DATE span of ASCII digits and `/ . -` with at least one `/` (`4/10`, `18/1.1`, `13/13/2020`)
+  that no finder date overlaps is dropped: a slashed number is a date only in a shape and context the
+  finder reads, and its context vetoes (`Pain 4/10`, `BP 120/80`) and validity checks are the
+  judgement a model that sees `4/10` in running text lacks (`96.04`, Minguo year.month, which the
+  finder leaves alone because decimals look the same, stays the NER's call);
+- any other NER DATE span the finder did not find keeps no readings unless its whole text parses;
 - everything else (a finder date longer than a NER span, crossing spans, spans of other labels) is
   decided by the shared policy `overlap_policy` (default: longest span wins; ties rule > date > ner).
 Spans that do not align with the tokenizer's tokens are skipped (never guessed).
@@ -30,7 +36,9 @@ from .resolve import (DEFAULT_MINGUO_MIN_YEAR, RT, as_tuple, choose_readings, re
 from .scoring import score_dates
 from .spanvalues import doc_text, set_span_values
 
-_FILLER_RE = re.compile(r"(?i:[\s,.;:()\[\]\-~–—/至到及和與于於自從从]|on|in|since|from|to|and|till|until|at|of|the)*")
+_FILLER_RE = re.compile(r"(?i:[\s,.;:()\[\]\-~–—/至到及和與于於自從从年月日]|on|in|since|from|to|and|till|until|at|of|the)*")
+# Digits and separators: with a `/`, a date only where the finder reads one (policy above).
+_NUMERIC_DATE_RE = re.compile(r"[0-9][0-9./-]*[0-9]")
 
 
 @Language.factory(
@@ -86,11 +94,12 @@ class DateRecognizer:
 
     def __call__(self, doc: Doc) -> Doc:
         text = doc_text(doc)  # once per doc: spaCy's doc.text builds a Token object per token
-        found = self._found(doc, text)
+        candidates = find_readings(text, self.settings)
+        found = self._aligned(doc, candidates)
         if not doc.ents:
             self._annotate_alone(doc, found)
             return doc
-        dates = self._merge_with_ents(doc, found, text)
+        dates = self._merge_with_ents(doc, found, text, [(start, end) for start, end, _ in candidates])
         if self.resolve:
             resolve_spans([dates], self.default_preference, patient=False,
                           minguo_min_year=self.minguo_min_year,
@@ -101,9 +110,10 @@ class DateRecognizer:
         for doc in stream:
             yield self(doc)
 
-    def _found(self, doc: Doc, text: str) -> List[Tuple[Span, Sequence[RT]]]:
+    @staticmethod
+    def _aligned(doc: Doc, candidates: Sequence[Tuple[int, int, Sequence[RT]]]) -> List[Tuple[Span, Sequence[RT]]]:
         found = []
-        for start, end, readings in find_readings(text, self.settings):
+        for start, end, readings in candidates:
             span = doc.char_span(start, end, label="DATE")
             if span is not None:  # misaligned with the tokenizer: skip rather than widen a PHI span
                 found.append((span, readings))
@@ -139,7 +149,8 @@ class DateRecognizer:
         `set_annotations`: a span's extension values are keyed by its offsets, so setting them here
         would overwrite those of a NER span with the same boundaries."""
         return [(span, [reading_dict(r) for r in rs])
-                for span, rs in self._found(doc, doc_text(doc) if text is None else text)]
+                for span, rs in self._aligned(doc, find_readings(doc_text(doc) if text is None else text,
+                                                                 self.settings))]
 
     def set_annotations(self, doc: Doc, found: List[Tuple[Span, List[Dict]]],
                         text: Optional[str] = None) -> List[Span]:
@@ -156,9 +167,13 @@ class DateRecognizer:
         return self._merge_with_ents(doc, [(s, [as_tuple(r) for r in rs]) for s, rs in found],
                                      doc_text(doc) if text is None else text)
 
-    def _merge_with_ents(self, doc: Doc, found: List[Tuple[Span, Sequence[RT]]], text: str) -> List[Span]:
-        """Next to existing entities (a NER, rules): the policy in the module docstring."""
+    def _merge_with_ents(self, doc: Doc, found: List[Tuple[Span, Sequence[RT]]], text: str,
+                         finder_offsets: Optional[Sequence[Tuple[int, int]]] = None) -> List[Span]:
+        """Next to existing entities (a NER, rules): the policy in the module docstring.
+        `finder_offsets`: every finder date, aligned to the tokens or not (default: those of `found`)."""
         existing = doc.ents
+        if finder_offsets is None:
+            finder_offsets = [(s.start_char, s.end_char) for s, _ in found]
         readings_of = {(s.start_char, s.end_char): r for s, r in found}
         spans = [span for span, _ in found]
         kept_ents = []
@@ -182,6 +197,11 @@ class DateRecognizer:
             if inside and self._only_filler(text, ent, inside):
                 dropped = True
                 continue  # replaced by the finder's spans below
+            if (ent._.source in (None, "ner") and "/" in text[key[0]:key[1]]
+                    and _NUMERIC_DATE_RE.fullmatch(text, key[0], key[1])
+                    and not any(s < ent.end_char and ent.start_char < e for s, e in finder_offsets)):
+                dropped = True
+                continue  # a number the finder, reading its context, did not call a date
             if not ent._.date_readings:
                 readings = parse(ent.text, settings=self.settings)
                 if readings:
