@@ -17,6 +17,9 @@ definitions of docs/annotation.md and nothing else:
 - names (PATIENT, PERSON, FAMILY, DOCTOR) and PROFESSION hold a letter and no digit, and are not one
   ASCII letter (a single Han character is a name: `[葉]醫師`);
 - other location labels hold a letter or digit (`[804]` is a hospital, `[7B]` a room);
+- names, professions and location labels are not an English function word (`for`, `the`, `with`):
+  closed-class words name nobody and nothing (words that are also surnames, `He`, `An`, `Do`, `No`,
+  `So`, `On`, are not in the list);
 - names, professions and location labels hold no web or mail address (`://`, `www.`, `x@y.tw`):
   those are URL and EMAIL spans, and a model that swallows one into a place (`https://... 直播` as a
   LOCATION) would otherwise win the overlap against the exact URL the rules found, by being longer.
@@ -41,6 +44,11 @@ _HAS_MONTH = re.compile(r"(?i:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)")
 _NUMERALS_AND_DATE_MARKS = re.compile(rf"[\d{NUMERAL_CHARS}年月日號号/.\-~～ ]+")
 _DIGITS_ONLY_DATE_LENGTHS = (4, 6, 7, 8)
 _HAS_ADDRESS = re.compile(r"(?i:://|www\.|[^\W_]@[^\W_])")
+_FUNCTION_WORDS = frozenset("""
+the and for of to from with without by at into onto per via is was were are been being has have had does
+did not this that these those than its his her him they them their our your who whom which what when
+where why how
+""".split())
 
 
 def _date(text: str) -> bool:
@@ -59,12 +67,16 @@ def _digit(text: str) -> bool:
     return _HAS_DIGIT.search(text) is not None
 
 
+def _function_word(text: str) -> bool:
+    return text.strip().lower() in _FUNCTION_WORDS
+
+
 def _name(text: str) -> bool:
     stripped = text.strip()
     if len(stripped) == 1 and stripped.isascii():
         return False
     return (_HAS_LETTER.search(text) is not None and _HAS_DIGIT.search(text) is None
-            and _HAS_ADDRESS.search(text) is None)
+            and _HAS_ADDRESS.search(text) is None and not _function_word(text))
 
 
 def _alnum(text: str) -> bool:
@@ -72,7 +84,7 @@ def _alnum(text: str) -> bool:
 
 
 def _place(text: str) -> bool:
-    return _HAS_ADDRESS.search(text) is None
+    return _HAS_ADDRESS.search(text) is None and not _function_word(text)
 
 
 SHAPE_OF: Dict[str, Callable[[str], bool]] = {

@@ -14,7 +14,8 @@ from spacy_deid.spanshape import drop_misshapen, fits_label
     ("38", "AGE"), ("三十八", "AGE"), ("27", "NUMBER"), ("十五", "NUMBER"),
     ("(02)2312-3456", "PHONE"), ("2234", "PHONE"), ("32001CXM", "MEDICAL_RECORD"), ("A123456789", "ID_NUMBER"),
     ("x@y.tw", "EMAIL"), ("www.ntuh.gov.tw", "URL"),
-    ("葉", "DOCTOR"), ("ydh", "DOCTOR"), ("Ho", "PATIENT"), ("Wang Mei-Ling", "PERSON"), ("黃大銘", "FAMILY"),
+    ("葉", "DOCTOR"), ("ydh", "DOCTOR"), ("Ho", "PATIENT"), ("He", "DOCTOR"), ("An", "FAMILY"), ("Ford", "PERSON"),
+    ("The Hague", "CITY"), ("With Chen", "PERSON"), ("Wang Mei-Ling", "PERSON"), ("黃大銘", "FAMILY"),
     ("editor", "PROFESSION"), ("英語補習班老師", "PROFESSION"),
     ("804", "HOSPITAL"), ("7B", "ROOM"), ("12診", "ROOM"), ("711", "GENERAL_BUSINESS"), ("台灣", "COUNTRY"),
 ])
@@ -29,6 +30,7 @@ def test_shapes_the_annotation_guide_allows(text, label):
     ("03-7452939 ext. 9558", "DATE"), ("ext. 5228", "DATE"), ("14:30", "DATE"), ("3 days", "DATE"),
     ("BP 120/80", "DATE"), ("180k", "DATE"), ("3週", "DATE"), ("180", "DATE"), ("12", "DATE"), ("55555", "DATE"),
     ("https://line.me/ti/p/abc 直播", "LOCATION"), ("www.ntuh.gov.tw", "HOSPITAL"), ("chen@ntu.edu.tw", "SCHOOL"),
+    ("for", "DOCTOR"), ("FOR", "PATIENT"), ("the", "SCHOOL"), ("With", "HOSPITAL"), ("which", "PROFESSION"),
     ("https://www.youtube.com/@meiling.liu", "PERSON"), ("lin@ntuh.gov.tw", "DOCTOR"), ("7B://", "ROOM"),
 ])
 def test_shapes_no_annotator_could_give(text, label):
