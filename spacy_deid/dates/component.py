@@ -199,7 +199,7 @@ class DateRecognizer:
                 continue  # replaced by the finder's spans below
             if (ent._.source in (None, "ner") and "/" in text[key[0]:key[1]]
                     and _NUMERIC_DATE_RE.fullmatch(text, key[0], key[1])
-                    and not any(s < ent.end_char and ent.start_char < e for s, e in finder_offsets)):
+                    and not any(s < key[1] and key[0] < e for s, e in finder_offsets)):
                 dropped = True
                 continue  # a number the finder, reading its context, did not call a date
             if not ent._.date_readings:
