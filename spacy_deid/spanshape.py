@@ -67,24 +67,20 @@ def _digit(text: str) -> bool:
     return _HAS_DIGIT.search(text) is not None
 
 
-def _function_word(text: str) -> bool:
-    return text.strip().lower() in _FUNCTION_WORDS
+def _can_name(text: str) -> bool:
+    """What names, professions and places share: no web or mail address, not a function word."""
+    return _HAS_ADDRESS.search(text) is None and text.strip().lower() not in _FUNCTION_WORDS
 
 
 def _name(text: str) -> bool:
     stripped = text.strip()
     if len(stripped) == 1 and stripped.isascii():
         return False
-    return (_HAS_LETTER.search(text) is not None and _HAS_DIGIT.search(text) is None
-            and _HAS_ADDRESS.search(text) is None and not _function_word(text))
+    return _HAS_LETTER.search(text) is not None and _HAS_DIGIT.search(text) is None and _can_name(text)
 
 
 def _alnum(text: str) -> bool:
     return _HAS_ALNUM.search(text) is not None
-
-
-def _place(text: str) -> bool:
-    return _HAS_ADDRESS.search(text) is None and not _function_word(text)
 
 
 SHAPE_OF: Dict[str, Callable[[str], bool]] = {
@@ -99,7 +95,7 @@ SHAPE_OF: Dict[str, Callable[[str], bool]] = {
     "URL": lambda text: "." in text or "/" in text,
     "PROFESSION": _name,
     **{label: _name for label in NAME_LABELS},
-    **{label: _place for label in LOCATION_LABELS if label != "NUMBER"},
+    **{label: _can_name for label in LOCATION_LABELS if label != "NUMBER"},
 }
 
 
