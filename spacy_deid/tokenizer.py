@@ -15,6 +15,8 @@ from spacy.tokens import Doc
 from spacy.util import registry
 from spacy.vocab import Vocab
 
+from .doctext import remember_text
+
 # Han ideographs (BMP, extensions, compatibility) and the ideographic zero 〇 used in Minguo years.
 _HAN = "\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\u3007\U00020000-\U0003134f"
 # Punctuation that is always a token of its own: CJK symbols, full-width and general punctuation.
@@ -72,7 +74,7 @@ class CodeMixedTokenizer:
     # -- public API ---------------------------------------------------------------------------
     def __call__(self, text: str) -> Doc:
         words, spaces = self.split(text)
-        return Doc(self.vocab, words=words, spaces=spaces)
+        return remember_text(Doc(self.vocab, words=words, spaces=spaces), text)
 
     def pipe(self, texts: Iterable[str], batch_size: int = 1000) -> Iterable[Doc]:
         for text in texts:

@@ -1,5 +1,5 @@
 """The speed-ups of the dates package against the plain code they replace: bulk span values vs
-`span._`, the token-array text vs `doc.text`, the table calendar check vs `formats.is_valid`, the
+`span._`, the table calendar check vs `formats.is_valid`, the
 reversed-regex left veto vs the word-by-word rule, the pruned prefilter vs the unpruned one, and the
 per-surface read cache."""
 import re
@@ -57,17 +57,6 @@ def test_set_span_values_uses_getters_and_setters(nlp):
 def test_unknown_extension_is_a_clear_error(nlp):
     with pytest.raises(AttributeError, match="no_such_extension"):
         spanvalues.set_span_values(nlp.make_doc("x"), [(0, 1, {"no_such_extension": 1})])
-
-
-@pytest.mark.parametrize("text", [
-    "", " ", "  lead", "trail  ", "a\n\nb", "Seen on 2021/12/25,  BP 120/80 mmHg.\t病人於110年1月5日入院。",
-    "mk1101225 MK 110.1.5 民國 一一〇年十二月二十五日", "x" * 3000,
-])
-def test_doc_text_equals_doc_text(nlp, text):
-    doc = nlp.make_doc(text)
-    spanvalues.clear_caches()
-    assert spanvalues.doc_text(doc) == doc.text == text
-    assert spanvalues.doc_text(doc) == text  # from the cache
 
 
 # -- calendar check ---------------------------------------------------------------------------

@@ -34,7 +34,8 @@ from .finder import DEFAULT_PREFERENCE, FinderSettings, find_readings, parse
 from .resolve import (DEFAULT_MINGUO_MIN_YEAR, RT, as_tuple, choose_readings, reading_dict, resolve_dates,
                       resolve_spans)
 from .scoring import score_dates
-from .spanvalues import doc_text, set_span_values
+from ..doctext import doc_text
+from .spanvalues import set_span_values
 
 _FILLER_RE = re.compile(r"(?i:[\s,.;:()\[\]\-~–—/至到及和與于於自從从年月日]|on|in|since|from|to|and|till|until|at|of|the)*")
 # Digits and separators: with a `/`, a date only where the finder reads one (policy above).

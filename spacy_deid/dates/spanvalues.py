@@ -1,4 +1,4 @@
-"""Span extension values read and written in bulk, and `doc.text` rebuilt without Token objects.
+"""Span extension values read and written in bulk.
 
 WHY: `span._.name = value` builds an `Underscore` object per access; for thousands of dates per second
 that is most of the cost of attaching them. spaCy's `Underscore` keeps a plain (no getter, setter or
@@ -8,8 +8,6 @@ method go through `Underscore` as usual.
 """
 from typing import Any, Dict, Iterable, Tuple
 
-import numpy as np
-from spacy.attrs import ORTH, SPACY
 from spacy.tokens import Doc, Span
 from spacy.tokens.underscore import Underscore
 
@@ -56,42 +54,3 @@ def _token_bounds(doc: Doc, start: int, end: int) -> Tuple[int, int]:
     if span is None:
         raise ValueError("[spacy_deid] character offsets do not align with the tokens")
     return span.start, span.end
-
-
-class _TokenTexts(dict):
-    """(orth hash, trailing space) as 16 bytes -> token text with its whitespace. A hash names the same
-    string in every StringStore (it is the hash of the string), so one cache serves all vocabs."""
-
-    def __init__(self, strings):
-        super().__init__()
-        self.strings = strings
-
-    def __missing__(self, key: bytes) -> str:
-        orth, space = np.frombuffer(key, dtype=np.uint64)
-        text = self.strings[int(orth)] + (" " if space else "")
-        if len(self) >= 500_000:  # bounded: a vocab seen through this cache never grows it past this
-            self.clear()
-        self[key] = text
-        return text
-
-
-_TEXT_CACHES: Dict[int, _TokenTexts] = {}
-
-
-def clear_caches() -> None:
-    """Forget the cached token texts (benchmarks measure unseen notes with a cold cache)."""
-    _TEXT_CACHES.clear()
-
-
-def doc_text(doc: Doc) -> str:
-    """`doc.text`, built from the token array: the same string, without a Token object per token."""
-    if not len(doc):
-        return ""
-    strings = doc.vocab.strings
-    cache = _TEXT_CACHES.get(id(strings))
-    if cache is None or cache.strings is not strings:
-        if len(_TEXT_CACHES) > 8:
-            _TEXT_CACHES.clear()
-        cache = _TEXT_CACHES[id(strings)] = _TokenTexts(strings)
-    arr = np.ascontiguousarray(doc.to_array([ORTH, SPACY]), dtype=np.uint64)
-    return "".join([cache[k] for k in arr.view("V16").ravel().tolist()])

@@ -16,6 +16,7 @@ from spacy.training import Example
 from spacy.util import registry
 from spacy import util
 
+from ..doctext import doc_text
 from ..extensions import install_extensions
 from ..overlap import OverlapPolicy, merge_into_ents
 from .loading import load_patterns, override
@@ -100,7 +101,7 @@ class DeidRules:
     def find(self, doc: Doc) -> List[Span]:
         """The rule spans of `doc`, overlaps not yet resolved (for callers that merge themselves)."""
         self._ensure_loaded()
-        return rule_spans(doc, find_matches(doc.text, self._compiled, self.validators))
+        return rule_spans(doc, find_matches(doc_text(doc), self._compiled, self.validators))
 
     def __call__(self, doc: Doc) -> Doc:
         # spaCy keys span extensions by character offsets only, so a rule span with exactly the

@@ -20,7 +20,7 @@ from .names import gender_hint
 from .operators import OPERATORS, OperatorRegistry
 from .policies import Policy, load_policy
 from .shapes import shape_surrogate
-from ..dates.spanvalues import doc_text
+from ..doctext import doc_text
 
 logger = logging.getLogger(__name__)
 
