@@ -20,6 +20,8 @@ definitions of docs/annotation.md and nothing else:
 - names, professions and location labels are not an English function word (`for`, `the`, `with`):
   closed-class words name nobody and nothing (words that are also surnames, `He`, `An`, `Do`, `No`,
   `So`, `On`, are not in the list);
+- names, professions and location labels are not a medication or a chart shorthand (`Cymbalta`,
+  `CVP`, `PRN`; `clinical_terms`): closed-class clinical vocabulary, never a value of a PHI lexicon;
 - names, professions and location labels hold no web or mail address (`://`, `www.`, `x@y.tw`):
   those are URL and EMAIL spans, and a model that swallows one into a place (`https://... 直播` as a
   LOCATION) would otherwise win the overlap against the exact URL the rules found, by being longer.
@@ -32,6 +34,7 @@ from typing import Callable, Dict, Iterable, List
 
 from spacy.tokens import Doc, Span
 
+from .clinical_terms import is_clinical_term
 from .dates.finder import find_readings
 from .dates.numerals import NUMERAL_CHARS
 from .labels import LOCATION_LABELS, NAME_LABELS
@@ -68,8 +71,10 @@ def _digit(text: str) -> bool:
 
 
 def _can_name(text: str) -> bool:
-    """What names, professions and places share: no web or mail address, not a function word."""
-    return _HAS_ADDRESS.search(text) is None and text.strip().lower() not in _FUNCTION_WORDS
+    """What names, professions and places share: no web or mail address, not a function word, not
+    clinical vocabulary."""
+    return (_HAS_ADDRESS.search(text) is None and text.strip().lower() not in _FUNCTION_WORDS
+            and not is_clinical_term(text))
 
 
 def _name(text: str) -> bool:

@@ -91,6 +91,7 @@ _LEFT_VETO_WORDS = frozenset((
     "hba1c", "a1c", "ldl", "hdl", "tg", "ast", "alt", "inr", "crp",  # lab values
     "hr", "pr", "rr", "bt", "bw", "bh", "temp", "pulse", "spo2", "sao2", "iop", "va", "ef", "fev1", "fvc",
     "dose", "taper", "titrate", "ratio", "sig", "tab", "tabs",  # doses: 5/4/3 taper, sig 1/2
+    "psv", "peep", "cpap", "bipap", "ipap", "epap",  # ventilator settings: PSV 5/5, BiPAP 12/5
 ))
 _LEFT_VETO_PHRASES = ("blood pressure", "vital signs", "visual acuity", "血壓", "血糖", "心跳", "脈搏", "呼吸",
                       "體溫", "體重", "身高", "分數", "評分", "得分", "視力", "眼壓", "劑量", "比例", "疼痛")
@@ -129,6 +130,13 @@ _RIGHT_UNIT_VETO = re.compile(
     r"度|顆|錠|粒|包|次|支|瓶|片|劑|倍|歲|小時|分鐘|分(?![娩析離离泌開开])|mg/dl)(?![A-Za-z]))")
 # Fractions only: `1/3 of the dose`, `7/10 pain`.
 _RIGHT_FRACTION_VETO = re.compile(r"(?i:^[ ]?(?:of|pain|strength|power)(?![A-Za-z]))")
+# A pain score out of ten later in a line about pain: `Pain 4/10, ... re-eval 2/10` (the first is
+# vetoed by its left word, the second by this), unless a date word stands right before it (`pain
+# since 2/10`).
+_OUT_OF_TEN = re.compile(r"(?:10|[0-9])/10")
+_PAIN_IN_LINE = re.compile(r"(?i:pain|vas|nrs|疼痛)[^\n]*$")
+_DATE_WORD_LEFT = re.compile(
+    r"(?i:(?:^|[^a-z])(?:on|since|from|until|till|after|before|dated?)[ ]{1,2}$|(?:於|在|自|從|至|到)[ ]?$)")
 # Seven/eight-digit numbers after an ID word are record numbers or phones, not `1101225`.
 _ID_VETO = re.compile(
     r"(?i:(?:病歷號碼|病歷號|病歷|病历|chart|mrn|id|身分證|身份證|電話|手機|tel|phone|fax|no\.|#|編號|"
@@ -442,11 +450,15 @@ def _context_vetoed(text: str, start: int, end: int, shape: str) -> bool:
 
 
 def _fraction_vetoed(text: str, start: int, end: int, readings: Sequence[Tuple]) -> bool:
-    """A numeric month-day that reads as a fraction: `1 1/2 tab`, `1/3 of the dose`, `7/10 pain`."""
+    """A numeric month-day that reads as a fraction: `1 1/2 tab`, `1/3 of the dose`, `7/10 pain`,
+    `re-eval 2/10` in a line about pain."""
     if any(r[3] != "month-day" for r in readings):
         return False
-    return bool(_MIXED_FRACTION.search(text[max(0, start - 24):start])
-                or _RIGHT_FRACTION_VETO.match(text[end:end + 12]))
+    left = text[max(0, start - 24):start]
+    if _MIXED_FRACTION.search(left) or _RIGHT_FRACTION_VETO.match(text[end:end + 12]):
+        return True
+    return (_OUT_OF_TEN.fullmatch(text, start, end) is not None and not _DATE_WORD_LEFT.search(left)
+            and _PAIN_IN_LINE.search(text[max(0, start - 80):start]) is not None)
 
 
 # The prefilter: one pass over the raw text. It starts with a character class, so the regex engine
