@@ -267,6 +267,9 @@ def test_validators_registry_object():
     (lambda n: "a@" * n, 50_000), (lambda n: "www." * n, 25_000), (lambda n: "病歷號 " * n, 25_000),
     (lambda n: "a." * n, 50_000), (lambda n: "+886 9" * n, 16_000), (lambda n: "12號" * n, 33_000),
     (lambda n: "9-" * n, 50_000), (lambda n: "x" * n + "@", 100_000), (lambda n: "A1" * n, 50_000),
+    (lambda n: "1:" * n, 50_000), (lambda n: "ab:" * n + "::", 33_000), (lambda n: "4111 " * n, 20_000),
+    (lambda n: "GB82 " * n, 20_000), (lambda n: "+44 20 " * n, 14_000), (lambda n: "1." * n, 50_000),
+    (lambda n: "123-45-" * n, 14_000), (lambda n: "(555) " * n, 16_000),
 ])
 def test_linear_time_on_adversarial_notes(make, size):
     from spacy_deid.rules import compile_rules, find_matches

@@ -5,6 +5,7 @@ Checksums live in private helpers. Every veto says which false positive it preve
 Validators are held by a `Validators` object (not a module global) that the component gets from the
 config (`validators = {"@misc": "spacy_deid.DefaultValidators.v1"}`), so a hospital can register its own.
 """
+import ipaddress
 from typing import Callable, Dict, Iterator, Optional
 
 from spacy.util import registry
@@ -157,6 +158,80 @@ def validate_url(text: str, start: int, end: int) -> Optional[bool]:
     return None
 
 
+# -- identifiers outside Taiwan ------------------------------------------------------------------
+def us_ssn_ok(digits: str) -> bool:
+    """SSA rules: area 001-899 but not 666, group 01-99, serial 0001-9999 (`000-12-3456`,
+    `666-...`, `9xx-...` are never issued; 9xx are taxpayer numbers, not SSNs)."""
+    if len(digits) != 9 or not digits.isdigit():
+        return False
+    area, group, serial = digits[:3], digits[3:5], digits[5:]
+    return area not in ("000", "666") and area[0] != "9" and group != "00" and serial != "0000"
+
+
+def luhn_ok(digits: str) -> bool:
+    """The Luhn check digit of payment card numbers."""
+    total = 0
+    for i, ch in enumerate(reversed(digits)):
+        d = ord(ch) - 48
+        if i % 2:
+            d = d * 2 - 9 if d > 4 else d * 2
+        total += d
+    return total % 10 == 0
+
+
+def iban_ok(value: str) -> bool:
+    """ISO 13616: country letters, two check digits, 11-30 alphanumerics; mod 97 of the rearranged
+    number is 1 (one random string in 97 passes, so the shape must match too)."""
+    compact = value.replace(" ", "").upper()
+    if not 15 <= len(compact) <= 34 or not compact[:2].isalpha() or not compact[2:4].isdigit():
+        return False
+    rearranged = compact[4:] + compact[:4]
+    if not rearranged.isalnum():
+        return False
+    return int("".join(str(int(c, 36)) for c in rearranged)) % 97 == 1
+
+
+def validate_us_ssn(text: str, start: int, end: int) -> Optional[bool]:
+    # `123-45-6789` is an SSN only where the SSA could have issued it; without dashes (9 digits) the
+    # number also needs its label nearby (`context_required`), so a valid number gives no verdict.
+    value = text[start:end]
+    digits = value.replace("-", "").replace(" ", "")
+    if not us_ssn_ok(digits):
+        return False
+    return True if len(digits) != len(value) else None
+
+
+def validate_payment_card(text: str, start: int, end: int) -> Optional[bool]:
+    # 13-19 digits with a Luhn check digit and an issuer prefix (3 Amex/Diners/JCB, 4 Visa,
+    # 5 Mastercard, 6 Discover/UnionPay, 2 Mastercard 2-series): lab accession and order numbers of the
+    # same length fail the check nine times in ten and rarely start like a card.
+    digits = "".join(c for c in text[start:end] if c.isdigit())
+    return 13 <= len(digits) <= 19 and digits[0] in "23456" and luhn_ok(digits)
+
+
+def validate_iban(text: str, start: int, end: int) -> Optional[bool]:
+    return iban_ok(text[start:end])
+
+
+def validate_ip_address(text: str, start: int, end: int) -> Optional[bool]:
+    # Every octet <= 255 (`999.1.1.1` is not an address); version strings with four parts (`1.2.3.4`)
+    # need an address word nearby: an address written in a note nearly always has one.
+    value = text[start:end]
+    try:
+        address = ipaddress.ip_address(value)
+    except ValueError:
+        return False
+    if address.version == 4 and all(len(part) == 1 for part in value.split(".")):
+        return None
+    return True
+
+
+def validate_intl_phone(text: str, start: int, end: int) -> Optional[bool]:
+    # E.164 numbers have 8-15 digits with the country code: fewer is a code or a short extension.
+    digits = sum(c.isdigit() for c in text[start:end])
+    return 8 <= digits <= 15
+
+
 class Validators:
     """A name -> validator table. An object, not a global: each component holds its own copy."""
 
@@ -191,6 +266,11 @@ DEFAULT_VALIDATORS: Dict[str, Validator] = {
     "age": validate_age,
     "email": validate_email,
     "url": validate_url,
+    "us_ssn": validate_us_ssn,
+    "payment_card": validate_payment_card,
+    "iban": validate_iban,
+    "ip_address": validate_ip_address,
+    "intl_phone": validate_intl_phone,
 }
 
 

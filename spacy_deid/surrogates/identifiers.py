@@ -1,6 +1,9 @@
 """Surrogates for identifiers: Taiwan national IDs (checksum kept valid), phones (layout and area-code
-style kept), e-mail addresses and URLs (structure kept)."""
+style kept), e-mail addresses and URLs (structure kept), IP addresses (still addresses)."""
+import ipaddress
 import re
+from typing import Optional
+
 from .keys import KeyedDraw
 from .shapes import shape_surrogate
 
@@ -151,8 +154,34 @@ _URL_RE = re.compile(r"(?P<scheme>[A-Za-z][A-Za-z0-9+.-]*://)?(?P<www>www\.)?(?P
                      re.S)
 
 
+_HEX = "0123456789abcdef"
+
+
+def ip_surrogate(original: str, draw: KeyedDraw) -> Optional[str]:
+    """Another address of the same version and layout (`192.168.1.10` -> `57.203.14.188`), or None
+    when `original` is not an IP address. IPv4 octets are drawn from 1-254 (no network or broadcast
+    octet); IPv6 keeps its groups and `::`, with new hex digits in the case the original writes."""
+    try:
+        version = ipaddress.ip_address(original).version
+    except ValueError:
+        return None
+    for _ in range(16):
+        if version == 4:
+            out = ".".join(str(draw.between(1, 254)) for _ in range(4))
+        else:
+            hexdigits = _HEX.upper() if original.upper() == original else _HEX
+            out = "".join(hexdigits[draw.below(16)] if c in "0123456789abcdefABCDEF" else c for c in original)
+        if out != original:
+            return out
+    return None
+
+
 def url_surrogate(original: str, draw: KeyedDraw) -> str:
-    """Scheme, `www.` and the public suffix stay; host labels, path, query and fragment words change."""
+    """Scheme, `www.` and the public suffix stay; host labels, path, query and fragment words change.
+    A bare IP address (HIPAA lists them beside URLs) becomes another address."""
+    address = ip_surrogate(original, draw)
+    if address is not None:
+        return address
     m = _URL_RE.match(original)
     if m is None or not m.group("host"):
         return shape_surrogate(original, draw)
