@@ -12,7 +12,8 @@ definitions of docs/annotation.md and nothing else:
   one would win the overlap against the phone the rules found, by being longer), while numerals with
   date marks only (`2003`, `90年`, `970922`) pass: whether they are dates depends on context the
   finder does not see in the span alone — but a run of ASCII digits alone is a date only with 4
-  (year), 6, 7 or 8 digits (`970922`, `1190220`, `20211225`): `180`, `12` or `55` alone are values;
+  (year), 6, 7 or 8 digits (`970922`, `1190220`, `20211225`): `180`, `12` or `55` alone are values,
+  and four digits with a leading zero are a time of day (`0600`, `1900-0700`: not PHI, annotation.md);
 - PHONE, MEDICAL_RECORD, ID_NUMBER, NIC hold a digit; EMAIL holds `@`; URL holds `.` or `/`;
 - names (PATIENT, PERSON, FAMILY, DOCTOR) and PROFESSION hold a letter and no digit, and are not one
   ASCII letter (a single Han character is a name: `[葉]醫師`);
@@ -46,6 +47,11 @@ _HAS_NUMERAL = re.compile(rf"[\d{NUMERAL_CHARS}]")
 _HAS_MONTH = re.compile(r"(?i:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)")
 _NUMERALS_AND_DATE_MARKS = re.compile(rf"[\d{NUMERAL_CHARS}年月日號号/.\-~～ ]+")
 _DIGITS_ONLY_DATE_LENGTHS = (4, 6, 7, 8)
+# Four digits with a leading zero are a clock time (`0600`), never a year (the finder's years start
+# at 1800, and MMDD is not a form of the guide); a range of four-digit groups with one of them is a
+# shift (`1900-0700`).
+_CLOCK_TIME = re.compile(r"0[0-9][0-5][0-9]")
+_CLOCK_TIME_RANGE = re.compile(r"[0-9]{4}[ ]?[-–~][ ]?[0-9]{4}")
 _HAS_ADDRESS = re.compile(r"(?i:://|www\.|[^\W_]@[^\W_])")
 _FUNCTION_WORDS = frozenset("""
 the and for of to from with without by at into onto per via is was were are been being has have had does
@@ -58,7 +64,9 @@ def _date(text: str) -> bool:
     if _HAS_NUMERAL.search(text) is None:
         return _HAS_MONTH.search(text) is not None
     if text.isascii() and text.isdigit():
-        return len(text) in _DIGITS_ONLY_DATE_LENGTHS
+        return len(text) in _DIGITS_ONLY_DATE_LENGTHS and not _CLOCK_TIME.fullmatch(text)
+    if _CLOCK_TIME_RANGE.fullmatch(text):
+        return not any(_CLOCK_TIME.fullmatch(part.strip()) for part in re.split(r"[-–~]", text))
     return _NUMERALS_AND_DATE_MARKS.fullmatch(text) is not None or bool(find_readings(text))
 
 

@@ -29,6 +29,9 @@ def found(nlp, text):
 
 @pytest.mark.parametrize("text,expected", [
     ("SSN 123-45-6789 on file.", [("123-45-6789", "ID_NUMBER")]),
+    ("Her number is 219-09-9999.", [("219-09-9999", "ID_NUMBER")]),
+    ("SSN: 012-34-5678", [("012-34-5678", "ID_NUMBER")]),
+    ("苗栗住家 037-46-7966", [("037-46-7966", "PHONE")]),  # a Taiwan landline of the same shape
     ("Social security number: 219 09 9999.", [("219 09 9999", "ID_NUMBER")]),
     ("ssn 219099999", [("219099999", "ID_NUMBER")]),
     ("Paid with 4111 1111 1111 1111 yesterday.", [("4111 1111 1111 1111", "ID_NUMBER")]),

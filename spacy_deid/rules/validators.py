@@ -192,13 +192,14 @@ def iban_ok(value: str) -> bool:
 
 
 def validate_us_ssn(text: str, start: int, end: int) -> Optional[bool]:
-    # `123-45-6789` is an SSN only where the SSA could have issued it; without dashes (9 digits) the
-    # number also needs its label nearby (`context_required`), so a valid number gives no verdict.
+    # `123-45-6789` is an SSN only where the SSA could have issued it. Without dashes (9 digits), or
+    # with an area that starts with 0 (`037-46-7966` is a Taiwan landline: area code 037), the number
+    # also needs its label nearby (`context_required`), so a valid one gives no verdict.
     value = text[start:end]
     digits = value.replace("-", "").replace(" ", "")
     if not us_ssn_ok(digits):
         return False
-    return True if len(digits) != len(value) else None
+    return True if "-" in value and digits[0] != "0" else None
 
 
 def validate_payment_card(text: str, start: int, end: int) -> Optional[bool]:
