@@ -270,6 +270,7 @@ def test_validators_registry_object():
     (lambda n: "1:" * n, 50_000), (lambda n: "ab:" * n + "::", 33_000), (lambda n: "4111 " * n, 20_000),
     (lambda n: "GB82 " * n, 20_000), (lambda n: "+44 20 " * n, 14_000), (lambda n: "1." * n, 50_000),
     (lambda n: "123-45-" * n, 14_000), (lambda n: "(555) " * n, 16_000),
+    (lambda n: "12 Main " * n, 12_000), (lambda n: "1 Aa Bb Cc " * n, 9_000), (lambda n: "1 " + "Aa " * n, 33_000),
 ])
 def test_linear_time_on_adversarial_notes(make, size):
     from spacy_deid.rules import compile_rules, find_matches

@@ -93,3 +93,22 @@ def test_an_address_becomes_another_address_of_its_kind(address):
         assert re.sub(r"[0-9a-fA-F]", "h", surrogate) == re.sub(r"[0-9a-fA-F]", "h", address)
         assert (surrogate.upper() == surrogate) == (address.upper() == address)
     assert Resynthesizer(key=KEY)(make_doc(f"from «{address}|URL» today"))._.deid_text == doc._.deid_text
+
+
+@pytest.mark.parametrize("text,expected", [
+    ("Lives at 123 Main Street, Springfield.", [("123", "NUMBER"), ("Main Street", "STREET")]),
+    ("Moved to 4B West 57th St. last year.", [("4B", "NUMBER"), ("West 57th St.", "STREET")]),
+    ("Daughter: 1600 Pennsylvania Avenue NW.", [("1600", "NUMBER"), ("Pennsylvania Avenue", "STREET")]),
+    ("He lives on 55 Sunset Blvd. now", [("55", "NUMBER"), ("Sunset Blvd", "STREET")]),
+    ("住在美國 742 Evergreen Terrace 的兒子", [("742", "NUMBER"), ("Evergreen Terrace", "STREET")]),
+])
+def test_english_street_addresses_are_number_and_street(nlp, text, expected):
+    assert found(nlp, text) == expected
+
+
+@pytest.mark.parametrize("text", [
+    "BP 120 Dr Lin saw him.", "Took 2 tablets on the street.", "Main Street clinic", "Room 12 ward round",
+    "No. 27, Sec. 3, Zhongxiao E. Rd., Taipei",  # a Taiwan address in English is the NER's
+])
+def test_not_english_street_addresses(nlp, text):
+    assert not {label for _, label in found(nlp, text)} & {"NUMBER", "STREET"}
