@@ -21,7 +21,11 @@ def nlp():
 
 
 def found(nlp, text):
-    return [(e.text, e.label_) for e in nlp(text).ents]
+    """(span text, label) in order; every span's offsets hold its text."""
+    doc = nlp(text)
+    for ent in doc.ents:
+        assert text[ent.start_char:ent.end_char] == ent.text
+    return [(e.text, e.label_) for e in doc.ents]
 
 
 # (text, expected (span text, label) pairs in order)

@@ -1,30 +1,16 @@
 """Identifiers outside Taiwan (HIPAA): US SSNs, payment cards, IBANs, IP addresses, North American and
-other international phone numbers; each with its own check, and the look-alikes it must leave."""
+other international phone numbers, English-style street addresses; each with its own check, and the
+look-alikes it must leave."""
 import ipaddress
 import re
 
 import pytest
 
-import spacy_deid
 from spacy_deid.rules.validators import iban_ok, luhn_ok, us_ssn_ok
-
-from test_surrogates_helpers import make_doc
 from spacy_deid.surrogates import Resynthesizer
-from test_surrogates_helpers import KEY
 
-
-@pytest.fixture(scope="module")
-def nlp():
-    nlp = spacy_deid.blank()
-    nlp.add_pipe("deid_rules")
-    return nlp
-
-
-def found(nlp, text):
-    doc = nlp(text)
-    for ent in doc.ents:
-        assert text[ent.start_char:ent.end_char] == ent.text
-    return [(e.text, e.label_) for e in doc.ents]
+from test_rules import found, nlp  # noqa: F401 (nlp is the rules pipeline fixture)
+from test_surrogates_helpers import KEY, make_doc
 
 
 @pytest.mark.parametrize("text,expected", [
