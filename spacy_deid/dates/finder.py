@@ -134,7 +134,7 @@ _RIGHT_FRACTION_VETO = re.compile(r"(?i:^[ ]?(?:of|pain|strength|power)(?![A-Za-
 # vetoed by its left word, the second by this), unless a date word stands right before it (`pain
 # since 2/10`).
 _OUT_OF_TEN = re.compile(r"(?:10|[0-9])/10")
-_PAIN_IN_LINE = re.compile(r"(?i:pain|vas|nrs|疼痛)[^\n]*$")
+_PAIN_IN_LINE = re.compile(r"(?i:pain|\bvas\b|\bnrs\b|疼痛)[^\n]*$")
 _DATE_WORD_LEFT = re.compile(
     r"(?i:(?:^|[^a-z])(?:on|since|from|until|till|after|before|dated?)[ ]{1,2}$|(?:於|在|自|從|至|到)[ ]?$)")
 # Seven/eight-digit numbers after an ID word are record numbers or phones, not `1101225`.
