@@ -1,15 +1,17 @@
-"""Clinical vocabulary that is never PHI (`resources/clinical_terms.txt`): medications and chart
-shorthand.
+"""Clinical vocabulary that is never PHI (`resources/clinical_terms.txt`): medications, chart
+shorthand, and diseases named after places (`日本腦炎`, `German measles`).
 
 WHY: a NER trained on synthetic notes calls an unfamiliar capitalised word in a name-like slot a
 person or a place (`Cymbalta` as a CITY, `CVP` as a DOCTOR). Drug names are what research on the
 de-identified notes needs most, and a surrogate city in place of a drug corrupts the note, so a
 name, profession or place whose whole text is a clinical term is dropped (see `spanshape`). The list
 is closed-class vocabulary, not PHI values: no entry equals a value of any PHI lexicon (tested).
+The place-name rules ask the other question, whether a match lies inside such a term in the text
+(`日本` in `日本腦炎` is no country): `inside_clinical_term`.
 """
 from functools import lru_cache
 from importlib import resources
-from typing import FrozenSet
+from typing import FrozenSet, Tuple
 
 
 def _normalize(text: str) -> str:
@@ -33,4 +35,29 @@ def is_clinical_term(text: str) -> bool:
     return _normalize(text) in clinical_terms()
 
 
-__all__ = ["clinical_terms", "is_clinical_term"]
+@lru_cache(maxsize=4096)
+def _terms_holding(part: str) -> Tuple[Tuple[str, int], ...]:
+    """(term, offset of `part` in it) for every clinical term that contains `part` (normalized)."""
+    out = []
+    for term in clinical_terms():
+        pos = term.find(part)
+        while pos != -1:
+            out.append((term, pos))
+            pos = term.find(part, pos + 1)
+    return tuple(out)
+
+
+def inside_clinical_term(text: str, start: int, end: int) -> bool:
+    """Does `text[start:end]` stand inside an occurrence of a clinical term (`日本` in `日本腦炎`)?
+    Cost: one cached look-up per distinct string, then a comparison per term that holds it."""
+    part = _normalize(text[start:end])
+    if not part:
+        return False
+    for term, offset in _terms_holding(part):
+        begin = start - offset
+        if begin >= 0 and _normalize(text[begin:begin + len(term)]) == term:
+            return True
+    return False
+
+
+__all__ = ["clinical_terms", "inside_clinical_term", "is_clinical_term"]

@@ -2,11 +2,12 @@
 
 Patterns are data (`resources/patterns/*.json` or a hospital's own files), loaded in `initialize()`
 and serialized with the pipeline, so a packaged wheel needs neither the source tree nor the original
-pattern files. A pipeline built with `add_pipe` and never initialized (the one-line use on a blank
-pipeline) loads its configured patterns on first use instead of failing.
+pattern files. Phrase-list rules (`places.json`: countries, regions, cities, nationalities) also
+correct a NER place span that runs on past a known place (`[韓國出差]` -> `[韓國]`; `known_places.py`).
+A pipeline built with `add_pipe` and never initialized (the one-line use on a blank pipeline) loads its configured patterns on first use instead of failing.
 """
 from pathlib import Path
-from typing import Any, Callable, Dict, Iterable, List, Optional, Sequence, Union
+from typing import Any, Callable, Dict, Iterable, List, Optional, Sequence, Tuple, Union
 
 import srsly
 from spacy.language import Language
@@ -20,6 +21,7 @@ from ..doctext import doc_text
 from ..extensions import install_extensions
 from ..overlap import OverlapPolicy, merge_into_ents
 from .loading import load_patterns, override
+from .known_places import overrun_ents
 from .matcher import CompiledRule, RuleMatch, compile_rules, find_matches
 from .rule import PatternRule
 from .validators import Validators
@@ -27,19 +29,21 @@ from .validators import Validators
 SOURCE = "rule"
 
 
+def _rule_span(doc: Doc, m: RuleMatch) -> Optional[Span]:
+    """The span of a character match. A match inside a token (`Tel0912345678` is one token) is widened
+    to whole tokens: for de-identification, removing a few extra characters beats leaking the number."""
+    span = doc.char_span(m.start, m.end, label=m.label, alignment_mode="strict")
+    if span is None:
+        span = doc.char_span(m.start, m.end, label=m.label, alignment_mode="expand")
+    if span is None or not len(span):
+        return None
+    span._.source = SOURCE
+    return span
+
+
 def rule_spans(doc: Doc, matches: Sequence[RuleMatch]) -> List[Span]:
-    """Spans for character matches. A match inside a token (`Tel0912345678` is one token) is widened to
-    whole tokens: for de-identification, removing a few extra characters beats leaking the number."""
-    spans = []
-    for m in matches:
-        span = doc.char_span(m.start, m.end, label=m.label, alignment_mode="strict")
-        if span is None:
-            span = doc.char_span(m.start, m.end, label=m.label, alignment_mode="expand")
-        if span is None or not len(span):
-            continue
-        span._.source = SOURCE
-        spans.append(span)
-    return spans
+    """Spans for character matches (see `_rule_span`)."""
+    return [span for span in (_rule_span(doc, m) for m in matches) if span is not None]
 
 
 class DeidRules:
@@ -56,6 +60,7 @@ class DeidRules:
         self.scorer = scorer
         self._rules: List[PatternRule] = []
         self._compiled: List[CompiledRule] = []
+        self._phrase_rule_ids: frozenset = frozenset()
         self._initialized = False
 
     # -- state ----------------------------------------------------------------------------------
@@ -71,6 +76,7 @@ class DeidRules:
     def set_rules(self, rules: Sequence[PatternRule]) -> None:
         self._compiled = compile_rules(rules, self.validators)  # validates names before replacing
         self._rules = list(rules)
+        self._phrase_rule_ids = frozenset(r.id for r in rules if r.phrases)
         self._initialized = True
 
     def add_patterns(self, patterns: Iterable[Union[PatternRule, Dict[str, Any]]]) -> None:
@@ -100,17 +106,31 @@ class DeidRules:
     # -- processing -----------------------------------------------------------------------------
     def find(self, doc: Doc) -> List[Span]:
         """The rule spans of `doc`, overlaps not yet resolved (for callers that merge themselves)."""
+        return self._find(doc, doc_text(doc))[0]
+
+    def _find(self, doc: Doc, text: str) -> Tuple[List[Span], List[Span]]:
+        """(every rule span, the spans of phrase-list rules among them)."""
         self._ensure_loaded()
-        return rule_spans(doc, find_matches(doc_text(doc), self._compiled, self.validators))
+        spans, places = [], []
+        for m in find_matches(text, self._compiled, self.validators):
+            span = _rule_span(doc, m)
+            if span is not None:
+                spans.append(span)
+                if m.rule_id in self._phrase_rule_ids:
+                    places.append(span)
+        return spans, places
 
     def __call__(self, doc: Doc) -> Doc:
         # spaCy keys span extensions by character offsets only, so a rule span with exactly the
         # offsets of an existing entity would overwrite that entity's `source` and the policy could
         # not tell them apart. Mark existing entities first, then settle exact-offset ties here the
         # way the default policy does (rule > date > ner): the rule's label wins.
+        # A NER place span that runs on past a known place gives way to it (`known_places.py`).
         merge_into_ents(doc, [], self.overlap_policy)
-        spans = self.find(doc)
+        text = doc_text(doc)
+        spans, places = self._find(doc, text)
         taken = {(s.start_char, s.end_char) for s in spans}
+        taken.update((e.start_char, e.end_char) for e in overrun_ents(doc, text, places))
         kept = [e for e in doc.ents if (e.start_char, e.end_char) not in taken]
         if len(kept) != len(doc.ents):
             doc.ents = kept

@@ -2,14 +2,16 @@
 
 A rule is a regular expression for the PHI candidate, the group that is the PHI (so trigger words like
 `病歷號` or `分機` can sit in the pattern but stay outside the span), an optional validator (checksum or
-veto) and optional nearby context words. `from_dict` rejects unknown keys and names the allowed ones,
-so a typo in a hospital's pattern file (`contxt`) fails loudly instead of silently widening a rule.
+veto) and optional nearby context words. A rule may instead hold a phrase list (a gazetteer of closed
+classes such as country names), compiled to one linear-time trie regex (`phrases.py`). `from_dict`
+rejects unknown keys and names the allowed ones, so a typo in a hospital's pattern file (`contxt`) fails loudly instead of silently widening a rule.
 """
 import re
 from dataclasses import dataclass, field
 from typing import Any, Dict, List, Optional, Tuple, Union
 
 from ..labels import LABELS
+from .phrases import phrase_regex
 
 # Whole-match group; any other value names a group in the pattern.
 WHOLE_MATCH = 0
@@ -27,6 +29,8 @@ class PatternRule:
     label: the PHI subcategory the span gets (docs/annotation.md).
     pattern: regex for a candidate. Must run in linear time: no nested quantifiers, no adjacent
         quantifiers over overlapping character classes (every default is checked by a long-input test).
+    phrases: instead of `pattern`, the exact strings to find (longest first at one start; a phrase
+        that starts or ends with an ASCII letter or digit must stand alone there).
     group: the regex group that is the PHI span (0 = the whole match, or a group name).
     ignore_case: compile with re.IGNORECASE.
     validator: name of a validator (see validators.py): True confirms, False rejects, None defers to context.
@@ -39,7 +43,8 @@ class PatternRule:
 
     id: str
     label: str
-    pattern: str
+    pattern: str = ""
+    phrases: Tuple[str, ...] = field(default_factory=tuple)
     group: Union[int, str] = WHOLE_MATCH
     ignore_case: bool = False
     validator: Optional[str] = None
@@ -50,7 +55,7 @@ class PatternRule:
     description: str = ""
 
     FIELDS = (
-        "id", "label", "pattern", "group", "ignore_case", "validator", "context", "context_required",
+        "id", "label", "pattern", "phrases", "group", "ignore_case", "validator", "context", "context_required",
         "context_window", "strip_trailing", "description",
     )
 
@@ -62,6 +67,8 @@ class PatternRule:
         if not isinstance(self.context_window, int) or not 0 <= self.context_window <= 200:
             # A bounded window keeps context checks O(1) per candidate (linear time overall).
             raise RuleError(f"rule {self.id!r}: context_window must be an int in [0, 200]")
+        if bool(self.pattern) == bool(self.phrases):
+            raise RuleError(f"rule {self.id!r}: give either 'pattern' or 'phrases' (a list of strings)")
         if self.context_required and not self.context:
             raise RuleError(f"rule {self.id!r}: context_required is true but no context words are given")
         try:
@@ -74,7 +81,8 @@ class PatternRule:
             raise RuleError(f"rule {self.id!r}: pattern has no group {self.group}")
 
     def compile(self) -> "re.Pattern[str]":
-        return re.compile(self.pattern, re.IGNORECASE if self.ignore_case else 0)
+        source = phrase_regex(self.phrases, ignore_case=self.ignore_case) if self.phrases else self.pattern
+        return re.compile(source, re.IGNORECASE if self.ignore_case else 0)
 
     # -- data-file form -------------------------------------------------------------------------
     @classmethod
@@ -86,15 +94,18 @@ class PatternRule:
         if unknown:
             raise RuleError(f"rule {data.get('id')!r}{where}: unknown key(s) {unknown}; "
                             f"allowed keys: {list(cls.FIELDS)}")
-        missing = [k for k in ("id", "label", "pattern") if k not in data]
+        missing = [k for k in ("id", "label") if k not in data]
+        if "pattern" not in data and "phrases" not in data:
+            missing.append("pattern")
         if missing:
             raise RuleError(f"rule {data.get('id')!r}{where}: missing key(s) {missing}")
         values = dict(data)
-        if "context" in values:
-            ctx = values["context"]
-            if isinstance(ctx, str) or not all(isinstance(c, str) and c for c in ctx):
-                raise RuleError(f"rule {data.get('id')!r}{where}: 'context' must be a list of words")
-            values["context"] = tuple(ctx)
+        for name, what in (("context", "words"), ("phrases", "strings")):
+            if name in values:
+                items = values[name]
+                if isinstance(items, str) or not all(isinstance(c, str) and c for c in items):
+                    raise RuleError(f"rule {data.get('id')!r}{where}: {name!r} must be a list of {what}")
+                values[name] = tuple(items)
         try:
             return cls(**values)
         except RuleError as err:
@@ -104,9 +115,13 @@ class PatternRule:
 
     def to_dict(self) -> Dict[str, Any]:
         """Only the keys that differ from the defaults, so data files stay short."""
-        data: Dict[str, Any] = {"id": self.id, "label": self.label, "pattern": self.pattern}
+        data: Dict[str, Any] = {"id": self.id, "label": self.label}
+        if self.pattern:
+            data["pattern"] = self.pattern
+        else:
+            data["phrases"] = list(self.phrases)
         defaults = PatternRule.__dataclass_fields__
-        for name in self.FIELDS[3:]:
+        for name in self.FIELDS[4:]:
             value = getattr(self, name)
             default = defaults[name].default
             if name == "context":

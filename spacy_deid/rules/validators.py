@@ -10,6 +10,8 @@ from typing import Callable, Dict, Iterator, Optional
 
 from spacy.util import registry
 
+from ..clinical_terms import inside_clinical_term
+
 Validator = Callable[[str, int, int], Optional[bool]]
 
 # Letter codes of the Taiwan national ID / resident certificate: the letter is the household
@@ -233,6 +235,11 @@ def validate_intl_phone(text: str, start: int, end: int) -> Optional[bool]:
     return 8 <= digits <= 15
 
 
+def validate_place_name(text: str, start: int, end: int) -> Optional[bool]:
+    # A place inside a disease's name is no place: `日本腦炎` (Japanese encephalitis), `German measles`.
+    return False if inside_clinical_term(text, start, end) else None
+
+
 class Validators:
     """A name -> validator table. An object, not a global: each component holds its own copy."""
 
@@ -272,6 +279,7 @@ DEFAULT_VALIDATORS: Dict[str, Validator] = {
     "iban": validate_iban,
     "ip_address": validate_ip_address,
     "intl_phone": validate_intl_phone,
+    "place_name": validate_place_name,
 }
 
 

@@ -1,0 +1,171 @@
+"""Write `spacy_deid/resources/patterns/places.json`: phrase-list rules for places of closed classes.
+
+    pip install "babel>=2.12"   # only to rebuild the file; the package does not need it
+    python scripts/build_places.py [--output spacy_deid/resources/patterns/places.json]
+
+WHY: a NER learns names from context, and a country, world region or city it never saw in training
+(`斯里蘭卡`, `Mongolia`) is a guess, while the list of countries is finite and public. The names come
+from the Unicode CLDR (through Babel): territory names in Traditional Chinese (Taiwan) and English
+(COUNTRY), the continents and subregions (REGION), the exemplar cities of the time-zone database
+(CITY), and nationalities written `<country>籍` / `<country>人` (NATIONALITY). To those this script
+adds, by hand, facts CLDR does not hold: Taiwan's municipalities, counties and county-level cities in
+both 台/臺 spellings and in English, and the short forms charts use (`韓國`, `Korea`, `USA`).
+
+A string that two lists claim (`新加坡` is a country and a city) is left out of both: the NER decides
+such names by context. English names that are also personal names (`Chad`, `Jordan`, `Georgia`,
+`Regina`) or common words (`Turkey`, `Jersey`) are left out too: rules cannot tell them apart.
+Nothing here comes from an evaluation corpus.
+"""
+import argparse
+import json
+from pathlib import Path
+from typing import Dict, Iterable, List, Set
+
+import babel
+from babel import Locale
+
+# The Babel release places.json was written with (its CLDR data decides the lists; the tests compare the
+# file with this script's output under the same release).
+BABEL_VERSION = "2.18.0"
+OUTPUT = Path(__file__).resolve().parent.parent / "spacy_deid" / "resources" / "patterns" / "places.json"
+
+# Taiwan's special municipalities, counties and county-level cities (facts), with the short forms of
+# everyday writing; both 台 and 臺 are in use.
+TAIWAN_DIVISIONS_ZH = """
+台北市 台北 新北市 新北 桃園市 桃園 台中市 台中 台南市 台南 高雄市 高雄 基隆市 基隆 新竹市 新竹縣 新竹
+苗栗縣 苗栗 彰化縣 彰化 南投縣 南投 雲林縣 雲林 嘉義市 嘉義縣 嘉義 屏東縣 屏東 宜蘭縣 宜蘭 花蓮縣 花蓮
+台東縣 台東 澎湖縣 澎湖 金門縣 金門 連江縣 馬祖
+""".split()
+TAIWAN_DIVISIONS_EN = """
+Taipei|Taipei City|New Taipei|New Taipei City|Taoyuan|Taoyuan City|Taichung|Taichung City|Tainan|Tainan City|
+Kaohsiung|Kaohsiung City|Keelung|Keelung City|Hsinchu|Hsinchu City|Hsinchu County|Miaoli|Miaoli County|
+Changhua|Changhua County|Nantou|Nantou County|Yunlin|Yunlin County|Chiayi|Chiayi City|Chiayi County|
+Pingtung|Pingtung County|Yilan|Yilan County|Hualien|Hualien County|Taitung|Taitung County|Penghu|
+Penghu County|Kinmen|Kinmen County|Lienchiang County|Matsu
+""".replace("\n", "").split("|")
+# Short and colloquial country names that CLDR's standard names do not cover.
+COUNTRY_SHORT_ZH = ["韓國", "中華民國", "中國大陸", "阿聯"]
+# Two-character country names that are also words or transliterated personal names (`查德` Chad,
+# `馬利` in 馬利亞): left to the NER.
+COUNTRY_WORDS_ZH = {"查德", "馬利", "多哥", "東加", "根息", "曼島", "尼日"}
+COUNTRY_SHORT_EN = ["Korea", "USA", "U.S.A.", "UK", "Burma", "Czech Republic", "Republic of China"]
+# English names that are also everyday words or names (capitalised at the start of a sentence), small
+# places the time-zone database names that read as words (`Center`, `Knox`), and `New York` (city or state).
+ENGLISH_WORDS = {"Turkey", "Jersey", "Guernsey", "Chad", "Man", "Niger", "Guinea", "Chile", "Panama",
+                 "Reunion", "Martinique", "Georgia", "Jordan", "Israel", "India", "China", "Kenya",
+                 "Trinidad", "Dominica", "Grenada", "Victoria", "Regina", "Darwin", "Hamilton", "Kingston",
+                 "Nassau", "Sydney", "Adelaide", "Phoenix", "Denver", "Dawson", "Eucla",
+                 "Hobart", "Perth", "Lima", "Santiago", "Troll", "Casey", "Davis", "Mawson", "Palmer",
+                 "Rothera", "Vostok", "Macquarie", "Creston", "Marengo", "Vevay", "Winamac", "Monticello",
+                 "Tell City", "Petersburg", "Vincennes", "Knox", "Center", "Beulah", "New Salem", "Nome",
+                 "Sitka", "Metlakatla", "Yakutat", "Menominee", "New York", "Stanley", "Lindeman", "Freetown",
+                 "St. Louis", "Norfolk", "Grand Turk", "Glace Bay", "Edmonton", "Moncton", "Cambridge Bay",
+                 "Rankin Inlet", "Swift Current", "Whitehorse", "Fort Nelson", "Dawson Creek", "Broken Hill",
+                 "St. John’s", "Adak", "Hebron", "Busingen", "Maseru", "Port of Spain", "Cayenne", "Oral",
+                 "Resolute", "Midway", "Canary", "Wallis", "Samara", "Chita", "Aden", "Sofia", "Mahe",
+                 "Chatham", "Juba", "Thule", "Vienna"}
+# CLDR territory codes that are groupings, not countries (EU, United Nations, pseudo-locales).
+NOT_COUNTRIES = {"EU", "EZ", "UN", "QO", "XA", "XB", "ZZ", "AQ"}
+# A Chinese name this short collides with words (`梅里`); two-character cities are kept only when
+# they are well known enough to be written in charts (the Taiwan divisions above are always kept).
+MIN_ZH_CITY = 3
+WELL_KNOWN_ZH_CITIES = {"東京", "大阪", "首爾", "上海", "北京", "曼谷", "倫敦", "巴黎", "柏林", "紐約", "雪梨",
+                        "馬德里", "羅馬", "莫斯科", "開羅", "杜拜", "溫哥華", "多倫多", "芝加哥", "洛杉磯", "墨爾本",
+                        "雅加達", "馬尼拉", "吉隆坡", "河內", "仰光", "金邊", "首爾", "澳門", "香港"}
+
+
+def _names(lexicon: str) -> Set[str]:
+    """Personal names of the package's lexicons: an English place that is also a name is dropped."""
+    path = Path(__file__).resolve().parent.parent / "spacy_deid" / "lexicons" / "data" / f"{lexicon}.json"
+    entries = json.loads(path.read_text(encoding="utf8"))["entries"]
+    out = set()
+    for entry in entries:
+        for value in entry.values():
+            if isinstance(value, str) and value.isascii():
+                out.add(value.strip().title())
+    return out
+
+
+def _with_upper(names: Iterable[str]) -> List[str]:
+    """English names as written and in capitals (notes written in capitals)."""
+    out = set()
+    for name in names:
+        out.add(name)
+        out.add(name.upper())
+    return sorted(out)
+
+
+def build() -> Dict[str, object]:
+    zh = Locale.parse("zh_Hant_TW")
+    en = Locale.parse("en")
+    personal = _names("given_names_en") | _names("surnames_en")
+    countries_zh = {v for k, v in zh.territories.items() if k.isalpha() and k not in NOT_COUNTRIES}
+    countries_en = {v for k, v in en.territories.items() if k.isalpha() and k not in NOT_COUNTRIES}
+    countries_zh = (countries_zh | set(COUNTRY_SHORT_ZH)) - COUNTRY_WORDS_ZH
+    countries_en |= set(COUNTRY_SHORT_EN)
+    regions_zh = {v for k, v in zh.territories.items() if k.isdigit() and k != "001"}
+    regions_en = {v for k, v in en.territories.items() if k.isdigit() and k != "001"}
+    # Time-zone cities as (Chinese, English) pairs: CLDR writes an English exemplar city only where it
+    # differs from the zone id (`Asia/Ho_Chi_Minh`), so the id gives the others (`Asia/Tokyo`).
+    pairs = []
+    for zone, names in zh.time_zones.items():
+        if not names.get("city") or zone == "Etc/Unknown":
+            continue
+        english = en.time_zones.get(zone, {}).get("city") or zone.rsplit("/", 1)[-1].replace("_", " ")
+        if english not in personal and english not in ENGLISH_WORDS:
+            pairs.append((names["city"], english))
+    cities_zh = {c for c, _ in pairs if len(c) >= MIN_ZH_CITY or c in WELL_KNOWN_ZH_CITIES}
+    cities_zh |= set(TAIWAN_DIVISIONS_ZH)
+    cities_en = {e for _, e in pairs} | set(TAIWAN_DIVISIONS_EN)
+
+    # A name two lists claim is left to the NER; English names that are personal names or words too.
+    lists = {"COUNTRY": [countries_zh, countries_en], "REGION": [regions_zh, regions_en],
+             "CITY": [cities_zh, cities_en]}
+    claims: Dict[str, Set[str]] = {}
+    for label, parts in lists.items():
+        for part in parts:
+            for name in part:
+                claims.setdefault(name, set()).add(label)
+    shared = {name for name, labels in claims.items() if len(labels) > 1}
+    for parts in lists.values():
+        for part in parts:
+            part -= shared
+    for part in (countries_en, regions_en, cities_en):
+        part -= {n for n in part if n in personal or n in ENGLISH_WORDS}
+    nationalities_zh = {c + suffix for c in countries_zh if "（" not in c and len(c) <= 5
+                        for suffix in ("籍", "人")}
+
+    def rule(rule_id: str, label: str, phrases: Iterable[str], description: str) -> Dict[str, object]:
+        return {"id": rule_id, "label": label, "phrases": sorted(phrases), "validator": "place_name",
+                "description": description}
+
+    return {
+        "description": "Places of closed classes, from the Unicode CLDR (territories, regions, time-zone "
+                       "cities; zh_Hant_TW and en) and Taiwan's administrative divisions; written by "
+                       "scripts/build_places.py, do not edit by hand.",
+        "patterns": [
+            rule("place_country_zh", "COUNTRY", countries_zh, "Country and territory names (CLDR zh_Hant_TW) and chart short forms (韓國)."),
+            rule("place_country_en", "COUNTRY", _with_upper(countries_en), "Country and territory names (CLDR en), without those that are personal names or words (Chad, Turkey)."),
+            rule("place_nationality_zh", "NATIONALITY", nationalities_zh, "Nationality as <country>籍 or <country>人 (美國籍, 日本人)."),
+            rule("place_region_zh", "REGION", regions_zh, "Continents and world subregions (CLDR zh_Hant_TW: 東南亞, 拉丁美洲)."),
+            rule("place_region_en", "REGION", _with_upper(regions_en), "Continents and world subregions (CLDR en: Southeast Asia)."),
+            rule("place_city_zh", "CITY", cities_zh, "Taiwan's municipalities, counties and cities (台北市, 嘉義縣), and world cities of the time-zone database (CLDR zh_Hant_TW; two-character ones only when well known)."),
+            rule("place_city_en", "CITY", _with_upper(cities_en), "Taiwan's municipalities, counties and cities (Kaohsiung, Hualien County), and world cities of the time-zone database (CLDR en), without those that are personal names or words."),
+        ],
+    }
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--output", type=Path, default=OUTPUT)
+    args = parser.parse_args()
+    if babel.__version__ != BABEL_VERSION:
+        print(f"note: Babel {babel.__version__}, not {BABEL_VERSION}: update BABEL_VERSION if you keep the output")
+    data = build()
+    args.output.write_text(json.dumps(data, ensure_ascii=False, indent=1) + "\n", encoding="utf8")
+    counts = ", ".join(f"{r['id']} {len(r['phrases'])}" for r in data["patterns"])
+    print(f"wrote {args.output}: {counts}")
+
+
+if __name__ == "__main__":
+    main()

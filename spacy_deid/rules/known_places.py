@@ -1,0 +1,58 @@
+"""Where a known place (a phrase-list rule's match) meets a longer NER span that starts with it.
+
+WHY: a NER that reads Chinese one character at a time learns where a place name ends from the words
+it saw after places in training; after an unseen word it runs on: `[韓國出差]`, `[上海),]`, `[中央公園安排]`.
+The longest-span policy would keep such a span over the exact place. So, before that policy runs, a
+NER place span that begins with a known place and goes on with words that do not make a longer name
+is dropped, and the known place takes its part:
+- what follows the place holds no letter or digit (`上海),`), or
+- it is Chinese and its last character ends no name of an organisation or a place (`出差`, `找`,
+  `流浪`; but `新加坡中央醫院`, `台北市立萬芳醫院`, `中國醫` keep the NER's span: 院, 醫 end names).
+A Latin continuation (`Japan Airlines`) is a name the NER saw whole, and so is a span the NER calls an
+organisation (a hospital, school, business, department or market: `基隆長庚`, `台中榮總` are hospitals
+named after their city): the NER's span stays.
+"""
+import re
+from typing import Iterable, List, Sequence
+
+from spacy.tokens import Doc, Span
+
+from ..labels import LOCATION_LABELS
+
+# NER labels a known place gives way to: places, not organisations named after a place.
+PLACE_LABELS = LOCATION_LABELS - {"HOSPITAL", "SCHOOL", "GENERAL_BUSINESS", "DEPARTMENT", "MARKET"}
+
+# Characters that end names of organisations and places (院 of 醫院, 學 of 大學, 市 of 台北市 ...).
+NAME_FINAL = frozenset("院學校司行會科部所局店廠館場園宮寺廟市縣區鄉鎮村里路街巷州省島灣山醫大中小託業團社坊堂"
+                       "室處署府心站港城橋樓廈苑莊營隊軍台壽險報航池湖河溪林口洲坡寮")
+_LETTER_OR_DIGIT = re.compile(r"[^\W_]")
+_HAN = re.compile(r"[\u3400-\u9fff\uf900-\ufaff]")
+
+
+def runs_on(rest: str) -> bool:
+    """Is `rest`, the part of a NER span after a known place, no part of a longer name?"""
+    if not _LETTER_OR_DIGIT.search(rest):
+        return True
+    letters = [c for c in rest if _LETTER_OR_DIGIT.match(c)]
+    if not all(_HAN.match(c) for c in letters):
+        return False
+    return letters[-1] not in NAME_FINAL
+
+
+def overrun_ents(doc: Doc, text: str, places: Sequence[Span], sources: Iterable[str] = ("ner",)) -> List[Span]:
+    """The entities of `doc` (from `sources`; unset counts as "ner") with a place label that start
+    where a known place starts, are longer, and run on past it (`runs_on`)."""
+    wanted = set(sources)
+    starts = {}
+    for place in places:
+        starts.setdefault(place.start_char, place.end_char)
+    out = []
+    for ent in doc.ents:
+        end = starts.get(ent.start_char)
+        if (end is not None and ent.end_char > end and ent.label_ in PLACE_LABELS
+                and (ent._.source or "ner") in wanted and runs_on(text[end:ent.end_char])):
+            out.append(ent)
+    return out
+
+
+__all__ = ["NAME_FINAL", "PLACE_LABELS", "overrun_ents", "runs_on"]
