@@ -17,7 +17,7 @@ from test_surrogates_helpers import KEY, make_doc
     ("SSN 123-45-6789 on file.", [("123-45-6789", "ID_NUMBER")]),
     ("Her number is 219-09-9999.", [("219-09-9999", "ID_NUMBER")]),
     ("SSN: 012-34-5678", [("012-34-5678", "ID_NUMBER")]),
-    ("苗栗住家 037-46-7966", [("037-46-7966", "PHONE")]),  # a Taiwan landline of the same shape
+    ("苗栗住家 037-46-7966", [("苗栗", "CITY"), ("037-46-7966", "PHONE")]),  # a Taiwan landline of the same shape
     ("Social security number: 219 09 9999.", [("219 09 9999", "ID_NUMBER")]),
     ("ssn 219099999", [("219099999", "ID_NUMBER")]),
     ("Paid with 4111 1111 1111 1111 yesterday.", [("4111 1111 1111 1111", "ID_NUMBER")]),
@@ -32,8 +32,8 @@ from test_surrogates_helpers import KEY, make_doc
         ("2001:db8::8a2e:370:7334", "URL"), ("fe80:0:0:0:202:b3ff:fe1e:8329", "URL")]),
     ("Call (555) 234-5678 or 555.234.5678.", [("(555) 234-5678", "PHONE"), ("555.234.5678", "PHONE")]),
     ("Daughter in Ohio: +1 614-555-0199; son in London +44 20 7946 0958.", [
-        ("+1 614-555-0199", "PHONE"), ("+44 20 7946 0958", "PHONE")]),
-    ("日本的電話 +81-3-1234-5678", [("+81-3-1234-5678", "PHONE")]),
+        ("+1 614-555-0199", "PHONE"), ("London", "CITY"), ("+44 20 7946 0958", "PHONE")]),
+    ("日本的電話 +81-3-1234-5678", [("日本", "COUNTRY"), ("+81-3-1234-5678", "PHONE")]),
 ])
 def test_identifiers_are_found(nlp, text, expected):
     assert found(nlp, text) == expected
@@ -54,7 +54,7 @@ def test_look_alikes_are_left(nlp, text):
     found_labels = {label for _, label in found(nlp, text)}
     assert not found_labels & {"ID_NUMBER", "URL"} or "Taiwan" in text
     if "Taiwan" in text:
-        assert [t for t, _ in found(nlp, text)] == ["0912-345-678", "(02)2312-3456", "02-2312-3456"]
+        assert [t for t, _ in found(nlp, text)] == ["Taiwan", "0912-345-678", "(02)2312-3456", "02-2312-3456"]
     else:
         assert "PHONE" not in found_labels
 
@@ -86,7 +86,7 @@ def test_an_address_becomes_another_address_of_its_kind(address):
     ("Moved to 4B West 57th St. last year.", [("4B", "NUMBER"), ("West 57th St.", "STREET")]),
     ("Daughter: 1600 Pennsylvania Avenue NW.", [("1600", "NUMBER"), ("Pennsylvania Avenue", "STREET")]),
     ("He lives on 55 Sunset Blvd. now", [("55", "NUMBER"), ("Sunset Blvd", "STREET")]),
-    ("住在美國 742 Evergreen Terrace 的兒子", [("742", "NUMBER"), ("Evergreen Terrace", "STREET")]),
+    ("住在美國 742 Evergreen Terrace 的兒子", [("美國", "COUNTRY"), ("742", "NUMBER"), ("Evergreen Terrace", "STREET")]),
 ])
 def test_english_street_addresses_are_number_and_street(nlp, text, expected):
     assert found(nlp, text) == expected
