@@ -15,25 +15,12 @@ from spacy_deid.rules.known_places import runs_on
 from spacy_deid.rules.phrases import phrase_regex
 
 from linear import assert_linear
+from test_rules import found, nlp  # noqa: F401 (nlp is the rules pipeline fixture)
 
 
 def _places():
     text = resources.files("spacy_deid").joinpath("resources", "patterns", "places.json").read_text("utf8")
     return {rule["id"]: rule for rule in json.loads(text)["patterns"]}
-
-
-@pytest.fixture(scope="module")
-def nlp():
-    nlp = spacy_deid.blank()
-    nlp.add_pipe("deid_rules")
-    return nlp
-
-
-def found(nlp, text):
-    doc = nlp(text)
-    for ent in doc.ents:
-        assert text[ent.start_char:ent.end_char] == ent.text
-    return [(e.text, e.label_) for e in doc.ents]
 
 
 # -- the trie regex ---------------------------------------------------------------------------------

@@ -4,7 +4,8 @@ Patterns are data (`resources/patterns/*.json` or a hospital's own files), loade
 and serialized with the pipeline, so a packaged wheel needs neither the source tree nor the original
 pattern files. Phrase-list rules (`places.json`: countries, regions, cities, nationalities) also
 correct a NER place span that runs on past a known place (`[韓國出差]` -> `[韓國]`; `known_places.py`).
-A pipeline built with `add_pipe` and never initialized (the one-line use on a blank pipeline) loads its configured patterns on first use instead of failing.
+A pipeline built with `add_pipe` and never initialized (the one-line use on a blank pipeline) loads its
+configured patterns on first use instead of failing.
 """
 from pathlib import Path
 from typing import Any, Callable, Dict, Iterable, List, Optional, Sequence, Tuple, Union

@@ -13,7 +13,7 @@ organisation (a hospital, school, business, department or market: `基隆長庚`
 named after their city): the NER's span stays.
 """
 import re
-from typing import Iterable, List, Sequence
+from typing import List, Sequence
 
 from spacy.tokens import Doc, Span
 
@@ -39,10 +39,9 @@ def runs_on(rest: str) -> bool:
     return letters[-1] not in NAME_FINAL
 
 
-def overrun_ents(doc: Doc, text: str, places: Sequence[Span], sources: Iterable[str] = ("ner",)) -> List[Span]:
-    """The entities of `doc` (from `sources`; unset counts as "ner") with a place label that start
-    where a known place starts, are longer, and run on past it (`runs_on`)."""
-    wanted = set(sources)
+def overrun_ents(doc: Doc, text: str, places: Sequence[Span]) -> List[Span]:
+    """The NER entities of `doc` (source "ner" or unset) with a place label that start where a known
+    place starts, are longer, and run on past it (`runs_on`)."""
     starts = {}
     for place in places:
         starts.setdefault(place.start_char, place.end_char)
@@ -50,7 +49,7 @@ def overrun_ents(doc: Doc, text: str, places: Sequence[Span], sources: Iterable[
     for ent in doc.ents:
         end = starts.get(ent.start_char)
         if (end is not None and ent.end_char > end and ent.label_ in PLACE_LABELS
-                and (ent._.source or "ner") in wanted and runs_on(text[end:ent.end_char])):
+                and (ent._.source or "ner") == "ner" and runs_on(text[end:ent.end_char])):
             out.append(ent)
     return out
 
