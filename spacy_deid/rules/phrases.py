@@ -14,7 +14,7 @@ import re
 from typing import Dict, Iterable
 
 _ASCII_ALNUM = re.compile(r"[A-Za-z0-9]")
-_LEFT_EDGE = r"(?<![A-Za-z0-9])"
+_LEFT_EDGE_AFTER_FIRST = r"(?<![A-Za-z0-9].)"
 _RIGHT_EDGE = r"(?![A-Za-z0-9])"
 _END = ""  # trie key marking that a phrase ends at this node (no character is the empty string)
 
@@ -48,8 +48,10 @@ def phrase_regex(phrases: Iterable[str], *, ignore_case: bool = False) -> str:
     root = _trie(wanted)
     alternatives = []
     for char, child in sorted(root.items()):
-        edge = _LEFT_EDGE if _ASCII_ALNUM.match(char) else ""
-        alternatives.append(edge + re.escape(char) + _branches(child, char))
+        # The left edge is checked after the first character (what stands before it), so every branch
+        # starts with a literal and the engine skips positions no phrase can start at.
+        edge = _LEFT_EDGE_AFTER_FIRST if _ASCII_ALNUM.match(char) else ""
+        alternatives.append(re.escape(char) + edge + _branches(child, char))
     return "(?:" + "|".join(alternatives) + ")"
 
 
