@@ -71,7 +71,7 @@ NOT_COUNTRIES = {"EU", "EZ", "UN", "QO", "XA", "XB", "ZZ", "AQ"}
 MIN_ZH_CITY = 3
 WELL_KNOWN_ZH_CITIES = {"東京", "大阪", "首爾", "上海", "北京", "曼谷", "倫敦", "巴黎", "柏林", "紐約", "雪梨",
                         "馬德里", "羅馬", "莫斯科", "開羅", "杜拜", "溫哥華", "多倫多", "芝加哥", "洛杉磯", "墨爾本",
-                        "雅加達", "馬尼拉", "吉隆坡", "河內", "仰光", "金邊", "首爾", "澳門", "香港"}
+                        "雅加達", "馬尼拉", "吉隆坡", "河內", "仰光", "金邊", "澳門", "香港"}
 
 
 def _names(lexicon: str) -> Set[str]:
@@ -130,7 +130,7 @@ def build() -> Dict[str, object]:
     for parts in lists.values():
         for part in parts:
             part -= shared
-    for part in (countries_en, regions_en, cities_en):
+    for part in (countries_en, regions_en):  # cities were filtered as pairs above
         part -= {n for n in part if n in personal or n in ENGLISH_WORDS}
     nationalities_zh = {c + suffix for c in countries_zh if "（" not in c and len(c) <= 5
                         for suffix in ("籍", "人")}

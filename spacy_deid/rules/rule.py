@@ -4,7 +4,8 @@ A rule is a regular expression for the PHI candidate, the group that is the PHI 
 `病歷號` or `分機` can sit in the pattern but stay outside the span), an optional validator (checksum or
 veto) and optional nearby context words. A rule may instead hold a phrase list (a gazetteer of closed
 classes such as country names), compiled to one linear-time trie regex (`phrases.py`). `from_dict`
-rejects unknown keys and names the allowed ones, so a typo in a hospital's pattern file (`contxt`) fails loudly instead of silently widening a rule.
+rejects unknown keys and names the allowed ones, so a typo in a hospital's pattern file (`contxt`)
+fails loudly instead of silently widening a rule.
 """
 import re
 from dataclasses import dataclass, field
@@ -55,8 +56,8 @@ class PatternRule:
     description: str = ""
 
     FIELDS = (
-        "id", "label", "pattern", "phrases", "group", "ignore_case", "validator", "context", "context_required",
-        "context_window", "strip_trailing", "description",
+        "id", "label", "pattern", "phrases", "group", "ignore_case", "validator", "context",
+        "context_required", "context_window", "strip_trailing", "description",
     )
 
     def __post_init__(self) -> None:
