@@ -1,6 +1,7 @@
 """Score pipelines on the shared evaluation corpora (when present) through their label maps.
 
     python scripts/evaluate_external.py PIPELINE OUT.json [--corpora ../shared/corpora] [--compare rules] [--jobs N]
+                                        [--gpu-id 0]
 
 Each corpus is predicted by PIPELINE and by `rules` (rules and dates alone, no NER), so the value of
 the NER on real text is visible. Each prediction is one process on one core; `--jobs` of them run at
@@ -32,10 +33,11 @@ def run(cmd):
     subprocess.run(cmd, check=True, stdout=subprocess.DEVNULL)
 
 
-def score(model: str, corpus: Path, label_map: str, workdir: Path) -> dict:
+def score(model: str, corpus: Path, label_map: str, workdir: Path, gpu_id: int = -1) -> dict:
     pred = workdir / f"{corpus.stem}.{Path(model).name}.pred.jsonl"
     out = workdir / f"{corpus.stem}.{Path(model).name}.scores.json"
-    run([sys.executable, "-m", "spacy_deid.cli", "predict", model, str(corpus), str(pred)])
+    gpu = ["--gpu-id", str(gpu_id)] if gpu_id >= 0 and model != "rules" else []
+    run([sys.executable, "-m", "spacy_deid.cli", "predict", model, str(corpus), str(pred), *gpu])
     run([sys.executable, "-m", "spacy_deid.cli", "evaluate", str(corpus), str(pred), "--label-map", label_map,
          "--unmapped", "ignore", "--output", str(out), "--no-leak"])
     return json.loads(out.read_text(encoding="utf8"))
@@ -49,6 +51,7 @@ def main() -> None:
     parser.add_argument("--compare", default="rules", help="A second model to score beside PIPELINE.")
     parser.add_argument("--only", nargs="*", default=None, help="Corpus stems to score (default: all present).")
     parser.add_argument("--jobs", type=int, default=os.cpu_count() or 1, help="Predictions run at once.")
+    parser.add_argument("--gpu-id", type=int, default=-1, help="GPU for PIPELINE's predictions (-1: CPU).")
     args = parser.parse_args()
     results = {}
     if not args.corpora.is_dir():
@@ -58,7 +61,7 @@ def main() -> None:
                 if (not args.only or stem in args.only) and (args.corpora / f"{stem}.jsonl").is_file()
                 for model in (args.pipeline, args.compare)]
         with tempfile.TemporaryDirectory() as tmp, ThreadPoolExecutor(max(1, args.jobs)) as pool:
-            futures = [pool.submit(score, model, args.corpora / f"{stem}.jsonl", label_map, Path(tmp))
+            futures = [pool.submit(score, model, args.corpora / f"{stem}.jsonl", label_map, Path(tmp), args.gpu_id)
                        for stem, label_map, model in runs]
             for (stem, _, model), future in zip(runs, futures):
                 scores = future.result()

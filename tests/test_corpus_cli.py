@@ -64,3 +64,26 @@ def test_convert_reports_skipped_records(tmp_path):
     assert len(list(read_jsonl(tmp_path / "o.jsonl"))) == 3
     result = runner.invoke(app, ["convert", str(src), str(tmp_path / "o2.jsonl")])
     assert result.exit_code == 1 and not (tmp_path / "o2.jsonl").exists()
+
+
+def test_predict_writes_spans_and_refuses_a_missing_gpu(tmp_path):
+    """`predict` on the rules alone finds the dev notes' dates; `--gpu-id` on a machine without a
+    usable GPU stops with a message naming the GPU instead of silently running on the CPU."""
+    from thinc.api import prefer_gpu, require_cpu
+
+    out = tmp_path / "pred.jsonl"
+    result = runner.invoke(app, ["predict", "rules", str(DEV_NOTES), str(out)])
+    assert result.exit_code == 0, result.output
+    predicted = list(read_jsonl(out))
+    gold = list(read_jsonl(DEV_NOTES))
+    assert [r.id for r in predicted] == [r.id for r in gold]
+    gold_dates = {(r.id, s.start, s.end) for r in gold for s in r.spans if s.label == "DATE"}
+    found_dates = {(r.id, s.start, s.end) for r in predicted for s in r.spans if s.label == "DATE"}
+    assert gold_dates and gold_dates <= found_dates
+    if prefer_gpu(0):  # a machine with a GPU: nothing to refuse
+        require_cpu()
+        return
+    result = runner.invoke(app, ["predict", "rules", str(DEV_NOTES), str(tmp_path / "gpu.jsonl"), "--gpu-id", "0"])
+    assert result.exit_code == 1
+    assert "cannot use GPU 0" in result.output
+    assert not (tmp_path / "gpu.jsonl").exists()

@@ -13,8 +13,17 @@ def predict_command(
     input_path: Path = typer.Argument(..., exists=True, dir_okay=False, help="JSONL notes (id, text, patient_id)."),
     output_path: Path = typer.Argument(..., dir_okay=False, help="JSONL with predicted spans."),
     batch_size: int = typer.Option(64, help="Notes per nlp.pipe batch."),
+    gpu_id: int = typer.Option(-1, "--gpu-id", help="GPU to run the model on (needs cupy); -1: CPU."),
 ) -> None:
     """Write the PHI spans MODEL finds in INPUT; a patient's notes are resolved together (date vote)."""
+    if gpu_id >= 0:
+        import spacy
+
+        try:
+            spacy.require_gpu(gpu_id)  # before loading, so the weights are placed on the GPU
+        except ValueError as err:  # no cupy, or no such device
+            typer.echo(f"predict: cannot use GPU {gpu_id}: {err}", err=True)
+            raise typer.Exit(1)
     from ..corpus import doc_to_record, read_jsonl, write_jsonl
     from ..dates import resolve_dates
     from ..loading import load_recognizer
