@@ -9,7 +9,10 @@ from the Unicode CLDR (through Babel): territory names in Traditional Chinese (T
 (COUNTRY), the continents and subregions (REGION), the exemplar cities of the time-zone database
 (CITY), and nationalities written `<country>籍` / `<country>人` (NATIONALITY). To those this script
 adds, by hand, facts CLDR does not hold: Taiwan's municipalities, counties and county-level cities in
-both 台/臺 spellings and in English, and the short forms charts use (`韓國`, `Korea`, `USA`).
+both 台/臺 spellings and in English, the short forms charts use (`韓國`, `Korea`, `USA`), and the
+first-level divisions that Taiwan's notes name most (STATE): the US states, China's provinces and
+autonomous regions, Japan's prefectures, Canada's provinces and Australia's states, in Chinese with
+their suffix (`加州`, `廣東省`, `沖繩縣`) and in English.
 
 A string that two lists claim (`新加坡` is a country and a city) is left out of both: the NER decides
 such names by context. English names that are also personal names (`Chad`, `Jordan`, `Georgia`,
@@ -42,6 +45,40 @@ Kaohsiung|Kaohsiung City|Keelung|Keelung City|Hsinchu|Hsinchu City|Hsinchu Count
 Changhua|Changhua County|Nantou|Nantou County|Yunlin|Yunlin County|Chiayi|Chiayi City|Chiayi County|
 Pingtung|Pingtung County|Yilan|Yilan County|Hualien|Hualien County|Taitung|Taitung County|Penghu|
 Penghu County|Kinmen|Kinmen County|Lienchiang County|Matsu
+""".replace("\n", "").split("|")
+# First-level divisions (facts). Chinese names keep their suffix (州 省 縣 府 都 道 自治區): without
+# it a province is often a word or a cuisine (`四川`, `湖南`); the four short US forms are the usual
+# chart spellings. English names pass the personal-name and word filters below (`Washington`,
+# `Georgia`, `Virginia`, `Victoria` and `New York` are left to the NER).
+STATES_ZH = """
+阿拉巴馬州 阿拉斯加州 亞利桑那州 阿肯色州 加利福尼亞州 加州 科羅拉多州 康乃狄克州 德拉瓦州 佛羅里達州 喬治亞州
+夏威夷州 愛達荷州 伊利諾州 印第安納州 愛荷華州 堪薩斯州 肯塔基州 路易斯安那州 緬因州 馬里蘭州 麻薩諸塞州 麻州
+密西根州 明尼蘇達州 密西西比州 密蘇里州 蒙大拿州 內布拉斯加州 內華達州 新罕布夏州 紐澤西州 新墨西哥州 紐約州
+北卡羅來納州 北達科他州 俄亥俄州 奧克拉荷馬州 俄勒岡州 賓夕法尼亞州 賓州 羅德島州 南卡羅來納州 南達科他州
+田納西州 德克薩斯州 德州 猶他州 佛蒙特州 維吉尼亞州 華盛頓州 西維吉尼亞州 威斯康辛州 懷俄明州
+河北省 山西省 遼寧省 吉林省 黑龍江省 江蘇省 浙江省 安徽省 福建省 江西省 山東省 河南省 湖北省 湖南省 廣東省
+海南省 四川省 貴州省 雲南省 陝西省 甘肅省 青海省 內蒙古自治區 廣西壯族自治區 西藏自治區 寧夏回族自治區
+新疆維吾爾自治區
+北海道 青森縣 岩手縣 宮城縣 秋田縣 山形縣 福島縣 茨城縣 栃木縣 群馬縣 埼玉縣 千葉縣 東京都 神奈川縣 新潟縣
+富山縣 石川縣 福井縣 山梨縣 長野縣 岐阜縣 靜岡縣 愛知縣 三重縣 滋賀縣 京都府 大阪府 兵庫縣 奈良縣 和歌山縣
+鳥取縣 島根縣 岡山縣 廣島縣 山口縣 德島縣 香川縣 愛媛縣 高知縣 福岡縣 佐賀縣 長崎縣 熊本縣 大分縣 宮崎縣
+鹿兒島縣 沖繩縣
+安大略省 魁北克省 卑詩省 亞伯達省 曼尼托巴省 薩斯喀徹溫省 新斯科細亞省 新布倫瑞克省 愛德華王子島省
+新南威爾斯州 昆士蘭州 維多利亞州 南澳州 西澳州 塔斯馬尼亞州
+""".split()
+STATES_EN = """
+Alabama|Alaska|Arizona|Arkansas|California|Colorado|Connecticut|Delaware|Florida|Georgia|Hawaii|Idaho|
+Illinois|Indiana|Iowa|Kansas|Kentucky|Louisiana|Maine|Maryland|Massachusetts|Michigan|Minnesota|
+Mississippi|Missouri|Montana|Nebraska|Nevada|New Hampshire|New Jersey|New Mexico|New York|North Carolina|
+North Dakota|Ohio|Oklahoma|Oregon|Pennsylvania|Rhode Island|South Carolina|South Dakota|Tennessee|Texas|
+Utah|Vermont|Virginia|Washington|West Virginia|Wisconsin|Wyoming|
+Hebei|Shanxi|Liaoning|Heilongjiang|Jiangsu|Zhejiang|Anhui|Fujian|Jiangxi|Shandong|Henan|Hubei|Hunan|
+Guangdong|Hainan|Sichuan|Guizhou|Yunnan|Shaanxi|Gansu|Qinghai|Inner Mongolia|Guangxi|Tibet|Ningxia|
+Xinjiang|Hokkaido|Okinawa Prefecture|Osaka Prefecture|Kyoto Prefecture|Kanagawa Prefecture|
+Fukuoka Prefecture|Aichi Prefecture|Hiroshima Prefecture|Chiba Prefecture|Saitama Prefecture|
+Hyogo Prefecture|Shizuoka Prefecture|Nagano Prefecture|Ontario|Quebec|British Columbia|Alberta|Manitoba|
+Saskatchewan|Nova Scotia|New Brunswick|Newfoundland and Labrador|Prince Edward Island|New South Wales|
+Queensland|South Australia|Western Australia|Tasmania|Victoria
 """.replace("\n", "").split("|")
 # Short and colloquial country names that CLDR's standard names do not cover.
 COUNTRY_SHORT_ZH = ["韓國", "中華民國", "中國大陸", "阿聯"]
@@ -119,8 +156,9 @@ def build() -> Dict[str, object]:
     cities_en = {e for _, e in pairs} | set(TAIWAN_DIVISIONS_EN)
 
     # A name two lists claim is left to the NER; English names that are personal names or words too.
+    states_zh, states_en = set(STATES_ZH), set(STATES_EN)
     lists = {"COUNTRY": [countries_zh, countries_en], "REGION": [regions_zh, regions_en],
-             "CITY": [cities_zh, cities_en]}
+             "CITY": [cities_zh, cities_en], "STATE": [states_zh, states_en]}
     claims: Dict[str, Set[str]] = {}
     for label, parts in lists.items():
         for part in parts:
@@ -130,7 +168,7 @@ def build() -> Dict[str, object]:
     for parts in lists.values():
         for part in parts:
             part -= shared
-    for part in (countries_en, regions_en):  # cities were filtered as pairs above
+    for part in (countries_en, regions_en, states_en):  # cities were filtered as pairs above
         part -= {n for n in part if n in personal or n in ENGLISH_WORDS}
     nationalities_zh = {c + suffix for c in countries_zh if "（" not in c and len(c) <= 5
                         for suffix in ("籍", "人")}
@@ -141,7 +179,8 @@ def build() -> Dict[str, object]:
 
     return {
         "description": "Places of closed classes, from the Unicode CLDR (territories, regions, time-zone "
-                       "cities; zh_Hant_TW and en) and Taiwan's administrative divisions; written by "
+                       "cities; zh_Hant_TW and en), Taiwan's administrative divisions and the first-level "
+                       "divisions of six countries; written by "
                        "scripts/build_places.py, do not edit by hand.",
         "patterns": [
             rule("place_country_zh", "COUNTRY", countries_zh, "Country and territory names (CLDR zh_Hant_TW) and chart short forms (韓國)."),
@@ -150,6 +189,8 @@ def build() -> Dict[str, object]:
             rule("place_region_zh", "REGION", regions_zh, "Continents and world subregions (CLDR zh_Hant_TW: 東南亞, 拉丁美洲)."),
             rule("place_region_en", "REGION", _with_upper(regions_en), "Continents and world subregions (CLDR en: Southeast Asia)."),
             rule("place_city_zh", "CITY", cities_zh, "Taiwan's municipalities, counties and cities (台北市, 嘉義縣), and world cities of the time-zone database (CLDR zh_Hant_TW; two-character ones only when well known)."),
+            rule("place_state_zh", "STATE", states_zh, "First-level divisions with their suffix: US states (加州, 紐約州), China's provinces and autonomous regions (廣東省), Japan's prefectures (沖繩縣), Canada's provinces, Australia's states."),
+            rule("place_state_en", "STATE", _with_upper(states_en), "US states, China's provinces, Japan's prefectures, Canada's provinces and Australia's states in English, without those that are personal names or words (Washington, Georgia, Virginia)."),
             rule("place_city_en", "CITY", _with_upper(cities_en), "Taiwan's municipalities, counties and cities (Kaohsiung, Hualien County), and world cities of the time-zone database (CLDR en), without those that are personal names or words."),
         ],
     }

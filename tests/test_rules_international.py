@@ -32,7 +32,7 @@ from test_surrogates_helpers import KEY, make_doc
         ("2001:db8::8a2e:370:7334", "URL"), ("fe80:0:0:0:202:b3ff:fe1e:8329", "URL")]),
     ("Call (555) 234-5678 or 555.234.5678.", [("(555) 234-5678", "PHONE"), ("555.234.5678", "PHONE")]),
     ("Daughter in Ohio: +1 614-555-0199; son in London +44 20 7946 0958.", [
-        ("+1 614-555-0199", "PHONE"), ("London", "CITY"), ("+44 20 7946 0958", "PHONE")]),
+        ("Ohio", "STATE"), ("+1 614-555-0199", "PHONE"), ("London", "CITY"), ("+44 20 7946 0958", "PHONE")]),
     ("日本的電話 +81-3-1234-5678", [("日本", "COUNTRY"), ("+81-3-1234-5678", "PHONE")]),
 ])
 def test_identifiers_are_found(nlp, text, expected):

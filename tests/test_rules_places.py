@@ -104,7 +104,9 @@ def test_places_file_lists_each_name_under_one_label_and_no_personal_names():
     personal |= {e["text"] for e in load_lexicon("surnames_en").entries}
     english = {p for r in rules.values() if r["id"].endswith("_en") for p in r["phrases"]}
     assert not english & personal
-    assert {"Chad", "Jordan", "Georgia", "Turkey", "Oral"}.isdisjoint(english)
+    assert {"Chad", "Jordan", "Georgia", "Turkey", "Oral", "Washington", "Virginia", "Victoria"}.isdisjoint(english)
+    # Provinces without their suffix are words and cuisines (`四川菜`, `湖南`): never listed bare.
+    assert {"四川", "湖南", "廣東", "福建"}.isdisjoint(rules["place_state_zh"]["phrases"])
     assert all(len(p) >= 2 for r in rules.values() for p in r["phrases"])
 
 
@@ -133,6 +135,9 @@ def test_places_file_is_what_the_build_script_writes():
     ("Chadwick said Taiwanese food; Oral intake fair", []),
     ("小時候得過日本腦炎和德國麻疹, 有香港腳", []),
     ("History of German measles; the Hong Kong flu in Hong Kong", [("Hong Kong", "CITY")]),
+    ("女兒在加州念書, 先生是廣東省人, 曾住沖繩縣", [("加州", "STATE"), ("廣東省", "STATE"), ("沖繩縣", "STATE")]),
+    ("Son lives in Texas, moved from ONTARIO; Dr. Washington said 吃四川菜", [
+        ("Texas", "STATE"), ("ONTARIO", "STATE")]),
 ])
 def test_places_in_running_text(nlp, text, expected):
     assert found(nlp, text) == expected
