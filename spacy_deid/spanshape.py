@@ -17,6 +17,12 @@ definitions of docs/annotation.md and nothing else:
 - PHONE, MEDICAL_RECORD, ID_NUMBER, NIC hold a digit; EMAIL holds `@`; URL holds `.` or `/`;
 - names (PATIENT, PERSON, FAMILY, DOCTOR) and PROFESSION hold a letter and no digit, and are not one
   ASCII letter (a single Han character is a name: `[葉]醫師`);
+- a name of one Han character stands next to its title: annotation.md keeps titles outside the span
+  (`[葉]醫師`, `[陳]先生`, `Dr. [王]`), so a lone surname is written with one after it (先生, 醫師,
+  阿姨…), an English title, a role (`社工 [謝]`, `主治醫師: [王]`) or 老/小/阿 before it (`老[王]`),
+  or it is the start of a longer name the model cut short (`[石]霞`); a single character with none
+  of these is a word the model misread (`班[別] 小夜` in a nursing header). This is the one check
+  that reads the span's neighbours;
 - other location labels hold a letter or digit (`[804]` is a hospital, `[7B]` a room);
 - names, professions and location labels are not an English function word (`for`, `the`, `with`):
   closed-class words name nobody and nothing (words that are also surnames, `He`, `An`, `Do`, `No`,
@@ -38,6 +44,7 @@ from spacy.tokens import Doc, Span
 from .clinical_terms import is_clinical_term
 from .dates.finder import find_readings
 from .dates.numerals import NUMERAL_CHARS
+from .doctext import doc_text
 from .labels import LOCATION_LABELS, NAME_LABELS
 
 _HAS_ALNUM = re.compile(r"[^\W_]")
@@ -92,6 +99,30 @@ def _name(text: str) -> bool:
     return _HAS_LETTER.search(text) is not None and _HAS_DIGIT.search(text) is None and _can_name(text)
 
 
+# What stands next to a one-character surname (annotation.md: titles are outside the span).
+_TITLE_AFTER = re.compile(
+    r"[ ]?(?:先生|小姐|女士|太太|夫人|醫師|醫生|大夫|護理師|護士|藥師|心理師|治療師|社工|老師|教授|主任|院長|"
+    r"經理|老闆|師傅|同學|大哥|大姐|大姊|伯伯|伯母|叔叔|阿姨|姑姑|嬸嬸|媽媽|爸爸|阿嬤|阿公|"
+    r"[姐姊哥伯叔姨姑嫂嬸爺奶媽某董總])")
+_TITLE_BEFORE = re.compile(r"(?:(?<![A-Za-z])(?i:dr|mr|mrs|ms|miss|prof|mx|vs|r)\.?[ ]?|[老小阿]"
+                           r"|(?:醫師|醫生|社工|護理師|心理師|主治|主任|老師)[ ]?[:：]?[ ]?)$")
+_HAN = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]")
+
+
+def _titled(text: str, start: int, end: int) -> bool:
+    """Does a title stand right after text[start:end], or an English title or 老/小/阿 right before it?"""
+    return (_TITLE_AFTER.match(text, end) is not None
+            or _TITLE_BEFORE.search(text, max(0, start - 6), start) is not None)
+
+
+def lone_surname(text: str, start: int, end: int, label: str) -> bool:
+    """A name span of one Han character with no title beside it (see the module docstring). A Han
+    character right after it keeps it: the model may have cut a longer name short (`[石]霞`), and
+    the part it found is still PHI to replace."""
+    return (label in NAME_LABELS and end - start == 1 and _HAN.match(text, start) is not None
+            and _HAN.match(text, end) is None and not _titled(text, start, end))
+
+
 def _alnum(text: str) -> bool:
     return _HAS_ALNUM.search(text) is not None
 
@@ -127,9 +158,11 @@ def drop_misshapen(doc: Doc, sources: Iterable[str] = ("ner",)) -> List[Span]:
     cannot carry their label; returns the removed spans (for counting, never for logging: PHI)."""
     wanted = set(sources)
     kept, dropped = [], []
+    text = doc_text(doc)
     for ent in doc.ents:
         source = ent._.source or "ner"
-        if source in wanted and not fits_label(ent.text, ent.label_):
+        if source in wanted and (not fits_label(ent.text, ent.label_)
+                                 or lone_surname(text, ent.start_char, ent.end_char, ent.label_)):
             dropped.append(ent)
         else:
             kept.append(ent)

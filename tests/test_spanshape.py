@@ -4,7 +4,7 @@ from spacy.language import Language
 from spacy.tokens import Span
 
 import spacy_deid
-from spacy_deid.spanshape import drop_misshapen, fits_label
+from spacy_deid.spanshape import drop_misshapen, fits_label, lone_surname
 
 
 @pytest.mark.parametrize("text,label", [
@@ -140,3 +140,27 @@ def test_a_phone_called_a_date_goes_back_to_the_rules():
     assert [(e.text, e.label_, e._.source) for e in doc.ents] == [("03-7452939", "PHONE", "rule"),
                                                                   ("9558", "PHONE", "rule")]
     assert "7452939" not in doc._.deid_text and "9558" not in doc._.deid_text and " ext. " in doc._.deid_text
+
+
+@pytest.mark.parametrize("text,name,alone", [
+    ("日期 2106/12/31 班別 小夜  床號 5C-25", "別", True),  # a nursing header's word, not a name
+    ("由王說明病情", "王", False),  # a Han character follows: maybe a name cut short, kept
+    ("據周先生表示", "周", False), ("會診葉 醫師", "葉", False), ("家屬陳小姐, 王阿姨", "陳", False),
+    ("家屬陳小姐, 王阿姨", "王", False), ("Discussed with Dr. 林.", "林", False), ("MR.王, 28y", "王", False),
+    ("老王今天沒來", "王", False), ("住院中, 別.", "別", True), ("由社工 謝 轉介", "謝", False),
+    ("主治醫師: 王\n", "王", False), ("VS 王, R 林", "王", False), ("VS 王, R 林", "林", False), ("班 別", "別", True),
+])
+def test_a_one_character_name_needs_its_title(text, name, alone):
+    start = text.index(name)
+    assert lone_surname(text, start, start + 1, "PATIENT") is alone
+    assert not lone_surname(text, start, start + 1, "HOSPITAL")  # places of one character are not names
+
+
+def test_a_lone_one_character_name_is_dropped_and_a_titled_one_kept():
+    nlp = spacy_deid.blank()
+    text = "日期 2106/12/31 班別 小夜 據周先生表示"
+    doc = nlp(text)
+    doc.ents = [doc.char_span(text.index("別"), text.index("別") + 1, label="PATIENT"),
+                doc.char_span(text.index("周"), text.index("周") + 1, label="FAMILY")]
+    assert [(s.text, s.label_) for s in drop_misshapen(doc)] == [("別", "PATIENT")]
+    assert [(e.text, e.label_) for e in doc.ents] == [("周", "FAMILY")]
