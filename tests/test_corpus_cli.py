@@ -66,11 +66,8 @@ def test_convert_reports_skipped_records(tmp_path):
     assert result.exit_code == 1 and not (tmp_path / "o2.jsonl").exists()
 
 
-def test_predict_writes_spans_and_refuses_a_missing_gpu(tmp_path):
-    """`predict` on the rules alone finds the dev notes' dates; `--gpu-id` on a machine without a
-    usable GPU stops with a message naming the GPU instead of silently running on the CPU."""
-    from thinc.api import prefer_gpu, require_cpu
-
+def test_predict_writes_the_spans_it_finds(tmp_path):
+    """`predict` on the rules alone finds every date of the dev notes, in the input's order."""
     out = tmp_path / "pred.jsonl"
     result = runner.invoke(app, ["predict", "rules", str(DEV_NOTES), str(out)])
     assert result.exit_code == 0, result.output
@@ -80,10 +77,3 @@ def test_predict_writes_spans_and_refuses_a_missing_gpu(tmp_path):
     gold_dates = {(r.id, s.start, s.end) for r in gold for s in r.spans if s.label == "DATE"}
     found_dates = {(r.id, s.start, s.end) for r in predicted for s in r.spans if s.label == "DATE"}
     assert gold_dates and gold_dates <= found_dates
-    if prefer_gpu(0):  # a machine with a GPU: nothing to refuse
-        require_cpu()
-        return
-    result = runner.invoke(app, ["predict", "rules", str(DEV_NOTES), str(tmp_path / "gpu.jsonl"), "--gpu-id", "0"])
-    assert result.exit_code == 1
-    assert "cannot use GPU 0" in result.output
-    assert not (tmp_path / "gpu.jsonl").exists()

@@ -5,6 +5,7 @@ from pathlib import Path
 import typer
 
 from . import app
+from .gpu import use_gpu
 
 
 @app.command("predict")
@@ -16,14 +17,7 @@ def predict_command(
     gpu_id: int = typer.Option(-1, "--gpu-id", help="GPU to run the model on (needs cupy); -1: CPU."),
 ) -> None:
     """Write the PHI spans MODEL finds in INPUT; a patient's notes are resolved together (date vote)."""
-    if gpu_id >= 0:
-        import spacy
-
-        try:
-            spacy.require_gpu(gpu_id)  # before loading, so the weights are placed on the GPU
-        except ValueError as err:  # no cupy, or no such device
-            typer.echo(f"predict: cannot use GPU {gpu_id}: {err}", err=True)
-            raise typer.Exit(1)
+    use_gpu(gpu_id, "predict")
     from ..corpus import doc_to_record, read_jsonl, write_jsonl
     from ..dates import resolve_dates
     from ..loading import load_recognizer

@@ -16,6 +16,7 @@ from typing import Any, Dict, Iterable, Iterator, List, Optional
 import typer
 
 from . import app
+from .gpu import use_gpu
 from .run_io import (
     atomic_dir, atomic_file, count_csv, count_jsonl, csv_fieldnames, detect_format, json_line,
     read_csv, read_jsonl, read_txt_dir, txt_files,
@@ -24,13 +25,16 @@ from .run_io import (
 KEY_ENV = "SPACY_DEID_KEY"
 
 
-def load_pipeline(model: Optional[str], overrides: Dict[str, Any], max_chars: int):
+def load_pipeline(model: Optional[str], overrides: Dict[str, Any], max_chars: int, gpu_id: int = -1):
     """The pipeline to run: `model` (a path or package), else the shipped default pipeline, else a
     blank code-mixing pipeline + `deid`. A pipeline without `deid` gets one at the end.
-    Module-level so worker processes can load their own copy."""
+    Module-level so worker processes can load their own copy (each on GPU `gpu_id` when >= 0)."""
     import spacy
 
     import spacy_deid
+
+    if gpu_id >= 0:
+        spacy.require_gpu(gpu_id)  # the parent checked it with a clear message (`use_gpu`)
 
     config = {"components": {"deid": overrides}} if overrides else {}
     if model is None:
@@ -182,6 +186,8 @@ def run_command(
     replacements_field: str = typer.Option("replacements", "--replacements-field",
                                            help="Output field for replacement records ('' to omit)."),
     progress: bool = typer.Option(True, "--progress/--no-progress", help="Progress bar on stderr."),
+    gpu_id: int = typer.Option(-1, "--gpu-id", help="GPU for the model (needs cupy; every worker uses "
+                               "it); -1: CPU."),
 ) -> None:
     """De-identify INPUT_PATH into OUTPUT_PATH."""
     from tqdm import tqdm
@@ -203,7 +209,8 @@ def run_command(
     if audit_path is not None:
         typer.secho(f"warning: {audit_path} will hold PHI (original<->surrogate pairs); store and delete "
                     "it like the source notes", err=True, fg=typer.colors.YELLOW)
-    loader = functools.partial(load_pipeline, model, overrides, max_chars)
+    use_gpu(gpu_id, "run")
+    loader = functools.partial(load_pipeline, model, overrides, max_chars, gpu_id)
     nlp = loader()  # a bad --model or missing key fails here, before any worker starts or file is opened
     _preflight(nlp)
 
