@@ -110,7 +110,7 @@ _HAN = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]")
 
 
 def _titled(text: str, start: int, end: int) -> bool:
-    """Does a title stand right after text[start:end], or an English title or 老/小/阿 right before it?"""
+    """Does a title stand right after text[start:end], or an English title, a role or 老/小/阿 before it?"""
     return (_TITLE_AFTER.match(text, end) is not None
             or _TITLE_BEFORE.search(text, max(0, start - 6), start) is not None)
 
