@@ -10,7 +10,7 @@ DOC_EXTENSIONS = {
     "replacements": None,  # list of replacement records (dicts), see surrogates
 }
 SPAN_EXTENSIONS = {
-    "source": None,  # "ner", "rule" or "date": which recognizer found it
+    "source": None,  # "ner", "rule", "date" or "propagated": which recognizer found it
     "date_readings": None,  # list of every plausible reading of a DATE span
     "date_norm": None,  # normalized value in the annotation format, after resolution
     "date_resolution": None,  # unambiguous / patient-vote / document-vote / default

@@ -16,13 +16,15 @@ def predict_command(
     batch_size: int = typer.Option(64, help="Notes per nlp.pipe batch."),
     gpu_id: int = typer.Option(-1, "--gpu-id", help="GPU to run the model on (needs cupy); -1: CPU."),
 ) -> None:
-    """Write the PHI spans MODEL finds in INPUT; a patient's notes are resolved together (date vote)."""
+    """Write the PHI spans MODEL finds in INPUT; a patient's notes are resolved together (date vote,
+    and names and places found in one note are marked in the others)."""
     use_gpu(gpu_id, "predict")
+    from ..batch import Stages
     from ..corpus import doc_to_record, read_jsonl, write_jsonl
-    from ..dates import resolve_dates
     from ..loading import load_recognizer
 
     nlp = load_recognizer(model)
+    stages = Stages(nlp)
     cfg = {"deid": {"resynthesize": False}} if "deid" in nlp.pipe_names else {}
 
     def predicted():
@@ -34,7 +36,7 @@ def predict_command(
                 doc._.doc_id = record.id
                 doc._.patient_id = record.patient_id
             if group[0].patient_id is not None:
-                resolve_dates(docs, same_patient=True)
+                stages.vote(docs)
             for doc in docs:
                 yield doc_to_record(doc)
 

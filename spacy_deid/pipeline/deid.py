@@ -32,6 +32,7 @@ from spacy import util
 
 from ..extensions import install_extensions
 from ..overlap import OverlapPolicy, merge_into_ents
+from ..propagate import propagate
 from ..spanshape import drop_misshapen
 
 SUBCOMPONENTS = ("rules", "dates", "surrogates")
@@ -45,11 +46,12 @@ class Deid:
     def __init__(self, nlp: Language, name: str = "deid", *, rules: bool, dates: bool, surrogates: bool,
                  rules_config: Dict[str, Any], dates_config: Dict[str, Any],
                  surrogates_config: Dict[str, Any], overlap_policy: OverlapPolicy,
-                 check_ner_shapes: bool = True):
+                 check_ner_shapes: bool = True, propagate_found: bool = True):
         install_extensions()
         self.name = name
         self.overlap_policy = overlap_policy
         self.check_ner_shapes = check_ner_shapes
+        self.propagate_found = propagate_found
         present = set(nlp.pipe_factories.values())
         wanted = {"rules": rules, "dates": dates, "surrogates": surrogates}
         configs = {"rules": rules_config, "dates": dates_config, "surrogates": surrogates_config}
@@ -78,7 +80,8 @@ class Deid:
 
     # -- processing -----------------------------------------------------------------------------
     def recognize(self, doc: Doc) -> Doc:
-        """Find PHI: rules, then dates (resolved within the document), merged with existing entities.
+        """Find PHI: rules, then dates (resolved within the document), merged with existing entities;
+        then the other occurrences of the names, professions and places found (`propagate_found`).
         NER entities that cannot carry their label (`spanshape`) are dropped first."""
         if self.check_ner_shapes and doc.ents:
             drop_misshapen(doc)
@@ -88,12 +91,17 @@ class Deid:
             self.dates(doc)
         if self.rules is None and self.dates is None:
             merge_into_ents(doc, [], self.overlap_policy)  # still mark NER entities' source
+        if self.propagate_found:
+            propagate([doc])
         return doc
 
     def resolve(self, docs: List[Doc]) -> List[Doc]:
-        """Re-resolve ambiguous dates over one patient's notes (majority vote)."""
+        """Over one patient's notes: re-resolve ambiguous dates (majority vote), and mark in every note
+        the names, professions and places found in any of them (`propagate_found`)."""
         if self.dates is not None and hasattr(self.dates, "resolve_docs"):
             self.dates.resolve_docs(docs, same_patient=True)
+        if self.propagate_found:
+            propagate(docs)
         return docs
 
     def resynthesize(self, doc: Doc) -> Doc:
@@ -191,6 +199,7 @@ def _surrogate_config(surrogates_config: Dict[str, Any], settings: Dict[str, Any
         "surrogates_config": {},
         "overlap_policy": {"@misc": "spacy_deid.LongestSpanWins.v1"},
         "check_ner_shapes": True,
+        "propagate_found": True,
     },
     default_score_weights={"deid_rules_f": 0.5, "deid_dates_f": 0.5},
 )
@@ -198,10 +207,12 @@ def make_deid(nlp: Language, name: str, *, rules: bool, dates: bool, surrogates:
               demo_key: Optional[bool], policy: Optional[Any], scope: Optional[Any],
               date_shift_days: Optional[Any], age_cap: Optional[Any], rules_config: Dict[str, Any],
               dates_config: Dict[str, Any], surrogates_config: Dict[str, Any],
-              overlap_policy: OverlapPolicy, check_ner_shapes: bool) -> Deid:
+              overlap_policy: OverlapPolicy, check_ner_shapes: bool, propagate_found: bool) -> Deid:
     """`rules`/`dates`/`surrogates` switch parts off; `*_config` override a part's own defaults;
     the surrogate settings (`key` ... `age_cap`) are `null` for "deid_surrogates' default";
-    `check_ner_shapes` drops NER spans whose text cannot carry their label (see `spanshape`)."""
+    `check_ner_shapes` drops NER spans whose text cannot carry their label (see `spanshape`);
+    `propagate_found` marks the other occurrences of a found name, profession or place in the note
+    and, in `resolve`, in the patient's other notes (see `propagate`)."""
     if key is not None and not str(key).startswith(("env:", "file:")):
         warnings.warn("deid: a key in the config is saved with the pipeline (config.cfg, wheels); "
                       "prefer the SPACY_DEID_KEY environment variable or a reference "
@@ -211,4 +222,5 @@ def make_deid(nlp: Language, name: str, *, rules: bool, dates: bool, surrogates:
     return Deid(nlp, name, rules=rules, dates=dates, surrogates=surrogates, rules_config=rules_config,
                 dates_config=dates_config,
                 surrogates_config=_surrogate_config(surrogates_config, settings),
-                overlap_policy=overlap_policy, check_ner_shapes=check_ner_shapes)
+                overlap_policy=overlap_policy, check_ner_shapes=check_ner_shapes,
+                propagate_found=propagate_found)

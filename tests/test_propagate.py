@@ -1,0 +1,111 @@
+"""propagate: a name, profession or place found once is PHI wherever else it stands in the note and in
+the same patient's other notes, where the model found at least half of its occurrences."""
+import re
+
+import pytest
+from spacy.language import Language
+from spacy.tokens import Span
+
+import spacy_deid
+from linear import assert_linear
+from spacy_deid.propagate import SOURCE, found_strings, propagate, spreads
+
+# Stands in for a trained NER that finds a name only after `Dr.` or in the `病人` header (as a model
+# reading each context on its own might), and `Ho` and `復健科` wherever they stand.
+FOUND_AFTER = re.compile(r"(?:Dr\. |病人)(?P<name>[\u4e00-\u9fff]{3}|[A-Z][a-z]+)")
+
+
+@Language.component("fake_ner_for_propagation")
+def fake_ner_for_propagation(doc):
+    spans = []
+    for match in FOUND_AFTER.finditer(doc.text):
+        label = "DOCTOR" if match.group().startswith("Dr.") else "PATIENT"
+        spans.append(doc.char_span(*match.span("name"), label=label))
+    for word, label in (("Ho", "PATIENT"), ("復健科", "DEPARTMENT")):
+        for match in re.finditer(word, doc.text):
+            spans.append(doc.char_span(*match.span(), label=label))
+    doc.ents = [s for s in spans if s is not None]
+    return doc
+
+
+def _nlp(**deid_config):
+    nlp = spacy_deid.blank()
+    nlp.add_pipe("fake_ner_for_propagation")
+    nlp.add_pipe("deid", config={"demo_key": True, **deid_config})
+    nlp.initialize()
+    return nlp
+
+
+def _ents(doc):
+    for ent in doc.ents:
+        assert doc.text[ent.start_char:ent.end_char] == ent.text
+    return [(ent.text, ent.label_, ent._.source) for ent in doc.ents]
+
+
+@pytest.mark.parametrize("text,spread", [
+    ("林美玲", True), ("Chen Mei", True), ("Chen", True), ("Ho", False), ("He", False), ("美", False),
+    ("Cymbalta", False), (" Chen", False), ("1234", False),
+])
+def test_which_strings_spread(text, spread):
+    assert spreads(text) is spread
+
+
+def test_other_occurrences_in_the_note_are_marked():
+    doc = _nlp(surrogates=False)("病人林美玲入院. 今日林美玲情緒穩定; Dr. Chen saw Chen and Cheng. Ho said 復健科, 復健科.")
+    assert _ents(doc) == [
+        ("林美玲", "PATIENT", "ner"), ("林美玲", "PATIENT", SOURCE), ("Chen", "DOCTOR", "ner"),
+        ("Chen", "DOCTOR", SOURCE), ("Ho", "PATIENT", "ner"), ("復健科", "DEPARTMENT", "ner"),
+        ("復健科", "DEPARTMENT", "ner")]
+
+
+def test_a_string_the_model_found_in_too_few_of_its_occurrences_does_not_spread():
+    nlp = _nlp(surrogates=False)
+    doc = nlp("病人林美玲入院. 林美玲 and 林美玲 visited.")  # found once in three
+    assert [e._.source for e in doc.ents] == ["ner"]
+    doc = nlp("病人林美玲入院. 林美玲 visited.")  # found once in two
+    assert [e._.source for e in doc.ents] == ["ner", SOURCE]
+
+
+def test_switched_off_nothing_spreads():
+    doc = _nlp(surrogates=False, propagate_found=False)("病人林美玲入院. 今日林美玲情緒穩定.")
+    assert _ents(doc) == [("林美玲", "PATIENT", "ner")]
+
+
+def test_a_patients_notes_share_what_was_found_and_get_one_surrogate():
+    nlp = _nlp()
+    records = [{"id": "a", "patient_id": "p1", "text": "病人林美玲入院."},
+               {"id": "b", "patient_id": "p1", "text": "今日林美玲情緒穩定."},
+               {"id": "c", "patient_id": "p2", "text": "今日林美玲情緒穩定."}]
+    results = {r.id: r for r in spacy_deid.deidentify(nlp, records)}
+    assert "林美玲" not in results["a"].deid_text and "林美玲" not in results["b"].deid_text
+    first = results["a"].replacements[0]["surrogate"]
+    assert [r["surrogate"] for r in results["b"].replacements] == [first]
+    assert results["b"].replacements[0]["source"] == SOURCE
+    assert results["c"].deid_text == "今日林美玲情緒穩定."  # another patient: nothing was found there
+
+
+def test_found_strings_keep_the_first_label_and_skip_what_does_not_spread():
+    nlp = spacy_deid.blank()
+    docs = [nlp.make_doc("Ho met 林美玲"), nlp.make_doc("林美玲 again")]
+    docs[0].ents = [Span(docs[0], 0, 1, label="PATIENT"), docs[0].char_span(7, 10, label="FAMILY")]
+    docs[1].ents = [docs[1].char_span(0, 3, label="PATIENT")]
+    assert found_strings(docs) == {"林美玲": "FAMILY"}
+    assert propagate(docs) == 0  # every occurrence is already an entity
+
+
+def test_long_adversarial_notes_take_linear_time():
+    nlp = spacy_deid.blank()
+    names = [f"Name{i:04d}" for i in range(300)]
+    head = " ".join(names) + " "
+    text = head + "NAME" * 20_000 + " " + " ".join(names[::-1])
+    doc = nlp.make_doc(text)
+    doc.ents = [doc.char_span(text.index(n), text.index(n) + len(n), label="PERSON") for n in names]
+    assert propagate([doc]) == 300
+    assert sum(1 for e in doc.ents if e._.source == SOURCE) == 300
+
+    def run(n):  # the found names, then n repetitions of one name's near miss (all caps, no edge)
+        long_doc = nlp.make_doc(head + "NAME0001" * n)
+        long_doc.ents = [long_doc.char_span(head.index(x), head.index(x) + len(x), label="PERSON") for x in names]
+        propagate([long_doc])
+
+    assert_linear(run, 4000)
