@@ -15,9 +15,11 @@ What spreads (`PROPAGATED_LABELS`): names, professions and places. It does not s
 A string spreads when it holds a letter, is not clinical vocabulary (`clinical_terms`), and has at
 least 2 characters, or at least 4 when it is all ASCII (`He`, `An`, `Ho` are surnames and words).
 Matching uses the phrase trie of `rules/phrases.py` (linear time; an ASCII phrase needs word edges,
-so `Chen` is not found in `Cheng`). Only text outside every entity gets a span, and only where the
-span aligns with the tokens. The span takes the label of the string's first occurrence in the
-documents' order, and `span._.source = "propagated"`. The same input gives the same spans.
+so `Chen` is not found in `Cheng`). A string spreads only where the recognizers found at least half
+of its occurrences (`MIN_FOUND_SHARE`): a word the model tags in 2 of its 20 uses is its mistake,
+not a name. Only text outside every entity gets a span, and only where the span aligns with the
+tokens. The span takes the label of the string's first occurrence in the documents' order, and
+`span._.source = "propagated"`. The same input gives the same spans.
 """
 import bisect
 import re
@@ -34,8 +36,8 @@ SOURCE = "propagated"
 PROPAGATED_LABELS = frozenset(NAME_LABELS | {"PROFESSION"} | (LOCATION_LABELS - {"DEPARTMENT", "NUMBER", "ROOM"}))
 MIN_CHARS = 2
 MIN_ASCII_CHARS = 4
-# A string spreads where the model found at least this share of its occurrences: a real name found
-# once in two mentions spreads, a word the model tags in 2 of its 20 uses does not.
+# A string spreads where the recognizers found at least this share of its occurrences: a real name
+# found once in two mentions spreads, a word the model tags in 2 of its 20 uses does not.
 MIN_FOUND_SHARE = 0.5
 _HAS_LETTER = re.compile(r"[^\W\d_]")
 
@@ -65,23 +67,27 @@ def propagate(docs: Sequence[Doc]) -> int:
     if not found:
         return 0
     pattern = re.compile(phrase_regex(found))
-    hits: Dict[str, int] = {}
+    # Occurrences per string: found by a recognizer, not found (to mark), or marked by an earlier
+    # pass (a note's own pass before the patient's: they count as not found by the model).
+    found_by_model: Dict[str, int] = {}
+    not_found: Dict[str, int] = {}
     misses: List[Tuple[Doc, int, int, str]] = []
     for doc in docs:
         taken = sorted((e.start_char, e.end_char) for e in doc.ents)
-        exact = set(taken)
+        propagated = {(e.start_char, e.end_char): e._.source == SOURCE for e in doc.ents}
         for match in pattern.finditer(doc_text(doc)):
             start, end = match.span()
-            if (start, end) in exact:
-                hits[match.group()] = hits.get(match.group(), 0) + 1
-            elif not _overlaps(taken, start, end):
-                misses.append((doc, start, end, match.group()))
-    missed: Dict[str, int] = {}
-    for _, _, _, string in misses:
-        missed[string] = missed.get(string, 0) + 1
+            string = match.group()
+            if (start, end) in propagated and not propagated[(start, end)]:
+                found_by_model[string] = found_by_model.get(string, 0) + 1
+            elif (start, end) in propagated or not _overlaps(taken, start, end):
+                not_found[string] = not_found.get(string, 0) + 1
+                if (start, end) not in propagated:
+                    misses.append((doc, start, end, string))
     new_spans: Dict[Doc, List[Span]] = {}
     for doc, start, end, string in misses:
-        if hits.get(string, 0) < MIN_FOUND_SHARE * (hits.get(string, 0) + missed[string]):
+        hits = found_by_model.get(string, 0)
+        if hits < MIN_FOUND_SHARE * (hits + not_found[string]):
             continue
         span = doc.char_span(start, end, label=found[string])
         if span is not None:
