@@ -85,12 +85,12 @@ class Stages:
             raise ValueError("the pipeline has no 'deid' (or 'deid_surrogates') component; "
                              "add one with nlp.add_pipe('deid')")
 
-    def recognize(self, docs: List[Doc]) -> List[Doc]:
+    def recognize(self, docs: List[Doc], batch_size: Optional[int] = None) -> List[Doc]:
         cfg = {name: {"resynthesize": False} for name in self.deid}
         if self.surrogates:
             with self.nlp.select_pipes(disable=self.surrogates):
-                return list(self.nlp.pipe(docs, component_cfg=cfg))
-        return list(self.nlp.pipe(docs, component_cfg=cfg))
+                return list(self.nlp.pipe(docs, batch_size=batch_size, component_cfg=cfg))
+        return list(self.nlp.pipe(docs, batch_size=batch_size, component_cfg=cfg))
 
     def vote(self, docs: List[Doc]) -> None:
         for name in self.deid:

@@ -25,13 +25,12 @@ def predict_command(
 
     nlp = load_recognizer(model)
     stages = Stages(nlp)
-    cfg = {"deid": {"resynthesize": False}} if "deid" in nlp.pipe_names else {}
 
     def predicted():
         records = read_jsonl(input_path, known_labels=None)
         for _, group in groupby(records, key=lambda r: r.patient_id if r.patient_id is not None else id(r)):
             group = list(group)
-            docs = list(nlp.pipe([r.text for r in group], batch_size=batch_size, component_cfg=cfg))
+            docs = stages.recognize([r.text for r in group], batch_size=batch_size)
             for record, doc in zip(group, docs):
                 doc._.doc_id = record.id
                 doc._.patient_id = record.patient_id
