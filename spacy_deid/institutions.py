@@ -1,0 +1,127 @@
+"""An institution's type word decides its label and where its name ends: `國立成功大學`, `台中監獄`.
+
+WHY: Chinese and English names of institutions end with a word that says what they are (大學, 國小,
+醫院, 夜市, 基金會, Hospital, University, Park). A NER that has not seen a name in training often finds
+the distinctive part but stops before that word (`[國立成功]大學`, `[台北]果菜市場`), or labels the
+whole name by its first part (`[大安國小]` as a STATE, `[高雄醫學大學]` as a HOSPITAL). Neither error
+can be undone later: the type word is left in the text, or the surrogate is of the wrong kind. So,
+for spans the NER found (never rule or date spans):
+
+- a span followed directly by a type word takes it, and the type word's label (`[國立成功大學]` SCHOOL),
+  unless the type word goes on into another word (`大學路` is a street, `國小老師` a profession:
+  annotation.md keeps `英語補習班老師` whole as a PROFESSION), or the span alone is a generic
+  modifier (`[高級]中學`), or the longer span would reach into another entity;
+- a place span that ends with a type word (and holds more than it) takes that word's label
+  (`[大安國小]` SCHOOL, `[新加坡中央醫院]` HOSPITAL). Names of people are left alone: a span the NER
+  calls a person that ends in 醫院 is a name the extension rule above may have completed.
+
+The type words are the categories of annotation.md (HOSPITAL, SCHOOL, MARKET, GENERAL_BUSINESS and
+LOCATION: parks, temples, foundations, prisons, airports). The longest type word wins (`附設醫院`
+before `大學` in `高雄醫學大學附設醫院`). Chinese type words of one character (宮, 寺, 廟) relabel a
+span but never extend one: `子宮` is an organ.
+"""
+import re
+from typing import Dict, List, Optional, Tuple
+
+from spacy.tokens import Doc, Span
+
+from .labels import LOCATION_LABELS, NAME_LABELS
+
+TYPE_WORDS_ZH: Dict[str, Tuple[str, ...]] = {
+    "HOSPITAL": ("醫院", "紀念醫院", "附設醫院", "總醫院", "分院", "醫學中心", "療養院", "診所"),
+    "SCHOOL": ("大學", "科技大學", "學院", "高級中學", "高級中等學校", "高中", "高職", "高工", "高商", "國中",
+               "國小", "國民小學", "國民中學", "中學", "小學", "實驗小學", "補習班", "幼兒園", "幼稚園"),
+    "MARKET": ("夜市", "市場", "菜市場", "果菜市場", "觀光夜市"),
+    "GENERAL_BUSINESS": ("公司", "股份有限公司", "有限公司", "銀行", "百貨", "百貨公司", "超市", "餐廳", "工廠"),
+    "LOCATION": ("公園", "基金會", "監獄", "看守所", "機場", "博物館", "美術館", "紀念館", "紀念堂", "教會",
+                 "寺", "宮", "廟"),
+}
+TYPE_WORDS_EN: Dict[str, Tuple[str, ...]] = {
+    "HOSPITAL": ("Hospital", "Memorial Hospital", "General Hospital", "Medical Center", "Clinic"),
+    "SCHOOL": ("University", "College", "Elementary School", "Primary School", "Junior High School",
+               "Senior High School", "High School", "Cram School", "Kindergarten"),
+    "MARKET": ("Night Market", "Market"),
+    "GENERAL_BUSINESS": ("Company", "Corporation", "Bank", "Department Store", "Restaurant", "Factory"),
+    "LOCATION": ("Park", "Foundation", "Prison", "Airport", "Museum", "Temple", "Memorial Hall"),
+}
+# What may follow a Chinese type word without making it part of another word.
+_CONTINUES_ZH = ("路", "街", "巷", "大道", "老師", "教師", "校長", "教授", "講師", "學生", "同學", "職員",
+                 "員工", "護理師", "醫師", "工友", "志工", "店員", "行員")
+# A span that is only one of these before a type word names no institution: `[高級]中學`, `英語補習班`.
+GENERIC_MODIFIERS = frozenset("""
+高級 國立 私立 市立 縣立 公立 英語 美語 英文 數學 社區 教學 地區 區域 綜合 精神 精神科 附近 一般 大型 小型 這家
+那家 其他 該 某 本 貴 傳統 觀光 科技 醫學 技術 職業 實驗
+""".split())
+_HAN = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]")
+
+
+def _by_length(table: Dict[str, Tuple[str, ...]]) -> List[Tuple[str, str]]:
+    return sorted(((word, label) for label, words in table.items() for word in words),
+                  key=lambda pair: (-len(pair[0]), pair[0]))
+
+
+_ZH = _by_length(TYPE_WORDS_ZH)
+_EN = _by_length(TYPE_WORDS_EN)
+_EN_AFTER = re.compile(r"[ ](" + "|".join(re.escape(w) for w, _ in _EN) + r")(?![A-Za-z0-9])", re.IGNORECASE)
+_EN_LABEL = {w.casefold(): label for w, label in _EN}
+
+
+def type_word_after(text: str, end: int) -> Optional[Tuple[int, str]]:
+    """(end of the type word, its label) when one starts at `end` and ends a word there."""
+    for word, label in _ZH:
+        if len(word) > 1 and text.startswith(word, end):
+            after = end + len(word)
+            if any(text.startswith(w, after) for w in _CONTINUES_ZH):
+                return None
+            return after, label
+    m = _EN_AFTER.match(text, end)
+    if m is not None and (m.group(1)[0].isupper()):
+        return m.end(), _EN_LABEL[m.group(1).casefold()]
+    return None
+
+
+def type_word_ending(span_text: str) -> Optional[str]:
+    """The label of the type word `span_text` ends with, when it holds more than that word."""
+    for word, label in _ZH:
+        if span_text.endswith(word) and len(span_text) > len(word) and _HAN.match(span_text, len(span_text) - len(word) - 1):
+            return label
+    for word, label in _EN:
+        if (len(span_text) > len(word) + 1 and span_text[-len(word) - 1] == " "
+                and span_text[-len(word):].casefold() == word.casefold() and span_text[-len(word)].isupper()):
+            return label
+    return None
+
+
+def complete_institutions(doc: Doc, text: str) -> int:
+    """Apply both repairs (module docstring) to the NER spans of `doc.ents`; returns how many spans
+    changed (a count for benchmarks and tests, never their text: PHI)."""
+    ents = list(doc.ents)
+    changed = 0
+    out: List[Span] = []
+    for i, ent in enumerate(ents):
+        if (ent._.source or "ner") != "ner" or not (ent.label_ in LOCATION_LABELS or ent.label_ in NAME_LABELS):
+            out.append(ent)
+            continue
+        new = _extended(doc, text, ent, ents[i + 1] if i + 1 < len(ents) else None)
+        if new is None and ent.label_ in LOCATION_LABELS:
+            label = type_word_ending(text[ent.start_char:ent.end_char])
+            if label is not None and label != ent.label_:
+                new = Span(doc, ent.start, ent.end, label=label)
+        if new is None:
+            out.append(ent)
+        else:
+            changed += 1
+            out.append(new)
+    if changed:
+        doc.ents = out
+    return changed
+
+
+def _extended(doc: Doc, text: str, ent: Span, following: Optional[Span]) -> Optional[Span]:
+    found = type_word_after(text, ent.end_char)
+    if found is None or text[ent.start_char:ent.end_char].strip() in GENERIC_MODIFIERS:
+        return None
+    end, label = found
+    if following is not None and following.start_char < end:
+        return None
+    return doc.char_span(ent.start_char, end, label=label)

@@ -1,0 +1,147 @@
+"""institutions: NER spans take the type word that ends an institution's name, and its label."""
+from typing import List, Optional, Tuple
+
+import pytest
+from spacy.language import Language
+from spacy.tokens import Doc
+
+import spacy_deid
+from spacy_deid.institutions import complete_institutions, type_word_after, type_word_ending
+
+from linear import assert_linear
+
+
+def _doc(text: str, ents: List[Tuple[str, str]], source: Optional[str] = None) -> Doc:
+    """A doc of the code-mixing tokenizer with NER-like entities at the first occurrence of each text."""
+    doc = spacy_deid.blank().make_doc(text)
+    spans = []
+    for part, label in ents:
+        start = text.index(part)
+        span = doc.char_span(start, start + len(part), label=label)
+        assert span is not None, part
+        spans.append(span)
+    doc.ents = spans
+    for span in doc.ents:
+        span._.source = source
+    return doc
+
+
+def _ents(doc: Doc) -> List[Tuple[str, str]]:
+    for ent in doc.ents:
+        assert doc.text[ent.start_char:ent.end_char] == ent.text
+    return [(e.text, e.label_) for e in doc.ents]
+
+
+@pytest.mark.parametrize("text,found,expected", [
+    ("他就讀國立成功大學三年。", ("國立成功", "STATE"), ("國立成功大學", "SCHOOL")),
+    ("曾在台北果菜市場工作。", ("台北", "CITY"), ("台北果菜市場", "MARKET")),
+    ("出獄前關在台中監獄。", ("台中", "CITY"), ("台中監獄", "LOCATION")),
+    ("轉往阮綜合醫院治療。", ("阮綜合", "DOCTOR"), ("阮綜合醫院", "HOSPITAL")),
+    ("晚上去士林夜市散步。", ("士林", "CITY"), ("士林夜市", "MARKET")),
+    ("transferred from Calvert Memorial Hospital today", ("Calvert", "CITY"), ("Calvert Memorial Hospital", "HOSPITAL")),
+    ("TRANSFERRED FROM CALVERT HOSPITAL ER", ("CALVERT", "PATIENT"), ("CALVERT HOSPITAL", "HOSPITAL")),
+    ("She studied at Tunghai University before.", ("Tunghai", "CITY"), ("Tunghai University", "SCHOOL")),
+])
+def test_a_span_takes_the_type_word_after_it(text, found, expected):
+    doc = _doc(text, [found])
+    assert complete_institutions(doc, text) == 1
+    assert _ents(doc) == [expected]
+
+
+@pytest.mark.parametrize("text,found", [
+    ("住在台南大學路二段。", ("台南", "CITY")),  # 大學路 is a street
+    ("母親是大安國小老師。", ("大安", "CITY")),  # the school's teacher: a profession phrase
+    ("目前在高級中學就讀。", ("高級", "SCHOOL")),  # a generic modifier names no school
+    ("子宮切除後。", ("子", "PATIENT")),  # one-character type words never extend: an organ
+    ("lives near Lee park now", ("Lee", "PERSON")),  # a lower-case word is no type word
+    ("Dr. Park Hospitalized him", ("Park", "DOCTOR")),  # `Hospitalized` is not `Hospital`
+])
+def test_words_that_only_look_like_type_words_leave_the_span_alone(text, found):
+    doc = _doc(text, [found])
+    assert complete_institutions(doc, text) == 0
+    assert _ents(doc) == [found]
+
+
+@pytest.mark.parametrize("text,found,label", [
+    ("弟弟讀大安國小五年級。", ("大安國小", "STATE"), "SCHOOL"),
+    ("轉至新加坡中央醫院。", ("新加坡中央醫院", "LOCATION"), "HOSPITAL"),
+    ("於高雄醫學大學附設醫院開刀。", ("高雄醫學大學附設醫院", "SCHOOL"), "HOSPITAL"),
+    ("畢業於高雄醫學大學。", ("高雄醫學大學", "HOSPITAL"), "SCHOOL"),
+    ("每年去北港朝天宮拜拜。", ("北港朝天宮", "CITY"), "LOCATION"),
+    ("volunteers at Eden Social Welfare Foundation", ("Eden Social Welfare Foundation", "HOSPITAL"), "LOCATION"),
+])
+def test_a_place_span_ending_in_a_type_word_takes_its_label(text, found, label):
+    doc = _doc(text, [found])
+    assert complete_institutions(doc, text) == 1
+    assert _ents(doc) == [(found[0], label)]
+
+
+def test_names_of_people_and_rule_spans_are_not_relabelled():
+    text = "病人王醫院今日出院。"  # an odd name, but a name: the NER called it one
+    doc = _doc(text, [("王醫院", "PATIENT")])
+    assert complete_institutions(doc, text) == 0
+    text = "轉往台中監獄。"
+    doc = _doc(text, [("台中", "CITY")], source="rule")
+    assert complete_institutions(doc, text) == 0 and _ents(doc) == [("台中", "CITY")]
+
+
+def test_a_longer_span_never_reaches_into_the_next_entity():
+    text = "曾在台北果菜市場工作。"
+    doc = _doc(text, [("台北", "CITY"), ("果菜市場", "GENERAL_BUSINESS")])
+    complete_institutions(doc, text)
+    assert ("台北", "CITY") in _ents(doc)
+
+
+def test_lookups():
+    assert type_word_after("國立成功大學", 4) == (6, "SCHOOL")
+    assert type_word_after("台南大學路", 2) is None
+    assert type_word_after("Tunghai University", 7) == (18, "SCHOOL")
+    assert type_word_ending("大學") is None  # the type word alone names nothing
+    assert type_word_ending("大安國小") == "SCHOOL"
+    assert type_word_ending("Taoyuan Airport") == "LOCATION"
+    assert type_word_ending("Taoyuan airport") is None
+
+
+@Language.component("fake_ner_for_institutions")
+def fake_ner_for_institutions(doc):
+    """Stands in for a trained NER that stopped before the type word."""
+    start = doc.text.index("國立成功")
+    doc.ents = [doc.char_span(start, start + 4, label="STATE")]
+    return doc
+
+
+def _pipeline(complete: bool):
+    nlp = spacy_deid.blank()
+    nlp.add_pipe("fake_ner_for_institutions")
+    nlp.add_pipe("deid", config={"demo_key": True, "complete_institutions": complete})
+    nlp.initialize()
+    return nlp
+
+
+def test_deid_completes_ner_spans_and_the_switch_turns_it_off(tmp_path):
+    import spacy
+
+    text = "他就讀國立成功大學。"
+    doc = _pipeline(True)(text)
+    assert [(e.text, e.label_) for e in doc.ents] == [("國立成功大學", "SCHOOL")]
+    assert doc._.deid_text.startswith("他就讀") and "成功" not in doc._.deid_text
+    off = _pipeline(False)
+    assert [(e.text, e.label_) for e in off(text).ents] == [("國立成功", "STATE")]
+    off.to_disk(tmp_path / "p")
+    assert spacy.load(tmp_path / "p").get_pipe("deid").complete_institutions is False
+
+
+def test_cost_grows_linearly_with_the_number_of_spans():
+    def run(n: int) -> None:
+        text = "去台北果菜市場和大安國小。" * n
+        doc = spacy_deid.blank().make_doc(text)
+        spans, pos = [], 0
+        for _ in range(n):
+            a = text.index("台北", pos)
+            b = text.index("大安國小", pos)
+            spans += [doc.char_span(a, a + 2, label="CITY"), doc.char_span(b, b + 4, label="STATE")]
+            pos = b + 4
+        doc.ents = spans
+        complete_institutions(doc, text)
+
+    assert_linear(run, 2000)
