@@ -113,7 +113,7 @@ def fake_ner_for_institutions(doc):
 def _pipeline(complete: bool):
     nlp = spacy_deid.blank()
     nlp.add_pipe("fake_ner_for_institutions")
-    nlp.add_pipe("deid", config={"demo_key": True, "complete_institutions": complete})
+    nlp.add_pipe("deid", config={"demo_key": True, "repair_ner_spans": complete})
     nlp.initialize()
     return nlp
 
@@ -128,7 +128,7 @@ def test_deid_completes_ner_spans_and_the_switch_turns_it_off(tmp_path):
     off = _pipeline(False)
     assert [(e.text, e.label_) for e in off(text).ents] == [("國立成功", "STATE")]
     off.to_disk(tmp_path / "p")
-    assert spacy.load(tmp_path / "p").get_pipe("deid").complete_institutions is False
+    assert spacy.load(tmp_path / "p").get_pipe("deid").repair_ner_spans is False
 
 
 def test_cost_grows_linearly_with_the_number_of_spans():

@@ -32,7 +32,7 @@ from spacy import util
 
 from ..doctext import doc_text
 from ..extensions import install_extensions
-from .. import institutions
+from ..repairs import repair_ner_spans
 from ..overlap import OverlapPolicy, merge_into_ents
 from ..propagate import propagate
 from ..spanshape import drop_misshapen
@@ -49,13 +49,13 @@ class Deid:
                  rules_config: Dict[str, Any], dates_config: Dict[str, Any],
                  surrogates_config: Dict[str, Any], overlap_policy: OverlapPolicy,
                  check_ner_shapes: bool = True, propagate_found: bool = True,
-                 complete_institutions: bool = True):
+                 repair_ner_spans: bool = True):
         install_extensions()
         self.name = name
         self.overlap_policy = overlap_policy
         self.check_ner_shapes = check_ner_shapes
         self.propagate_found = propagate_found
-        self.complete_institutions = complete_institutions
+        self.repair_ner_spans = repair_ner_spans
         present = set(nlp.pipe_factories.values())
         wanted = {"rules": rules, "dates": dates, "surrogates": surrogates}
         configs = {"rules": rules_config, "dates": dates_config, "surrogates": surrogates_config}
@@ -86,12 +86,12 @@ class Deid:
     def recognize(self, doc: Doc) -> Doc:
         """Find PHI: rules, then dates (resolved within the document), merged with existing entities;
         then the other occurrences of the names, professions and places found (`propagate_found`).
-        NER entities that cannot carry their label (`spanshape`) are dropped first, and those that stop
-        before or end with an institution's type word are completed or relabelled (`institutions`)."""
+        NER entities that cannot carry their label (`spanshape`) are dropped first, and the others
+        repaired where general knowledge of names decides (`repairs`: edges, type words, kinship)."""
         if self.check_ner_shapes and doc.ents:
             drop_misshapen(doc)
-        if self.complete_institutions and doc.ents:
-            institutions.complete_institutions(doc, doc_text(doc))
+        if self.repair_ner_spans and doc.ents:
+            repair_ner_spans(doc, doc_text(doc))
         if self.rules is not None:
             self.rules(doc)
         if self.dates is not None:
@@ -207,7 +207,7 @@ def _surrogate_config(surrogates_config: Dict[str, Any], settings: Dict[str, Any
         "overlap_policy": {"@misc": "spacy_deid.LongestSpanWins.v1"},
         "check_ner_shapes": True,
         "propagate_found": True,
-        "complete_institutions": True,
+        "repair_ner_spans": True,
     },
     default_score_weights={"deid_rules_f": 0.5, "deid_dates_f": 0.5},
 )
@@ -216,13 +216,13 @@ def make_deid(nlp: Language, name: str, *, rules: bool, dates: bool, surrogates:
               date_shift_days: Optional[Any], age_cap: Optional[Any], rules_config: Dict[str, Any],
               dates_config: Dict[str, Any], surrogates_config: Dict[str, Any],
               overlap_policy: OverlapPolicy, check_ner_shapes: bool, propagate_found: bool,
-              complete_institutions: bool) -> Deid:
+              repair_ner_spans: bool) -> Deid:
     """`rules`/`dates`/`surrogates` switch parts off; `*_config` override a part's own defaults;
     the surrogate settings (`key` ... `age_cap`) are `null` for "deid_surrogates' default";
     `check_ner_shapes` drops NER spans whose text cannot carry their label (see `spanshape`);
     `propagate_found` marks the other occurrences of a found name, profession or place in the note
-    and, in `resolve`, in the patient's other notes (see `propagate`); `complete_institutions` lets
-    a NER span take the type word after or at its end (`[國立成功]大學`, see `institutions`)."""
+    and, in `resolve`, in the patient's other notes (see `propagate`); `repair_ner_spans` trims,
+    completes and relabels NER spans where general knowledge of names decides (see `repairs`)."""
     if key is not None and not str(key).startswith(("env:", "file:")):
         warnings.warn("deid: a key in the config is saved with the pipeline (config.cfg, wheels); "
                       "prefer the SPACY_DEID_KEY environment variable or a reference "
@@ -233,4 +233,4 @@ def make_deid(nlp: Language, name: str, *, rules: bool, dates: bool, surrogates:
                 dates_config=dates_config,
                 surrogates_config=_surrogate_config(surrogates_config, settings),
                 overlap_policy=overlap_policy, check_ner_shapes=check_ner_shapes,
-                propagate_found=propagate_found, complete_institutions=complete_institutions)
+                propagate_found=propagate_found, repair_ner_spans=repair_ner_spans)

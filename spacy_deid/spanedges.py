@@ -1,0 +1,66 @@
+"""Words a NER place span picked up at its edges: `[至]童綜合醫院`, `門諾[戒酒]`, `洛杉磯[找]`.
+
+WHY: a NER that reads Chinese one character at a time learns where a name starts and ends from the
+words around names in training. Next to words it has not seen there it runs over them: the verb or
+preposition before a place (至, 住, 於, 到, 往, 在, 去, 回: `10.22至童綜合醫院急診`) or the activity after
+it (`曾於門諾戒酒`, `回洛杉磯找`). annotation.md keeps such words outside the span, and a surrogate
+that swallows them changes what the note says. So, for place spans the NER found (never rule or date
+spans; never streets, whose names start with such characters, or departments):
+
+- a leading preposition is dropped when at least two Han characters remain;
+- a trailing activity word (`ACTIVITY_WORDS`: 戒酒, 長大, 遊學 ...) is dropped when at least two
+  characters remain, and so is a trailing English function word (`Park on`).
+
+`自` and `從` are not in the list: 自由路, 自強 and 從善 start names.
+"""
+import re
+from typing import List, Optional
+
+from spacy.tokens import Doc, Span
+
+from .labels import LOCATION_LABELS
+
+LEADING_PREPOSITIONS = frozenset("至住於到往在去回")
+ACTIVITY_WORDS = ("住院", "就診", "急診", "看診", "門診", "回診", "戒酒", "戒毒", "治療", "開刀", "手術", "復健",
+                  "追蹤", "檢查", "工作", "上班", "打工", "就讀", "留學", "遊學", "出差", "旅遊", "度假", "長大",
+                  "出生", "定居", "居住", "流浪", "安排", "探視", "找")
+# English words that end no place name: `[Rongxing Garden Park] on 2月26日`.
+_TRAILING_FUNCTION_WORD = re.compile(r"[ ](?i:on|in|at|to|of|for|from|with|and|the|since|until)$")
+EDGE_LABELS = LOCATION_LABELS - {"STREET", "DEPARTMENT"}
+_HAN = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]")
+
+
+def trimmed_bounds(text: str, start: int, end: int) -> Optional[tuple]:
+    """(start, end) without the edge words of text[start:end], or None when nothing is trimmed."""
+    new_start, new_end = start, end
+    if text[start] in LEADING_PREPOSITIONS and end - start >= 3 and _HAN.match(text, start + 1) \
+            and _HAN.match(text, start + 2):
+        new_start = start + 1
+    for word in ACTIVITY_WORDS:
+        if text.startswith(word, new_end - len(word)) and new_end - len(word) - new_start >= 2:
+            new_end -= len(word)
+            break
+    else:
+        m = _TRAILING_FUNCTION_WORD.search(text, max(new_start, new_end - 7), new_end)
+        if m is not None and m.start() - new_start >= 2:
+            new_end = m.start()
+    return None if (new_start, new_end) == (start, end) else (new_start, new_end)
+
+
+def trim_edges(doc: Doc, text: str) -> int:
+    """Trim the NER place spans of `doc.ents` (module docstring); returns how many changed."""
+    out: List[Span] = []
+    changed = 0
+    for ent in doc.ents:
+        bounds = None
+        if (ent._.source or "ner") == "ner" and ent.label_ in EDGE_LABELS:
+            bounds = trimmed_bounds(text, ent.start_char, ent.end_char)
+        span = doc.char_span(bounds[0], bounds[1], label=ent.label_) if bounds else None
+        if span is None:
+            out.append(ent)
+        else:
+            out.append(span)
+            changed += 1
+    if changed:
+        doc.ents = out
+    return changed
