@@ -1,35 +1,12 @@
 """institutions: NER spans take the type word that ends an institution's name, and its label."""
-from typing import List, Optional, Tuple
-
 import pytest
 from spacy.language import Language
-from spacy.tokens import Doc
 
 import spacy_deid
 from spacy_deid.institutions import complete_institutions, type_word_after, type_word_ending
 
 from linear import assert_linear
-
-
-def _doc(text: str, ents: List[Tuple[str, str]], source: Optional[str] = None) -> Doc:
-    """A doc of the code-mixing tokenizer with NER-like entities at the first occurrence of each text."""
-    doc = spacy_deid.blank().make_doc(text)
-    spans = []
-    for part, label in ents:
-        start = text.index(part)
-        span = doc.char_span(start, start + len(part), label=label)
-        assert span is not None, part
-        spans.append(span)
-    doc.ents = spans
-    for span in doc.ents:
-        span._.source = source
-    return doc
-
-
-def _ents(doc: Doc) -> List[Tuple[str, str]]:
-    for ent in doc.ents:
-        assert doc.text[ent.start_char:ent.end_char] == ent.text
-    return [(e.text, e.label_) for e in doc.ents]
+from ner_spans import doc_with_ents, ents_of
 
 
 @pytest.mark.parametrize("text,found,expected", [
@@ -43,9 +20,9 @@ def _ents(doc: Doc) -> List[Tuple[str, str]]:
     ("She studied at Tunghai University before.", ("Tunghai", "CITY"), ("Tunghai University", "SCHOOL")),
 ])
 def test_a_span_takes_the_type_word_after_it(text, found, expected):
-    doc = _doc(text, [found])
+    doc = doc_with_ents(text, [found])
     assert complete_institutions(doc, text) == 1
-    assert _ents(doc) == [expected]
+    assert ents_of(doc) == [expected]
 
 
 @pytest.mark.parametrize("text,found", [
@@ -57,9 +34,9 @@ def test_a_span_takes_the_type_word_after_it(text, found, expected):
     ("Dr. Park Hospitalized him", ("Park", "DOCTOR")),  # `Hospitalized` is not `Hospital`
 ])
 def test_words_that_only_look_like_type_words_leave_the_span_alone(text, found):
-    doc = _doc(text, [found])
+    doc = doc_with_ents(text, [found])
     assert complete_institutions(doc, text) == 0
-    assert _ents(doc) == [found]
+    assert ents_of(doc) == [found]
 
 
 @pytest.mark.parametrize("text,found,label", [
@@ -71,25 +48,25 @@ def test_words_that_only_look_like_type_words_leave_the_span_alone(text, found):
     ("volunteers at Eden Social Welfare Foundation", ("Eden Social Welfare Foundation", "HOSPITAL"), "LOCATION"),
 ])
 def test_a_place_span_ending_in_a_type_word_takes_its_label(text, found, label):
-    doc = _doc(text, [found])
+    doc = doc_with_ents(text, [found])
     assert complete_institutions(doc, text) == 1
-    assert _ents(doc) == [(found[0], label)]
+    assert ents_of(doc) == [(found[0], label)]
 
 
 def test_names_of_people_and_rule_spans_are_not_relabelled():
     text = "病人王醫院今日出院。"  # an odd name, but a name: the NER called it one
-    doc = _doc(text, [("王醫院", "PATIENT")])
+    doc = doc_with_ents(text, [("王醫院", "PATIENT")])
     assert complete_institutions(doc, text) == 0
     text = "轉往台中監獄。"
-    doc = _doc(text, [("台中", "CITY")], source="rule")
-    assert complete_institutions(doc, text) == 0 and _ents(doc) == [("台中", "CITY")]
+    doc = doc_with_ents(text, [("台中", "CITY")], source="rule")
+    assert complete_institutions(doc, text) == 0 and ents_of(doc) == [("台中", "CITY")]
 
 
 def test_a_longer_span_never_reaches_into_the_next_entity():
     text = "曾在台北果菜市場工作。"
-    doc = _doc(text, [("台北", "CITY"), ("果菜市場", "GENERAL_BUSINESS")])
+    doc = doc_with_ents(text, [("台北", "CITY"), ("果菜市場", "GENERAL_BUSINESS")])
     complete_institutions(doc, text)
-    assert ("台北", "CITY") in _ents(doc)
+    assert ("台北", "CITY") in ents_of(doc)
 
 
 def test_lookups():

@@ -183,8 +183,9 @@ def test_organisations_named_after_a_place_keep_the_ner_span():
     assert _with_ner(nlp, "轉至新加坡中央醫院", [("新加坡中央醫院", "HOSPITAL")]) == [
         ("新加坡中央醫院", "HOSPITAL", "ner")]
     assert _with_ner(nlp, "送至基隆長庚急診", [("基隆長庚", "HOSPITAL")]) == [("基隆長庚", "HOSPITAL", "ner")]
+    # the NER's span stays whole; its type word (醫院) gives it its label (`repairs`)
     assert _with_ner(nlp, "住台北市立萬芳醫院", [("台北市立萬芳醫院", "CITY")]) == [
-        ("台北市立萬芳醫院", "CITY", "ner")]
+        ("台北市立萬芳醫院", "HOSPITAL", "ner")]
 
 
 def test_a_known_place_relabels_a_ner_span_with_its_exact_boundaries():

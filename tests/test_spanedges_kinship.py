@@ -1,8 +1,5 @@
 """spanedges and kinship: NER spans lose the words at their edges; names after kinship words are FAMILY."""
-from typing import List, Optional, Tuple
-
 import pytest
-from spacy.tokens import Doc
 
 import spacy_deid
 from spacy_deid.kinship import after_kinship_word, relabel_relatives
@@ -10,26 +7,7 @@ from spacy_deid.repairs import repair_ner_spans
 from spacy_deid.spanedges import trim_edges, trimmed_bounds
 
 from linear import assert_linear
-
-
-def _doc(text: str, ents: List[Tuple[str, str]], source: Optional[str] = None) -> Doc:
-    doc = spacy_deid.blank().make_doc(text)
-    spans = []
-    for part, label in ents:
-        start = text.index(part)
-        span = doc.char_span(start, start + len(part), label=label)
-        assert span is not None, part
-        spans.append(span)
-    doc.ents = spans
-    for span in doc.ents:
-        span._.source = source
-    return doc
-
-
-def _ents(doc: Doc) -> List[Tuple[str, str]]:
-    for ent in doc.ents:
-        assert doc.text[ent.start_char:ent.end_char] == ent.text
-    return [(e.text, e.label_) for e in doc.ents]
+from ner_spans import doc_with_ents, ents_of
 
 
 @pytest.mark.parametrize("text,found,expected", [
@@ -42,9 +20,9 @@ def _ents(doc: Doc) -> List[Tuple[str, str]]:
     ("met at Rongxing Garden Park on Sunday", ("Rongxing Garden Park on", "LOCATION"), ("Rongxing Garden Park", "LOCATION")),
 ])
 def test_edge_words_leave_place_spans(text, found, expected):
-    doc = _doc(text, [found])
+    doc = doc_with_ents(text, [found])
     assert trim_edges(doc, text) == 1
-    assert _ents(doc) == [expected]
+    assert ents_of(doc) == [expected]
 
 
 @pytest.mark.parametrize("text,found", [
@@ -55,14 +33,14 @@ def test_edge_words_leave_place_spans(text, found, expected):
     ("living in Hope", ("Hope", "CITY")),
 ])
 def test_spans_without_edge_words_or_outside_the_labels_stay(text, found):
-    doc = _doc(text, [found])
+    doc = doc_with_ents(text, [found])
     assert trim_edges(doc, text) == 0
-    assert _ents(doc) == [found]
+    assert ents_of(doc) == [found]
 
 
 def test_rule_spans_keep_their_edges():
     text = "曾於門諾戒酒三個月。"
-    doc = _doc(text, [("門諾戒酒", "HOSPITAL")], source="rule")
+    doc = doc_with_ents(text, [("門諾戒酒", "HOSPITAL")], source="rule")
     assert trim_edges(doc, text) == 0
 
 
@@ -80,9 +58,9 @@ def test_trimmed_bounds():
     ("Wife: Mary Jones called.", ("Mary Jones", "PERSON")),
 ])
 def test_a_name_after_a_kinship_word_is_family(text, found):
-    doc = _doc(text, [found])
+    doc = doc_with_ents(text, [found])
     assert relabel_relatives(doc, text) == 1
-    assert _ents(doc) == [(found[0], "FAMILY")]
+    assert ents_of(doc) == [(found[0], "FAMILY")]
 
 
 @pytest.mark.parametrize("text,found", [
@@ -93,25 +71,25 @@ def test_a_name_after_a_kinship_word_is_family(text, found):
     ("配偶: 彭恆彥", ("彭恆彥", "FAMILY")),  # already FAMILY: nothing to change
 ])
 def test_names_without_a_kinship_word_before_them_keep_their_label(text, found):
-    doc = _doc(text, [found])
+    doc = doc_with_ents(text, [found])
     assert relabel_relatives(doc, text) == 0
-    assert _ents(doc) == [found]
+    assert ents_of(doc) == [found]
 
 
 def test_kinship_lookup_and_rule_spans():
     assert after_kinship_word("母親：林美玲", 3)
     assert not after_kinship_word("Jackson Lee", 8)
     text = "母親：林美玲"
-    doc = _doc(text, [("林美玲", "PATIENT")], source="rule")
+    doc = doc_with_ents(text, [("林美玲", "PATIENT")], source="rule")
     assert relabel_relatives(doc, text) == 0
 
 
 def test_repairs_run_in_order_and_count_per_repair():
     text = "10.22至童綜合醫院急診, 配偶: 彭恆彥陪同。"
-    doc = _doc(text, [("至童綜合", "CITY"), ("彭恆彥", "PERSON")])
+    doc = doc_with_ents(text, [("至童綜合", "CITY"), ("彭恆彥", "PERSON")])
     # the preposition goes, then the type word makes it a hospital; the name becomes FAMILY
     assert repair_ner_spans(doc, text) == {"edges": 1, "institutions": 1, "kinship": 1}
-    assert _ents(doc) == [("童綜合醫院", "HOSPITAL"), ("彭恆彥", "FAMILY")]
+    assert ents_of(doc) == [("童綜合醫院", "HOSPITAL"), ("彭恆彥", "FAMILY")]
 
 
 def test_cost_grows_linearly_with_the_number_of_spans():

@@ -1,0 +1,29 @@
+"""Docs with NER-like entities for the tests of the NER span repairs (`spacy_deid.repairs`)."""
+from typing import List, Optional, Tuple
+
+from spacy.tokens import Doc
+
+import spacy_deid
+
+
+def doc_with_ents(text: str, ents: List[Tuple[str, str]], source: Optional[str] = None) -> Doc:
+    """A doc of the code-mixing tokenizer with entities at the first occurrence of each text, all of
+    `source` (None: as a trained NER leaves them)."""
+    doc = spacy_deid.blank().make_doc(text)
+    spans = []
+    for part, label in ents:
+        start = text.index(part)
+        span = doc.char_span(start, start + len(part), label=label)
+        assert span is not None, part
+        spans.append(span)
+    doc.ents = spans
+    for span in doc.ents:
+        span._.source = source
+    return doc
+
+
+def ents_of(doc: Doc) -> List[Tuple[str, str]]:
+    """(text, label) of `doc.ents`, each checked against the doc's text at its offsets."""
+    for ent in doc.ents:
+        assert doc.text[ent.start_char:ent.end_char] == ent.text
+    return [(e.text, e.label_) for e in doc.ents]
