@@ -26,6 +26,7 @@ from typing import Dict, List, Optional, Tuple
 from spacy.tokens import Doc, Span
 
 from .labels import LOCATION_LABELS, NAME_LABELS
+from .spanshape import HAN_CHAR
 
 TYPE_WORDS_ZH: Dict[str, Tuple[str, ...]] = {
     "HOSPITAL": ("醫院", "紀念醫院", "附設醫院", "總醫院", "分院", "醫學中心", "療養院", "診所"),
@@ -52,7 +53,6 @@ GENERIC_MODIFIERS = frozenset("""
 高級 國立 私立 市立 縣立 公立 英語 美語 英文 數學 社區 教學 地區 區域 綜合 精神 精神科 附近 一般 大型 小型 這家
 那家 其他 該 某 本 貴 傳統 觀光 科技 醫學 技術 職業 實驗
 """.split())
-_HAN = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]")
 
 
 def _by_length(table: Dict[str, Tuple[str, ...]]) -> List[Tuple[str, str]]:
@@ -83,7 +83,7 @@ def type_word_after(text: str, end: int) -> Optional[Tuple[int, str]]:
 def type_word_ending(span_text: str) -> Optional[str]:
     """The label of the type word `span_text` ends with, when it holds more than that word."""
     for word, label in _ZH:
-        if span_text.endswith(word) and len(span_text) > len(word) and _HAN.match(span_text, len(span_text) - len(word) - 1):
+        if span_text.endswith(word) and len(span_text) > len(word) and HAN_CHAR.match(span_text, len(span_text) - len(word) - 1):
             return label
     for word, label in _EN:
         if (len(span_text) > len(word) + 1 and span_text[-len(word) - 1] == " "
@@ -92,29 +92,17 @@ def type_word_ending(span_text: str) -> Optional[str]:
     return None
 
 
-def complete_institutions(doc: Doc, text: str) -> int:
-    """Apply both repairs (module docstring) to the NER spans of `doc.ents`; returns how many spans
-    changed (a count for benchmarks and tests, never their text: PHI)."""
-    ents = list(doc.ents)
-    changed = 0
-    out: List[Span] = []
-    for i, ent in enumerate(ents):
-        if (ent._.source or "ner") != "ner" or not (ent.label_ in LOCATION_LABELS or ent.label_ in NAME_LABELS):
-            out.append(ent)
-            continue
-        new = _extended(doc, text, ent, ents[i + 1] if i + 1 < len(ents) else None)
-        if new is None and ent.label_ in LOCATION_LABELS:
-            label = type_word_ending(text[ent.start_char:ent.end_char])
-            if label is not None and label != ent.label_:
-                new = Span(doc, ent.start, ent.end, label=label)
-        if new is None:
-            out.append(ent)
-        else:
-            changed += 1
-            out.append(new)
-    if changed:
-        doc.ents = out
-    return changed
+def completed(doc: Doc, text: str, ent: Span, following: Optional[Span] = None) -> Optional[Span]:
+    """`ent` with the type word after it, or relabelled by the one it ends with (module docstring),
+    else None. `following` is the next entity, which a longer span must not reach."""
+    if not (ent.label_ in LOCATION_LABELS or ent.label_ in NAME_LABELS):
+        return None
+    new = _extended(doc, text, ent, following)
+    if new is None and ent.label_ in LOCATION_LABELS:
+        label = type_word_ending(text[ent.start_char:ent.end_char])
+        if label is not None and label != ent.label_:
+            new = Span(doc, ent.start, ent.end, label=label)
+    return new
 
 
 def _extended(doc: Doc, text: str, ent: Span, following: Optional[Span]) -> Optional[Span]:

@@ -4,9 +4,10 @@ WHY: which of PATIENT, FAMILY, PERSON or DOCTOR a name is depends on the words a
 that has not seen a note's phrasing guesses. A kinship word directly before the name (with at most a
 colon and spaces between) says what the name is, by the definition of FAMILY in annotation.md.
 Cohabitants (同居人) and partners are not relatives by that definition and are not in the list; nor
-is 先生 alone, which is also `Mr`. Only NER name spans are relabelled, never rule spans.
+is 先生 alone, which is also `Mr`. `repairs` applies it to NER spans only, never rule spans.
 """
 import re
+from typing import Optional
 
 from spacy.tokens import Doc, Span
 
@@ -32,17 +33,8 @@ def after_kinship_word(text: str, start: int) -> bool:
     return _BEFORE.search(text[max(0, start - _WINDOW):start]) is not None
 
 
-def relabel_relatives(doc: Doc, text: str) -> int:
-    """NER name spans after a kinship word become FAMILY; returns how many changed."""
-    out = []
-    changed = 0
-    for ent in doc.ents:
-        if ((ent._.source or "ner") == "ner" and ent.label_ in NAME_LABELS and ent.label_ != "FAMILY"
-                and after_kinship_word(text, ent.start_char)):
-            out.append(Span(doc, ent.start, ent.end, label="FAMILY"))
-            changed += 1
-        else:
-            out.append(ent)
-    if changed:
-        doc.ents = out
-    return changed
+def as_relative(doc: Doc, text: str, ent: Span, following: Optional[Span] = None) -> Optional[Span]:
+    """`ent` as FAMILY when it is a name of another kind right after a kinship word, else None."""
+    if ent.label_ in NAME_LABELS and ent.label_ != "FAMILY" and after_kinship_word(text, ent.start_char):
+        return Span(doc, ent.start, ent.end, label="FAMILY")
+    return None

@@ -14,11 +14,12 @@ spans; never streets, whose names start with such characters, or departments):
 `自` and `從` are not in the list: 自由路, 自強 and 從善 start names.
 """
 import re
-from typing import List, Optional
+from typing import Optional
 
 from spacy.tokens import Doc, Span
 
 from .labels import LOCATION_LABELS
+from .spanshape import HAN_CHAR
 
 LEADING_PREPOSITIONS = frozenset("至住於到往在去回")
 ACTIVITY_WORDS = ("住院", "就診", "急診", "看診", "門診", "回診", "戒酒", "戒毒", "治療", "開刀", "手術", "復健",
@@ -27,14 +28,13 @@ ACTIVITY_WORDS = ("住院", "就診", "急診", "看診", "門診", "回診", "�
 # English words that end no place name: `[Rongxing Garden Park] on 2月26日`.
 _TRAILING_FUNCTION_WORD = re.compile(r"[ ](?i:on|in|at|to|of|for|from|with|and|the|since|until)$")
 EDGE_LABELS = LOCATION_LABELS - {"STREET", "DEPARTMENT"}
-_HAN = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]")
 
 
 def trimmed_bounds(text: str, start: int, end: int) -> Optional[tuple]:
     """(start, end) without the edge words of text[start:end], or None when nothing is trimmed."""
     new_start, new_end = start, end
-    if text[start] in LEADING_PREPOSITIONS and end - start >= 3 and _HAN.match(text, start + 1) \
-            and _HAN.match(text, start + 2):
+    if text[start] in LEADING_PREPOSITIONS and end - start >= 3 and HAN_CHAR.match(text, start + 1) \
+            and HAN_CHAR.match(text, start + 2):
         new_start = start + 1
     for word in ACTIVITY_WORDS:
         if text.startswith(word, new_end - len(word)) and new_end - len(word) - new_start >= 2:
@@ -47,20 +47,10 @@ def trimmed_bounds(text: str, start: int, end: int) -> Optional[tuple]:
     return None if (new_start, new_end) == (start, end) else (new_start, new_end)
 
 
-def trim_edges(doc: Doc, text: str) -> int:
-    """Trim the NER place spans of `doc.ents` (module docstring); returns how many changed."""
-    out: List[Span] = []
-    changed = 0
-    for ent in doc.ents:
-        bounds = None
-        if (ent._.source or "ner") == "ner" and ent.label_ in EDGE_LABELS:
-            bounds = trimmed_bounds(text, ent.start_char, ent.end_char)
-        span = doc.char_span(bounds[0], bounds[1], label=ent.label_) if bounds else None
-        if span is None:
-            out.append(ent)
-        else:
-            out.append(span)
-            changed += 1
-    if changed:
-        doc.ents = out
-    return changed
+def trimmed(doc: Doc, text: str, ent: Span, following: Optional[Span] = None) -> Optional[Span]:
+    """`ent` without its edge words when it is a place span that has some and the rest aligns with
+    the tokens, else None."""
+    if ent.label_ not in EDGE_LABELS:
+        return None
+    bounds = trimmed_bounds(text, ent.start_char, ent.end_char)
+    return doc.char_span(bounds[0], bounds[1], label=ent.label_) if bounds else None

@@ -106,7 +106,7 @@ _TITLE_AFTER = re.compile(
     r"[姐姊哥伯叔姨姑嫂嬸爺奶媽某董總])")
 _TITLE_BEFORE = re.compile(r"(?:(?<![A-Za-z])(?i:dr|mr|mrs|ms|miss|prof|mx|vs|r)\.?[ ]?|[老小阿]"
                            r"|(?:醫師|醫生|社工|護理師|心理師|主治|主任|老師)[ ]?[:：]?[ ]?)$")
-_HAN = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]")
+HAN_CHAR = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]")
 
 
 def _titled(text: str, start: int, end: int) -> bool:
@@ -119,8 +119,8 @@ def lone_surname(text: str, start: int, end: int, label: str) -> bool:
     """A name span of one Han character with no title beside it (see the module docstring). A Han
     character right after it keeps it: the model may have cut a longer name short (`[石]霞`), and
     the part it found is still PHI to replace."""
-    return (label in NAME_LABELS and end - start == 1 and _HAN.match(text, start) is not None
-            and _HAN.match(text, end) is None and not _titled(text, start, end))
+    return (label in NAME_LABELS and end - start == 1 and HAN_CHAR.match(text, start) is not None
+            and HAN_CHAR.match(text, end) is None and not _titled(text, start, end))
 
 
 def _alnum(text: str) -> bool:

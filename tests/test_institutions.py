@@ -3,7 +3,8 @@ import pytest
 from spacy.language import Language
 
 import spacy_deid
-from spacy_deid.institutions import complete_institutions, type_word_after, type_word_ending
+from spacy_deid.institutions import completed, type_word_after, type_word_ending
+from spacy_deid.repairs import apply_repair
 
 from linear import assert_linear
 from ner_spans import doc_with_ents, ents_of
@@ -21,7 +22,7 @@ from ner_spans import doc_with_ents, ents_of
 ])
 def test_a_span_takes_the_type_word_after_it(text, found, expected):
     doc = doc_with_ents(text, [found])
-    assert complete_institutions(doc, text) == 1
+    assert apply_repair(doc, text, completed) == 1
     assert ents_of(doc) == [expected]
 
 
@@ -35,7 +36,7 @@ def test_a_span_takes_the_type_word_after_it(text, found, expected):
 ])
 def test_words_that_only_look_like_type_words_leave_the_span_alone(text, found):
     doc = doc_with_ents(text, [found])
-    assert complete_institutions(doc, text) == 0
+    assert apply_repair(doc, text, completed) == 0
     assert ents_of(doc) == [found]
 
 
@@ -49,23 +50,23 @@ def test_words_that_only_look_like_type_words_leave_the_span_alone(text, found):
 ])
 def test_a_place_span_ending_in_a_type_word_takes_its_label(text, found, label):
     doc = doc_with_ents(text, [found])
-    assert complete_institutions(doc, text) == 1
+    assert apply_repair(doc, text, completed) == 1
     assert ents_of(doc) == [(found[0], label)]
 
 
 def test_names_of_people_and_rule_spans_are_not_relabelled():
     text = "病人王醫院今日出院。"  # an odd name, but a name: the NER called it one
     doc = doc_with_ents(text, [("王醫院", "PATIENT")])
-    assert complete_institutions(doc, text) == 0
+    assert apply_repair(doc, text, completed) == 0
     text = "轉往台中監獄。"
     doc = doc_with_ents(text, [("台中", "CITY")], source="rule")
-    assert complete_institutions(doc, text) == 0 and ents_of(doc) == [("台中", "CITY")]
+    assert apply_repair(doc, text, completed) == 0 and ents_of(doc) == [("台中", "CITY")]
 
 
 def test_a_longer_span_never_reaches_into_the_next_entity():
     text = "曾在台北果菜市場工作。"
     doc = doc_with_ents(text, [("台北", "CITY"), ("果菜市場", "GENERAL_BUSINESS")])
-    complete_institutions(doc, text)
+    apply_repair(doc, text, completed)
     assert ("台北", "CITY") in ents_of(doc)
 
 
@@ -119,6 +120,6 @@ def test_cost_grows_linearly_with_the_number_of_spans():
             spans += [doc.char_span(a, a + 2, label="CITY"), doc.char_span(b, b + 4, label="STATE")]
             pos = b + 4
         doc.ents = spans
-        complete_institutions(doc, text)
+        apply_repair(doc, text, completed)
 
     assert_linear(run, 2000)

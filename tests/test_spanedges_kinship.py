@@ -2,9 +2,9 @@
 import pytest
 
 import spacy_deid
-from spacy_deid.kinship import after_kinship_word, relabel_relatives
-from spacy_deid.repairs import repair_ner_spans
-from spacy_deid.spanedges import trim_edges, trimmed_bounds
+from spacy_deid.kinship import after_kinship_word, as_relative
+from spacy_deid.repairs import apply_repair, repair_ner_spans
+from spacy_deid.spanedges import trimmed, trimmed_bounds
 
 from linear import assert_linear
 from ner_spans import doc_with_ents, ents_of
@@ -21,7 +21,7 @@ from ner_spans import doc_with_ents, ents_of
 ])
 def test_edge_words_leave_place_spans(text, found, expected):
     doc = doc_with_ents(text, [found])
-    assert trim_edges(doc, text) == 1
+    assert apply_repair(doc, text, trimmed) == 1
     assert ents_of(doc) == [expected]
 
 
@@ -34,14 +34,14 @@ def test_edge_words_leave_place_spans(text, found, expected):
 ])
 def test_spans_without_edge_words_or_outside_the_labels_stay(text, found):
     doc = doc_with_ents(text, [found])
-    assert trim_edges(doc, text) == 0
+    assert apply_repair(doc, text, trimmed) == 0
     assert ents_of(doc) == [found]
 
 
 def test_rule_spans_keep_their_edges():
     text = "曾於門諾戒酒三個月。"
     doc = doc_with_ents(text, [("門諾戒酒", "HOSPITAL")], source="rule")
-    assert trim_edges(doc, text) == 0
+    assert apply_repair(doc, text, trimmed) == 0
 
 
 def test_trimmed_bounds():
@@ -59,7 +59,7 @@ def test_trimmed_bounds():
 ])
 def test_a_name_after_a_kinship_word_is_family(text, found):
     doc = doc_with_ents(text, [found])
-    assert relabel_relatives(doc, text) == 1
+    assert apply_repair(doc, text, as_relative) == 1
     assert ents_of(doc) == [(found[0], "FAMILY")]
 
 
@@ -72,7 +72,7 @@ def test_a_name_after_a_kinship_word_is_family(text, found):
 ])
 def test_names_without_a_kinship_word_before_them_keep_their_label(text, found):
     doc = doc_with_ents(text, [found])
-    assert relabel_relatives(doc, text) == 0
+    assert apply_repair(doc, text, as_relative) == 0
     assert ents_of(doc) == [found]
 
 
@@ -81,7 +81,7 @@ def test_kinship_lookup_and_rule_spans():
     assert not after_kinship_word("Jackson Lee", 8)
     text = "母親：林美玲"
     doc = doc_with_ents(text, [("林美玲", "PATIENT")], source="rule")
-    assert relabel_relatives(doc, text) == 0
+    assert apply_repair(doc, text, as_relative) == 0
 
 
 def test_repairs_run_in_order_and_count_per_repair():
