@@ -9,6 +9,8 @@ processes on a shared machine disturb the ratio as little as possible. Every run
 tokenizer (no chunk cache) and an empty finder cache (`finder.clear_caches()`), as for unseen notes.
 The tokenizer leaves each doc's text for the components (`spacy_deid.doctext`); the line "text from the
 tokens" is what rebuilding it would cost for docs that did not come from the tokenizer.
+The first line says which scanner ran: the compiled one (`spacy_deid/dates/_scan.pyx`, built by
+`pip install`) or the pure-Python reference (an install without a C compiler).
 """
 import argparse
 import random
@@ -124,7 +126,8 @@ def main() -> None:
     t_find = best_of(args.repeat, run_find)
     n_dates = sum(1 for doc in docs_runs[0] for e in doc.ents if e.label_ == "DATE")
     chars = sum(len(t) for t in notes)
-    print(f"notes: {len(notes)}  characters: {chars}  DATE spans: {n_dates}")
+    scanner = "compiled" if finder.COMPILED else "pure Python (no compiled scanner)"
+    print(f"notes: {len(notes)}  characters: {chars}  DATE spans: {n_dates}  scanner: {scanner}")
     print(f"tokenization: {t_tok:.3f}s  deid_dates: {t_dates:.3f}s")
     print(f"  of which the tokenizer's text: {t_text_kept:.3f}s (rebuilt from the tokens: {t_text:.3f}s), "
           f"finding dates in it: {t_find:.3f}s, spans/attributes/ents/resolution: "

@@ -35,6 +35,7 @@ from .resolve import (DEFAULT_MINGUO_MIN_YEAR, RT, as_tuple, choose_readings, re
                       resolve_spans)
 from .scoring import score_dates
 from ..doctext import doc_text
+from .entcolumns import set_ents_outside, token_bounds
 from .spanvalues import set_span_values
 
 _FILLER_RE = re.compile(r"(?i:[\s,.;:()\[\]\-~–—/至到及和與于於自從从年月日]|on|in|since|from|to|and|till|until|at|of|the)*")
@@ -96,10 +97,10 @@ class DateRecognizer:
     def __call__(self, doc: Doc) -> Doc:
         text = doc_text(doc)  # once per doc: spaCy's doc.text builds a Token object per token
         candidates = find_readings(text, self.settings)
-        found = self._aligned(doc, candidates)
         if not doc.ents:
-            self._annotate_alone(doc, found)
+            self._annotate_alone(doc, candidates)
             return doc
+        found = self._aligned(doc, candidates)
         dates = self._merge_with_ents(doc, found, text, [(start, end) for start, end, _ in candidates])
         if self.resolve:
             resolve_spans([dates], self.default_preference, patient=False,
@@ -120,29 +121,33 @@ class DateRecognizer:
                 found.append((span, readings))
         return found
 
-    def _annotate_alone(self, doc: Doc, found: List[Tuple[Span, Sequence[RT]]]) -> None:
+    def _annotate_alone(self, doc: Doc, candidates: Sequence[Tuple[int, int, Sequence[RT]]]) -> None:
         """No entities yet: the finder's spans never overlap each other, so there is nothing for the
         overlap policy to decide; each span gets all its values in one write, resolved or not."""
-        doc.set_ents([span for span, _ in found], default="outside")  # what `doc.ents = spans` does
-        if not found:
+        bounds = token_bounds(doc, candidates)
+        if None in bounds:  # misaligned with the tokenizer: skip rather than widen a PHI span
+            candidates = [c for c, b in zip(candidates, bounds) if b is not None]
+            bounds = [b for b in bounds if b is not None]
+        set_ents_outside(doc, bounds, "DATE")
+        if not candidates:
             return
         if self.resolve:
-            if self.partial_year_from_context or any(len(rs) > 1 for _, rs in found):
-                results = choose_readings([[(span.start_char, rs) for span, rs in found]],
+            if self.partial_year_from_context or any(len(c[2]) > 1 for c in candidates):
+                results = choose_readings([[(start, rs) for start, _, rs in candidates]],
                                           self.default_preference, patient=False,
                                           minguo_min_year=self.minguo_min_year,
                                           partial_year_from_context=self.partial_year_from_context)[0]
             else:  # one reading each: nothing to vote on
-                results = [(0, rs[0][2], "unambiguous") for _, rs in found]
+                results = [(0, rs[0][2], "unambiguous") for _, _, rs in candidates]
             writes = []
-            for (span, rs), (chosen, norm, how) in zip(found, results):
+            for (start, end, rs), (chosen, norm, how) in zip(candidates, results):
                 key = (rs[chosen][0], rs[chosen][2])
                 readings = [reading_dict(r, (r[0], r[2]) == key) for r in rs]
-                writes.append((span.start_char, span.end_char, {
+                writes.append((start, end, {
                     "date_readings": readings, "source": "date", "date_norm": norm, "date_resolution": how}))
         else:
-            writes = [(span.start_char, span.end_char,
-                       {"date_readings": [reading_dict(r) for r in rs], "source": "date"}) for span, rs in found]
+            writes = [(start, end, {"date_readings": [reading_dict(r) for r in rs], "source": "date"})
+                      for start, end, rs in candidates]
         set_span_values(doc, writes)
 
     def find(self, doc: Doc, text: Optional[str] = None) -> List[Tuple[Span, List[Dict]]]:

@@ -59,7 +59,9 @@ _YN = f"(?P<y>[0-9]{{1,4}}|[{_ZH_NUM}]{{1,7}})"
 _MN = r"(?P<m>[0-9]{1,2}|十[一二]?|[一二三四五六七八九])"
 _DN = r"(?P<d>[0-9]{1,2}|[一二三]?十[一二三四五六七八九]?|[一二三四五六七八九])"
 _DAY_SUFFIX = r"(?:[ ]?[日號号])"
-_MON = (r"(?P<mon>(?i:Jan(?:uary)?|Feb(?:ruary)?|Mar(?:ch)?|Apr(?:il)?|May|June?|July?|Aug(?:ust)?"
+# Month names match ASCII letters only: with Unicode case folding `ſep` would match `Sep` and then
+# render back as `Sep`.
+_MON = (r"(?P<mon>(?ai:Jan(?:uary)?|Feb(?:ruary)?|Mar(?:ch)?|Apr(?:il)?|May|June?|July?|Aug(?:ust)?"
         r"|Sep(?:t(?:ember)?)?|Oct(?:ober)?|Nov(?:ember)?|Dec(?:ember)?))(?![A-Za-z])")
 _EDAY = r"(?P<d>[0-9]{1,2}(?:st|nd|rd|th)?)(?![0-9A-Za-z])"
 _EYEAR = r"(?P<y>[0-9]{4})(?![0-9A-Za-z])"
@@ -111,6 +113,12 @@ _LEFT_VETO_REVERSED = re.compile(
     "(?:(?:" + _alternation_reversed(_LINKING_WORDS) + ")(?![0-9a-z])[" + re.escape(_LEFT_STRIP) + "]*)?"
     "(?:" + _alternation_reversed(_LEFT_VETO_PHRASES) + "|(?:" + _alternation_reversed(_LEFT_VETO_WORDS)
     + ")(?![0-9a-z])))")
+
+
+# The last character of every word and phrase `_LEFT_VETO_REVERSED` can match (either ASCII case): a
+# left context ending, after `_LEFT_STRIP`, in any other character cannot be vetoed by it.
+LEFT_VETO_LAST_CHARS = "".join(sorted({ch for w in (*_LEFT_VETO_WORDS, *_LEFT_VETO_PHRASES, *_LINKING_WORDS)
+                                       for ch in (w[-1].lower(), w[-1].upper())}))
 
 
 def _left_vetoed(left: str) -> bool:
@@ -589,6 +597,13 @@ def clear_caches() -> None:
     _READ_CACHES.clear()
 
 
+def _match_readings(settings: FinderSettings, shape: str, m: "re.Match[str]") -> List[Tuple[int, Tuple]]:
+    """The readings of one shape match as (end relative to the match start, reading tuple)."""
+    b = _Builder(settings, m)
+    _HANDLERS[shape](b)
+    return b.readings
+
+
 def _read_match(text: str, shape: str, m: "re.Match[str]", settings: FinderSettings,
                 found: List[List], cache: Dict[Tuple[str, str], Tuple]) -> None:
     """Append [start, end, readings] for one shape match (readings: tuples, see `reading_dict`)."""
@@ -598,15 +613,14 @@ def _read_match(text: str, shape: str, m: "re.Match[str]", settings: FinderSetti
     key = (shape, m.group())
     groups = cache.get(key)
     if groups is None:
-        b = _Builder(settings, m)
-        _HANDLERS[shape](b)
-        if len(b.readings) == 1:
-            groups = ((b.readings[0][0], (b.readings[0][1],)),)
+        readings = _match_readings(settings, shape, m)
+        if len(readings) == 1:
+            groups = ((readings[0][0], (readings[0][1],)),)
         else:
             by_end: Dict[int, List[Tuple]] = {}
-            for end, reading in b.readings:
+            for end, reading in readings:
                 by_end.setdefault(end, []).append(reading)
-            groups = tuple((end, tuple(readings)) for end, readings in by_end.items())
+            groups = tuple((end, tuple(rs)) for end, rs in by_end.items())
         if len(cache) >= _CACHE_SIZE:
             cache.clear()
         cache[key] = groups
@@ -708,10 +722,34 @@ def _as_tuple(reading: Dict) -> Tuple:
     return reading["format"], reading["calendar"], reading["value"], reading["precision"], reading["order"]
 
 
+# The compiled twin of `_scan` (`_scan.pyx`, built by `pip install`): the same candidates at a fraction of
+# the cost. Without a compiler the install still works and `_scan` above does the work.
+try:
+    from . import _scan as _compiled
+except ImportError:  # not built: the pure-Python scan is complete on its own
+    _compiled = None
+else:
+    _compiled.bind(SHAPES, (_YEAR_CUE, _ID_VETO, _LEFT_VETO_REVERSED, _RIGHT_UNIT_VETO), LEFT_VETO_LAST_CHARS,
+                   _LEFT_STRIP, _fraction_vetoed,
+                   parse_numeral, _preference_key, _CACHE_SIZE)
+
+COMPILED = _compiled is not None
+
+
+def _scan_fast(text: str, settings: FinderSettings) -> List[List]:
+    """`_scan`, by the compiled scanner when it was built."""
+    if _compiled is not None:
+        return _compiled.scan(text, settings, _read_cache(settings))
+    return _scan(text, settings)
+
+
 def find_readings(text: str, settings: Optional[FinderSettings] = None) -> List[Tuple[int, int, Tuple]]:
     """`find_dates` as (start, end, readings as tuples (format, calendar, value, precision, order)):
     what the component uses, converting each reading to a dict once, when it is stored."""
-    return _merge(_scan(text, settings or FinderSettings()))
+    settings = settings or FinderSettings()
+    if _compiled is not None:
+        return _compiled.find(text, settings, _read_cache(settings))
+    return _merge(_scan(text, settings))
 
 
 def find_dates(text: str, settings: Optional[FinderSettings] = None) -> List[DateCandidate]:
@@ -753,7 +791,7 @@ def parse(text: str, fmt: Optional[str] = None, settings: Optional[FinderSetting
     settings = settings or FinderSettings()
     readings: List[Tuple] = []
     seen = set()
-    for start, end, cand_readings in _scan(text, settings):
+    for start, end, cand_readings in _scan_fast(text, settings):
         if start != 0 or end != len(text):
             continue
         for r in cand_readings:
