@@ -44,17 +44,21 @@ cdef str _left_strip = ""            # finder._LEFT_STRIP
 cdef object _fraction_vetoed = None  # finder._fraction_vetoed
 cdef object _parse_numeral = None    # numerals.parse_numeral (Chinese numerals)
 cdef object _preference_key = None   # finder._preference_key
+cdef object _month_field = None      # finder.month_field
+cdef object _LOWERCASE_WORDS = None  # finder._LOWERCASE_WORDS
 cdef int _CACHE_SIZE = 50000
 
 cdef int[13] _DAYS = [0, 31, 29, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31]
 
 
-def bind(shapes, vetoes, str left_veto_last, str left_strip, fraction_vetoed, parse_numeral, preference_key,
-         int cache_size) -> None:
+def bind(shapes, vetoes, str left_veto_last, str left_strip, fraction_vetoed, month_field, lowercase_words,
+         parse_numeral, preference_key, int cache_size) -> None:
     """Called once by `finder` when it imports this module: the pieces shared with the reference.
     vetoes: finder's (_YEAR_CUE, _ID_VETO, _LEFT_VETO_REVERSED, _RIGHT_UNIT_VETO)."""
     global _regexes, _year_cue, _id_veto, _left_veto, _right_veto, _fraction_vetoed, _parse_numeral
-    global _preference_key, _CACHE_SIZE, _left_veto_last, _left_strip
+    global _preference_key, _CACHE_SIZE, _left_veto_last, _left_strip, _month_field, _LOWERCASE_WORDS
+    _month_field = month_field
+    _LOWERCASE_WORDS = lowercase_words
     _left_veto_last = left_veto_last
     _left_strip = left_strip
     _preference_key = preference_key
@@ -108,36 +112,25 @@ cdef int _int(str t, Py_ssize_t start, Py_ssize_t end):
     return v
 
 
-cdef bint _month_end(str t, Py_ssize_t i, Py_ssize_t n):
-    """`_MONTH_END` (ASCII case-insensitive) at i..i+3."""
+cdef bint _three_letters_in(str t, Py_ssize_t i, Py_ssize_t n, str words):
+    """Is t[i:i+3], ASCII lower-cased, one of the three-letter words packed in `words`?"""
     if i < 0 or i + 3 > n:
         return False
     cdef Py_UCS4 a = _lower(t[i]), b = _lower(t[i + 1]), c = _lower(t[i + 2])
-    if a == u"j":
-        return (b == u"a" and c == u"n") or (b == u"u" and (c == u"n" or c == u"l"))
-    if a == u"a":
-        return (b == u"r" and c == u"y") or (b == u"p" and c == u"r") or (b == u"u" and c == u"g")
-    if a == u"f":
-        return b == u"e" and c == u"b"
-    if a == u"m":
-        return b == u"a" and (c == u"r" or c == u"y")
-    if a == u"r":
-        return (b == u"c" and c == u"h") or (b == u"i" and c == u"l")
-    if a == u"u":
-        return (b == u"n" and c == u"e") or (b == u"l" and c == u"y") or (b == u"s" and c == u"t")
-    if a == u"s":
-        return b == u"e" and c == u"p"
-    if a == u"e":
-        return b == u"p" and c == u"t"
-    if a == u"b":
-        return b == u"e" and c == u"r"
-    if a == u"o":
-        return b == u"c" and c == u"t"
-    if a == u"n":
-        return b == u"o" and c == u"v"
-    if a == u"d":
-        return b == u"e" and c == u"c"
+    cdef Py_ssize_t k
+    for k in range(0, len(words), 3):
+        if words[k] == a and words[k + 1] == b and words[k + 2] == c:
+            return True
     return False
+
+
+# `finder._MONTH_END` (three letters that can end a month name) and the three that begin one.
+cdef str _MONTH_ENDS = "janaryfebmarrchaprrilmayjununejululyaugustsepeptberoctnovdec"
+cdef str _MONTH_STARTS = "janfebmaraprmayjunjulaugsepoctnovdec"
+
+
+cdef inline bint _month_end(str t, Py_ssize_t i, Py_ssize_t n):
+    return _three_letters_in(t, i, n, _MONTH_ENDS)
 
 
 cdef inline bint _is_mk(str t, Py_ssize_t i, Py_ssize_t n):
@@ -814,28 +807,8 @@ cdef bint _may_match(str t, int shape, Py_ssize_t pos, Py_ssize_t n):
     return True
 
 
-cdef bint _month_start(str t, Py_ssize_t i, Py_ssize_t n):
-    """Three ASCII letters that begin a month name (any case)."""
-    if i + 3 > n:
-        return False
-    cdef Py_UCS4 a = _lower(t[i]), b = _lower(t[i + 1]), c = _lower(t[i + 2])
-    if a == u"j":
-        return (b == u"a" and c == u"n") or (b == u"u" and (c == u"n" or c == u"l"))
-    if a == u"f":
-        return b == u"e" and c == u"b"
-    if a == u"m":
-        return b == u"a" and (c == u"r" or c == u"y")
-    if a == u"a":
-        return (b == u"p" and c == u"r") or (b == u"u" and c == u"g")
-    if a == u"s":
-        return b == u"e" and c == u"p"
-    if a == u"o":
-        return b == u"c" and c == u"t"
-    if a == u"n":
-        return b == u"o" and c == u"v"
-    if a == u"d":
-        return b == u"e" and c == u"c"
-    return False
+cdef inline bint _month_start(str t, Py_ssize_t i, Py_ssize_t n):
+    return _three_letters_in(t, i, n, _MONTH_STARTS)
 
 
 cdef inline bint _month_day_only(tuple readings):
@@ -945,15 +918,11 @@ cdef void _read_zh(_Reader r, m, bint has_year_group):
         r.add(f, k + 1, -1)
 
 
-_MONTH_NAMES = ("jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec")
-_LOWERCASE_WORDS = frozenset(("may", "mar", "march"))
-
-
 cdef void _read_english(_Reader r, m):
     """`finder._english`."""
     cdef Field f[3]
     cdef int k = 1, month, cen, before
-    cdef str mon = m.group("mon"), lower, case, length, dtext, ytext, sep
+    cdef str mon = m.group("mon"), style, length, dtext, ytext, sep
     cdef Py_ssize_t s0, s1
     gd = m.groupdict()
     dtext = gd.get("d")
@@ -961,17 +930,10 @@ cdef void _read_english(_Reader r, m):
     sep = gd.get("s")
     if mon in _LOWERCASE_WORDS and not (ytext and dtext):
         return  # `may 2 times`; but `mar 1, 2000` has both a day and a year
-    lower = mon.lower()
-    month = _MONTH_NAMES.index(lower[:3]) + 1
-    case = "U" if mon.isupper() else ("L" if mon.islower() else "T")
-    if len(mon) == 4 and lower == "sept":
-        length = "4"
-    elif len(mon) == 3:
-        length = "3"
-    else:
-        length = ""
+    month, style = _month_field(mon)
+    length = style[1:]
     s0, s1 = m.span("mon")
-    _set(&f[0], s0, s1, u"M", month, _style_code(case + length))
+    _set(&f[0], s0, s1, u"M", month, _style_code(style))
     if dtext:
         s0, s1 = m.span("d")
         if dtext[len(dtext) - 1].isalpha():

@@ -383,16 +383,13 @@ def _zh(b: _Builder) -> None:
         b.add([year] + md)
 
 
-def _english(b: _Builder) -> None:
-    m = b.m
-    mon = m.group("mon")
-    gd = m.groupdict()
-    if mon in _LOWERCASE_WORDS and not (gd.get("y") and gd.get("d")):
-        return  # `may 2 times`; but `mar 1, 2000` has both a day and a year
+_MONTH_ABBREVIATIONS = ("jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec")
+
+
+def month_field(mon: str) -> Tuple[int, str]:
+    """A month name's number and style: its case (U, L, T) and length (3, 4 for `Sept`, none when
+    written out). The shapes match ASCII month names only, so the first three letters name the month."""
     lower = mon.lower()
-    month = next(i for i, name in enumerate(
-        ("jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec"), 1)
-        if lower.startswith(name))
     case = "U" if mon.isupper() else ("L" if mon.islower() else "T")
     if len(mon) == 4 and lower == "sept":
         length = "4"
@@ -400,7 +397,18 @@ def _english(b: _Builder) -> None:
         length = "3"
     else:
         length = ""
-    fields = [("mon", "M", case + length, month)]
+    return _MONTH_ABBREVIATIONS.index(lower[:3]) + 1, case + length
+
+
+def _english(b: _Builder) -> None:
+    m = b.m
+    mon = m.group("mon")
+    gd = m.groupdict()
+    if mon in _LOWERCASE_WORDS and not (gd.get("y") and gd.get("d")):
+        return  # `may 2 times`; but `mar 1, 2000` has both a day and a year
+    month, style = month_field(mon)
+    length = style[1:]
+    fields = [("mon", "M", style, month)]
     day_text = gd.get("d")
     if day_text:
         if day_text[-1].isalpha():
@@ -730,7 +738,7 @@ except ImportError:  # not built: the pure-Python scan is complete on its own
     _compiled = None
 else:
     _compiled.bind(SHAPES, (_YEAR_CUE, _ID_VETO, _LEFT_VETO_REVERSED, _RIGHT_UNIT_VETO), LEFT_VETO_LAST_CHARS,
-                   _LEFT_STRIP, _fraction_vetoed,
+                   _LEFT_STRIP, _fraction_vetoed, month_field, _LOWERCASE_WORDS,
                    parse_numeral, _preference_key, _CACHE_SIZE)
 
 COMPILED = _compiled is not None
