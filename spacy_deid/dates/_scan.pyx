@@ -676,14 +676,8 @@ cdef class _Scanner:
         groups = self.cache.get(key)
         if groups is not None:
             return groups
-        cdef _Reader r = _Reader.__new__(_Reader)
-        r.text = self.text
-        r.base = start
-        r.mend = end
-        r.min_year = self.min_year
-        r.max_year = self.max_year
-        r.pivot = self.pivot
-        r.readings = []
+        cdef _Reader r = self.reader(start, end)
+        cdef Field f[1]
         if shape == NUMERIC:
             _read_numeric(r, self.text, g[6] > 0, g[0], g[1], self.text[g[1]], g[2], g[3], g[4], g[5])
         elif shape == COMPACT_MK:
@@ -691,12 +685,13 @@ cdef class _Scanner:
         elif shape == COMPACT:
             _read_compact(r, self.text, -1, g[0], g[1])
         else:  # BARE_YEAR
-            return self._store(key, self._bare_year(start, end, g))
+            _set(&f[0], g[0], g[1], u"Y", _int(self.text, g[0], g[1]), S_N4)
+            r.add(f, 1, -1)
         return self._store(key, r.readings)
 
-    cdef list _bare_year(self, Py_ssize_t start, Py_ssize_t end, Py_ssize_t* g):
+    cdef _Reader reader(self, Py_ssize_t start, Py_ssize_t end):
+        """An empty reading of the match text[start:end] under this scan's settings."""
         cdef _Reader r = _Reader.__new__(_Reader)
-        cdef Field f[1]
         r.text = self.text
         r.base = start
         r.mend = end
@@ -704,9 +699,7 @@ cdef class _Scanner:
         r.max_year = self.max_year
         r.pivot = self.pivot
         r.readings = []
-        _set(&f[0], g[0], g[1], u"Y", _int(self.text, g[0], g[1]), S_N4)
-        r.add(f, 1, -1)
-        return r.readings
+        return r
 
     cdef object _store(self, key, list readings):
         """`_read_match`'s grouping of readings by their end, stored in the shared cache."""
@@ -773,14 +766,7 @@ cdef class _Scanner:
         groups = self.cache.get(key)
         if groups is not None:
             return groups
-        cdef _Reader r = _Reader.__new__(_Reader)
-        r.text = self.text
-        r.base = m.start()
-        r.mend = m.end()
-        r.min_year = self.min_year
-        r.max_year = self.max_year
-        r.pivot = self.pivot
-        r.readings = []
+        cdef _Reader r = self.reader(m.start(), m.end())
         if shape == ZH_YEAR or shape == ZH_PREFIXED or shape == ZH_MONTH:
             _read_zh(r, m, shape != ZH_MONTH)
         else:
