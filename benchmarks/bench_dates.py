@@ -9,8 +9,8 @@ processes on a shared machine disturb the ratio as little as possible. Every run
 tokenizer (no chunk cache) and an empty finder cache (`finder.clear_caches()`), as for unseen notes.
 The tokenizer leaves each doc's text for the components (`spacy_deid.doctext`); the line "text from the
 tokens" is what rebuilding it would cost for docs that did not come from the tokenizer.
-The first line says which scanner ran: the compiled one (`spacy_deid/dates/_scan.pyx`, built by
-`pip install`) or the pure-Python reference (an install without a C compiler).
+The first line says which scanner and write path ran: the compiled ones (`spacy_deid/dates/_scan.pyx`,
+`_entcolumns.pyx`, built by `pip install`) or the pure-Python code (an install without a compiler).
 """
 import argparse
 import random
@@ -18,7 +18,7 @@ import time
 from typing import List
 
 import spacy_deid
-from spacy_deid.dates import finder
+from spacy_deid.dates import entcolumns, finder
 from spacy_deid import doctext
 
 DATE_MAKERS = [
@@ -127,7 +127,9 @@ def main() -> None:
     n_dates = sum(1 for doc in docs_runs[0] for e in doc.ents if e.label_ == "DATE")
     chars = sum(len(t) for t in notes)
     scanner = "compiled" if finder.COMPILED else "pure Python (no compiled scanner)"
-    print(f"notes: {len(notes)}  characters: {chars}  DATE spans: {n_dates}  scanner: {scanner}")
+    write_path = "compiled" if entcolumns.COMPILED else "Python (no compiled write path)"
+    print(f"notes: {len(notes)}  characters: {chars}  DATE spans: {n_dates}  scanner: {scanner}  "
+          f"write path: {write_path}")
     print(f"tokenization: {t_tok:.3f}s  deid_dates: {t_dates:.3f}s")
     print(f"  of which the tokenizer's text: {t_text_kept:.3f}s (rebuilt from the tokens: {t_text:.3f}s), "
           f"finding dates in it: {t_find:.3f}s, spans/attributes/ents/resolution: "

@@ -1,10 +1,10 @@
 """The compiled date scanner (`spacy_deid/dates/_scan.pyx`) against the pure-Python reference it
-replaces (`finder._scan`, `finder._merge`), and the token write path (`entcolumns`) against spaCy's
-`doc.char_span` and `doc.ents = spans`.
+replaces (`finder._scan`, `finder._merge`), and the token write path (`entcolumns`, compiled as
+`_entcolumns.pyx`, and its Python path) against spaCy's `doc.char_span` and `doc.ents = spans`.
 
-The README's install builds the extension; a machine without a C compiler installs without it and
-runs the reference. Set SPACY_DEID_PURE_PYTHON=1 there to say so: otherwise a missing extension is a
-failed build and fails here.
+The README's install builds the extensions; a machine without a C/C++ compiler installs without them
+and runs the Python code. Set SPACY_DEID_PURE_PYTHON=1 there to say so: otherwise a missing extension
+is a failed build and fails here.
 """
 import importlib.util
 import os
@@ -15,7 +15,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from spacy.tokens import Span
+from spacy.tokens import Doc, Span
 
 import spacy_deid
 from spacy_deid.corpus import parse_inline
@@ -23,9 +23,13 @@ from spacy_deid.dates import entcolumns, finder
 
 from linear import assert_linear
 
-PURE_PYTHON = finder._compiled is None and os.environ.get("SPACY_DEID_PURE_PYTHON") == "1"
+PURE_PYTHON = os.environ.get("SPACY_DEID_PURE_PYTHON") == "1"
 needs_compiled = pytest.mark.skipif(
-    PURE_PYTHON, reason="SPACY_DEID_PURE_PYTHON=1: installed without a C compiler, nothing compiled to compare")
+    PURE_PYTHON and not finder.COMPILED,
+    reason="SPACY_DEID_PURE_PYTHON=1: installed without a C compiler, nothing compiled to compare")
+needs_compiled_write_path = pytest.mark.skipif(
+    PURE_PYTHON and not entcolumns.COMPILED,
+    reason="SPACY_DEID_PURE_PYTHON=1: installed without a C++ compiler, no compiled write path")
 
 SETTINGS = finder.FinderSettings()
 TABLE = Path(__file__).parent / "data" / "dates" / "table.txt"
@@ -65,6 +69,12 @@ def _table_texts():
 def test_the_extension_was_built():
     assert finder.COMPILED, ("spacy_deid.dates._scan was not built: reinstall with a C compiler "
                              "(pip install -e .), or set SPACY_DEID_PURE_PYTHON=1 to run without it")
+
+
+@needs_compiled_write_path
+def test_the_write_path_extension_was_built():
+    assert entcolumns.COMPILED, ("spacy_deid.dates._entcolumns was not built: reinstall with a C++ "
+                                 "compiler (pip install -e .), or set SPACY_DEID_PURE_PYTHON=1")
 
 
 @needs_compiled
@@ -144,8 +154,8 @@ def tokenizer():
 def write_path(request, monkeypatch):
     if request.param == "python":
         monkeypatch.setattr(entcolumns, "_compiled", None)
-    elif PURE_PYTHON:
-        pytest.skip("SPACY_DEID_PURE_PYTHON=1: no compiled write path")
+    elif PURE_PYTHON and not entcolumns.COMPILED:
+        pytest.skip("SPACY_DEID_PURE_PYTHON=1: installed without a C++ compiler, no compiled write path")
     return request.param
 
 
@@ -182,3 +192,39 @@ def test_ent_columns_equal_setting_doc_ents(tokenizer, write_path):
         slow.ents = [Span(slow, s, e, label="DATE") for s, e in bounds]
         assert [(t.ent_iob_, t.ent_type_) for t in fast] == [(t.ent_iob_, t.ent_type_) for t in slow]
         assert [(e.start, e.end, e.label_) for e in fast.ents] == [(e.start, e.end, e.label_) for e in slow.ents]
+
+
+def test_write_path_on_a_doc_not_from_our_tokenizer(write_path):
+    """Any spaCy doc: words and spaces given, whitespace tokens included."""
+    nlp = spacy_deid.blank()
+    doc = Doc(nlp.vocab, words=["seen", "on", "2021/12/25", "  ", "and", "110.1.5", "."],
+              spaces=[True, True, True, False, True, False, False])
+    text = doc.text
+    candidates = [(text.index("2021"), text.index("2021") + 10, ()), (text.index("110"), text.index("110") + 7, ()),
+                  (0, 3, ())]
+    candidates.sort()
+    bounds = entcolumns.token_bounds(doc, candidates)
+    assert bounds == _char_span_bounds(doc, candidates) == [None, (2, 3), (5, 6)]
+    entcolumns.set_ents_outside(doc, [b for b in bounds if b], "DATE")
+    assert [(e.text, e.label_) for e in doc.ents] == [("2021/12/25", "DATE"), ("110.1.5", "DATE")]
+    assert [t.ent_iob_ for t in doc] == ["O", "O", "B", "O", "O", "B", "O"]
+
+
+@pytest.mark.parametrize("bad", [(0, 9), (3, 3), (-1, 2), (5, 4)])
+def test_write_path_refuses_bounds_outside_the_doc(tokenizer, write_path, bad):
+    doc = tokenizer("seen on 2021/12/25 .")
+    with pytest.raises(IndexError):
+        entcolumns.set_ents_outside(doc, [bad], "DATE")
+
+
+def test_has_entities_equals_bool_doc_ents(tokenizer, write_path):
+    doc = tokenizer("seen on 2021/12/25 by Dr. Lin .")
+    assert entcolumns.has_entities(doc) is False  # no annotation at all
+    doc.ents = []
+    assert entcolumns.has_entities(doc) is False  # every token O
+    doc.ents = [Span(doc, 5, 6, label="PERSON")]
+    assert entcolumns.has_entities(doc) is True
+    one = tokenizer("2021/12/25")
+    one.ents = [Span(one, 0, 1, label="DATE")]
+    assert entcolumns.has_entities(one) is True and bool(one.ents)
+    assert entcolumns.has_entities(tokenizer("")) is False

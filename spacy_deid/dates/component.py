@@ -35,7 +35,7 @@ from .resolve import (DEFAULT_MINGUO_MIN_YEAR, RT, as_tuple, choose_readings, re
                       resolve_spans)
 from .scoring import score_dates
 from ..doctext import doc_text
-from .entcolumns import set_ents_outside, token_bounds
+from .entcolumns import has_entities, set_ents_outside, token_bounds
 from .spanvalues import set_span_values
 
 _FILLER_RE = re.compile(r"(?i:[\s,.;:()\[\]\-~–—/至到及和與于於自從从年月日]|on|in|since|from|to|and|till|until|at|of|the)*")
@@ -97,7 +97,7 @@ class DateRecognizer:
     def __call__(self, doc: Doc) -> Doc:
         text = doc_text(doc)  # once per doc: spaCy's doc.text builds a Token object per token
         candidates = find_readings(text, self.settings)
-        if not doc.ents:
+        if not has_entities(doc):
             self._annotate_alone(doc, candidates)
             return doc
         found = self._aligned(doc, candidates)

@@ -22,11 +22,11 @@ to its resolution (e.g. `unambiguous+year-from-context`).
 The chosen reading carries `"selected": True` in `span._.date_readings` (others `False`).
 
 Speed: the vote works on readings as tuples `(format, calendar, value, precision, order)` (`RT`), with
-the per-format facts (style key, order family, Minguo field) cached per format string; a document whose
-dates are all unambiguous counts no votes. The component calls `choose_readings` on the finder's
+the per-format facts (style key, order family, Minguo field) cached per format string; what each span
+votes for (`_span_vote`) is worked out once and serves both its patient's and its document's count;
+a document whose dates are all unambiguous counts no votes. The component calls `choose_readings` on the finder's
 tuples and writes each span's values once; `resolve_dates` reads and writes `span._` values.
 """
-from collections import Counter
 from functools import lru_cache
 from typing import Dict, Iterable, List, Optional, Sequence, Tuple
 
@@ -40,7 +40,8 @@ from .spanvalues import get_span_value, set_span_values
 DEFAULT_MINGUO_MIN_YEAR = 40
 YEAR_FROM_CONTEXT = "+year-from-context"
 RT = Tuple[str, str, str, str, str]  # a reading: (format, calendar, value, precision, order)
-Votes = Tuple[Counter, Counter, Counter]
+Votes = Tuple[Dict[str, int], Dict[str, int], Dict[str, int]]  # counts per style key, calendar, order family
+SpanVote = Optional[Tuple[Optional[str], Optional[str], Optional[str]]]
 _WITH_YEAR = frozenset(("day", "month", "year"))
 
 
@@ -71,22 +72,43 @@ def _unambiguous(readings: Sequence[RT]) -> bool:
     return all(r[2] == first for r in readings)
 
 
-def _count_votes(readings_lists: Iterable[Sequence[RT]]) -> Votes:
-    keys: Counter = Counter()
-    cals: Counter = Counter()
-    orders: Counter = Counter()
-    for readings in readings_lists:
-        if not readings or not _unambiguous(readings):
+@lru_cache(maxsize=256)
+def _family(order: str) -> str:
+    return order_family(order)
+
+
+def _span_vote(readings: Sequence[RT]) -> SpanVote:
+    """What a span votes for: (style key, calendar, order family), each None where its readings do
+    not agree on one (a calendar only from readings with a year, an order family only from an order
+    of two or more fields: `3/14` votes `mdy`); None for an ambiguous span, which does not vote."""
+    if len(readings) == 1:  # most spans: one reading
+        r = readings[0]
+        return (_format_info(r[0])[0], r[1] if r[3] in _WITH_YEAR else None,
+                _family(r[4]) if len(r[4]) > 1 else None)
+    if not _unambiguous(readings):
+        return None
+    keys = {_format_info(r[0])[0] for r in readings}
+    cals = {r[1] for r in readings}
+    families = {_family(r[4]) for r in readings}
+    return (keys.pop() if len(keys) == 1 else None,
+            cals.pop() if len(cals) == 1 and all(r[3] in _WITH_YEAR for r in readings) else None,
+            families.pop() if len(families) == 1 and any(len(r[4]) > 1 for r in readings) else None)
+
+
+def _count_votes(span_votes: Iterable[SpanVote]) -> Votes:
+    keys: Dict[str, int] = {}
+    cals: Dict[str, int] = {}
+    orders: Dict[str, int] = {}
+    for vote in span_votes:
+        if vote is None:
             continue
-        span_keys = {_format_info(r[0])[0] for r in readings}
-        if len(span_keys) == 1:
-            keys[span_keys.pop()] += 1
-        span_cals = {r[1] for r in readings if r[3] in _WITH_YEAR}
-        if len(span_cals) == 1 and all(r[3] in _WITH_YEAR for r in readings):
-            cals[span_cals.pop()] += 1
-        span_orders = {order_family(r[4]) for r in readings}
-        if len(span_orders) == 1 and any(len(r[4]) > 1 for r in readings):
-            orders[span_orders.pop()] += 1
+        key, cal, family = vote
+        if key is not None:
+            keys[key] = keys.get(key, 0) + 1
+        if cal is not None:
+            cals[cal] = cals.get(cal, 0) + 1
+        if family is not None:
+            orders[family] = orders.get(family, 0) + 1
     return keys, cals, orders
 
 
@@ -96,7 +118,7 @@ def _vote(readings: Sequence[RT], votes: Votes) -> Optional[int]:
     scored = []
     for r in readings:
         key, cal, family, _ = _format_info(r[0])
-        scored.append((keys[key], cals[cal] if r[3] in _WITH_YEAR else 0, orders[family]))
+        scored.append((keys.get(key, 0), cals.get(cal, 0) if r[3] in _WITH_YEAR else 0, orders.get(family, 0)))
     best = max(scored)
     if best == (0, 0, 0):
         return None
@@ -119,11 +141,11 @@ def default_rank(reading: Dict, preference: Sequence[str], minguo_min_year: int)
     return _rank(as_tuple(reading), tuple(preference), minguo_min_year)
 
 
-def _choose(readings: Sequence[RT], levels: Sequence[Tuple[str, Votes]], preference: Sequence[str],
-            minguo_min_year: int) -> Tuple[int, str]:
+def _choose(readings: Sequence[RT], unambiguous: bool, levels: Sequence[Tuple[str, Votes]],
+            preference: Sequence[str], minguo_min_year: int) -> Tuple[int, str]:
     if len(readings) == 1:
         return 0, "unambiguous"
-    if _unambiguous(readings):
+    if unambiguous:
         how = "unambiguous"
     else:
         for name, votes in levels:
@@ -161,19 +183,20 @@ def choose_readings(docs: List[List[Tuple[int, Sequence[RT]]]], default: Optiona
     """Resolve one group given, per doc, its dates as (start_char, readings) in doc order; returns, per
     doc and date, `[index of the chosen reading, date_norm, date_resolution]`."""
     preference = tuple(default) if default is not None else DEFAULT_PREFERENCE
+    span_votes = [[_span_vote(rs) for _, rs in items] for items in docs]
     patient_votes = None
     out = []
-    for items in docs:
+    for items, doc_votes in zip(docs, span_votes):
         levels: List[Tuple[str, Votes]] = []
-        if not all(_unambiguous(rs) for _, rs in items):
+        if None in doc_votes:  # an ambiguous date: the votes decide it
             if patient:
                 if patient_votes is None:
-                    patient_votes = _count_votes(rs for doc in docs for _, rs in doc)
+                    patient_votes = _count_votes(v for votes in span_votes for v in votes)
                 levels.append(("patient-vote", patient_votes))
-            levels.append(("document-vote", _count_votes(rs for _, rs in items)))
+            levels.append(("document-vote", _count_votes(doc_votes)))
         results = []
-        for _, rs in items:
-            i, how = _choose(rs, levels, preference, minguo_min_year)
+        for (_, rs), vote in zip(items, doc_votes):
+            i, how = _choose(rs, vote is not None, levels, preference, minguo_min_year)
             results.append([i, rs[i][2], how])
         if partial_year_from_context:
             _year_from_context(items, results)
