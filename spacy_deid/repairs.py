@@ -6,7 +6,8 @@ span (or None: unchanged):
    (`[至]童綜合醫院`, `門諾[戒酒]`);
 2. `institutions.completed`: a span takes the type word after it or the label of the one it ends with
    (`[國立成功]大學` -> `[國立成功大學]` SCHOOL);
-3. `kinship.as_relative`: a name after a kinship word is FAMILY (`配偶: [劉宏鴻]`).
+3. `relations.by_relation`: a name next to a kinship word is FAMILY (`配偶: [劉宏鴻]`, `[范] (nephew)`),
+   next to a word for another person in the patient's life PERSON (`[Yang Ya-Yu], a coach`).
 Only spans whose source is the NER (or unset) change; the step counts what it changed, for benchmarks
 and tests, and never records span text (PHI).
 """
@@ -15,12 +16,12 @@ from typing import Callable, Dict, List, Optional
 from spacy.tokens import Doc, Span
 
 from .institutions import completed
-from .kinship import as_relative
+from .relations import by_relation
 from .spanedges import trimmed
 
 # (doc, text, entity, next entity or None) -> the repaired span, or None to keep the entity
 Repair = Callable[[Doc, str, Span, Optional[Span]], Optional[Span]]
-REPAIRS: Dict[str, Repair] = {"edges": trimmed, "institutions": completed, "kinship": as_relative}
+REPAIRS: Dict[str, Repair] = {"edges": trimmed, "institutions": completed, "relations": by_relation}
 
 
 def apply_repair(doc: Doc, text: str, repair: Repair) -> int:

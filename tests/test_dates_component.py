@@ -100,6 +100,45 @@ def test_ner_numbers_the_finder_rejects_are_dropped():
     assert [e.text for e in alone(text).ents] == ["12/27/2023", "3月", "110/05/12"]
 
 
+@Language.component("fake_ner_swallowing_dates")
+def fake_ner_swallowing_dates(doc):
+    """A NER whose places and phone numbers run into dates, and spans the policy must leave alone."""
+    wanted = [("台中國軍戒酒 186.06", "HOSPITAL"), ("MK99", "PHONE"), ("Rongxing Garden Park on 2月26日", "LOCATION"),
+              ("3 Dec 2014, 陳美玲", "PERSON"), ("12 Mar 2011", "MARKET"), ("110年", "ROOM")]
+    spans = []
+    for surface, label in wanted:
+        start = doc.text.find(surface)
+        if start >= 0:
+            spans.append(doc.char_span(start, start + len(surface), label=label))
+    doc.ents = [s for s in spans if s is not None]
+    for span in doc.ents:
+        if span.label_ == "ROOM":
+            span._.source = "rule"  # rule spans are never cut
+    return doc
+
+
+def test_ner_spans_of_other_labels_give_up_the_dates_they_hold():
+    nlp = spacy_deid.blank()
+    nlp.add_pipe("fake_ner_swallowing_dates")
+    nlp.add_pipe("deid_dates")
+    text = ("曾於台中國軍戒酒 186.06. 於MK99診斷, met at Rongxing Garden Park on 2月26日; 3 Dec 2014, 陳美玲 called; "
+            "12 Mar 2011 to 病房 110年")
+    doc = nlp(text)
+    assert [(e.text, e.label_, e._.source) for e in doc.ents] == [
+        ("台中國軍", "HOSPITAL", "ner"),  # the date and the activity word 戒酒 leave the place
+        ("186.06", "DATE", "date"),
+        ("MK99", "DATE", "date"),  # a phone number that is all date: the date
+        ("Rongxing Garden Park", "LOCATION", "ner"),  # `on` goes with the date
+        ("2月26日", "DATE", "date"),
+        ("3 Dec 2014", "DATE", "date"),
+        ("陳美玲", "PERSON", "ner"),  # nothing before the date: the part after it
+        ("12 Mar 2011", "DATE", "date"),  # no letter left beside the date: the span goes
+        ("110年", "ROOM", "rule"),  # a rule span keeps what it found
+    ]
+    for e in doc.ents:
+        assert text[e.start_char:e.end_char] == e.text
+
+
 def test_serialization_round_trips(nlp, tmp_path):
     nlp2 = spacy_deid.blank(config={"components": {}})
     nlp2.add_pipe("deid_dates", config={"max_year": 2200})

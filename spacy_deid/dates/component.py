@@ -13,6 +13,11 @@ Working next to a trained `ner` (policy, applied before the shared overlap polic
   judgement a model that sees `4/10` in running text lacks (`96.04`, Minguo year.month, which the
   finder leaves alone because decimals look the same, stays the NER's call);
 - any other NER DATE span the finder did not find keeps no readings unless its whole text parses;
+- a NER span of another label that holds finder dates (`[台中國軍戒酒 186.06]` HOSPITAL,
+  `[MK99]` PHONE) gives them up: it keeps its text before the first date, else after the last,
+  without the spaces, punctuation and place edge words next to it (`spanedges`: `[台中國軍]戒酒
+  [186.06]`), and is dropped when no letter is left. The finder read the date in its context, with
+  its vetoes; a model that swallows one into a place or calls it a phone number has not;
 - everything else (a finder date longer than a NER span, crossing spans, spans of other labels) is
   decided by the shared policy `overlap_policy` (default: longest span wins; ties rule > date > ner).
 Spans that do not align with the tokenizer's tokens are skipped (never guessed).
@@ -41,6 +46,8 @@ from .spanvalues import set_span_values
 _FILLER_RE = re.compile(r"(?i:[\s,.;:()\[\]\-~–—/至到及和與于於自從从年月日]|on|in|since|from|to|and|till|until|at|of|the)*")
 # Digits and separators: with a `/`, a date only where the finder reads one (policy above).
 _NUMERIC_DATE_RE = re.compile(r"[0-9][0-9./-]*[0-9]")
+# Trimmed from the part of a span left beside the dates it held.
+_EDGE_FILLER = frozenset(" \t\r\n,.;:()[]（）、，。；：-–—~/")
 
 
 @Language.factory(
@@ -188,6 +195,15 @@ class DateRecognizer:
         writes = []
         for ent in existing:
             if ent.label_ != "DATE":
+                if ent._.source in (None, "ner"):
+                    inside = [s for s in spans if ent.start_char <= s.start_char and s.end_char <= ent.end_char]
+                    if inside:
+                        dropped = True
+                        bounds = _outside_dates(text, ent, inside)
+                        cut = doc.char_span(bounds[0], bounds[1], label=ent.label_) if bounds else None
+                        if cut is not None:
+                            kept_ents.append(cut)
+                        continue
                 kept_ents.append(ent)
                 continue
             key = (ent.start_char, ent.end_char)
@@ -213,6 +229,9 @@ class DateRecognizer:
                 if readings:
                     writes.append((key[0], key[1], {"date_readings": readings}))
             kept_ents.append(ent)
+        # A rule's span with a date's exact offsets wins the tie (rule > date); writing the date's
+        # values at those offsets would relabel its source, since span values are keyed by offsets.
+        claimed.update((e.start_char, e.end_char) for e in kept_ents if e._.source not in (None, "ner"))
         new_spans = [s for s in spans if (s.start_char, s.end_char) not in claimed]
         writes.extend((s.start_char, s.end_char, {"date_readings": [reading_dict(r) for r in readings_of[
             (s.start_char, s.end_char)]], "source": "date"}) for s in new_spans)
@@ -244,6 +263,24 @@ class DateRecognizer:
 
     def score(self, examples: Iterable[Example], **kwargs: Any) -> Dict[str, Any]:
         return (self.scorer or score_dates)(examples, **kwargs)
+
+
+def _outside_dates(text: str, ent: Span, inside: Sequence[Span]) -> Optional[Tuple[int, int]]:
+    """The part of a non-DATE span outside the dates it holds (policy in the module docstring)."""
+    from ..spanedges import EDGE_LABELS, trimmed_bounds  # here: spanedges -> spanshape -> dates (a cycle)
+
+    first = min(s.start_char for s in inside)
+    last = max(s.end_char for s in inside)
+    for start, end in ((ent.start_char, first), (last, ent.end_char)):
+        while start < end and text[start] in _EDGE_FILLER:
+            start += 1
+        while end > start and text[end - 1] in _EDGE_FILLER:
+            end -= 1
+        if any(c.isalpha() for c in text[start:end]):
+            if ent.label_ in EDGE_LABELS:
+                start, end = trimmed_bounds(text, start, end) or (start, end)
+            return start, end
+    return None
 
 
 @registry.scorers("spacy_deid.DatesScorer.v1")

@@ -87,7 +87,7 @@ class Deid:
         """Find PHI: rules, then dates (resolved within the document), merged with existing entities;
         then the other occurrences of the names, professions and places found (`propagate_found`).
         NER entities that cannot carry their label (`spanshape`) are dropped first, and the others
-        repaired where general knowledge of names decides (`repairs`: edges, type words, kinship)."""
+        repaired where general knowledge of names decides (`repairs`: edges, type words, relations)."""
         if self.check_ner_shapes and doc.ents:
             drop_misshapen(doc)
         if self.repair_ner_spans and doc.ents:

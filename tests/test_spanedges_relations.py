@@ -1,8 +1,9 @@
-"""spanedges and kinship: NER spans lose the words at their edges; names after kinship words are FAMILY."""
+"""spanedges and relations: NER spans lose the words at their edges; names next to kinship words are
+FAMILY, next to words for other people in the patient's life PERSON."""
 import pytest
 
 import spacy_deid
-from spacy_deid.kinship import after_kinship_word, as_relative
+from spacy_deid.relations import after_kinship_word, by_relation, relation_label
 from spacy_deid.repairs import apply_repair, repair_ner_spans
 from spacy_deid.spanedges import trimmed, trimmed_bounds
 
@@ -59,21 +60,65 @@ def test_trimmed_bounds():
 ])
 def test_a_name_after_a_kinship_word_is_family(text, found):
     doc = doc_with_ents(text, [found])
-    assert apply_repair(doc, text, as_relative) == 1
+    assert apply_repair(doc, text, by_relation) == 1
     assert ents_of(doc) == [(found[0], "FAMILY")]
 
 
 @pytest.mark.parametrize("text,found", [
-    ("同居人: 周瑋振來院。", ("周瑋振", "PERSON")),  # a cohabitant is not a relative by definition
+    ("Mrs. Fan (nephew) visited on Monday.", ("Fan", "PATIENT")),
+    ("堂妹: 梁晉振、朱平吉參加。", ("梁晉振", "PATIENT")),
+    ("家庭會談: 吳美玲（堂妹）參加。", ("吳美玲", "PERSON")),
+    ("Chen, his cousin, called today.", ("Chen", "DOCTOR")),
+    ("由姪女 林怡君陪同。", ("林怡君", "PERSON")),
+    ("聯絡人: Tseng, Chen-Ching, the patient's grandson, 電話", ("Tseng, Chen-Ching", "PERSON")),
+    ("She was raised by Mr. Chou (step-mother) in Taipei.", ("Chou", "DOCTOR")),
+    ("由MR NI, CHIN-KUN (YOUNGER BROTHER)翻譯.", ("NI, CHIN-KUN", "PATIENT")),
+    ("Lu Pin-Heng, the patient's youngest granddaughter, called.", ("Lu Pin-Heng", "PERSON")),
+])
+def test_a_name_next_to_a_kinship_word_is_family(text, found):
+    doc = doc_with_ents(text, [found])
+    assert apply_repair(doc, text, by_relation) == 1
+    assert ents_of(doc) == [(found[0], "FAMILY")]
+
+
+@pytest.mark.parametrize("text,found", [
+    ("Ms Liang (coach)來電, 詢問病人近況.", ("Liang", "PATIENT")),
+    ("家屬 邱佑、Yang Ya-Yu, a coach,參加.", ("Yang Ya-Yu", "PATIENT")),
+    ("after conflicts with Sung Hsun-Chang, a coach, at work", ("Sung Hsun-Chang", "FAMILY")),
+    ("referred by social worker Heng-Jung Fan", ("Heng-Jung Fan", "PATIENT")),
+    ("朋友劉佑晉從全家下班後來訪.", ("劉佑晉", "FAMILY")),
+    ("同居人: 周瑋振來院。", ("周瑋振", "FAMILY")),  # a cohabitant is not a relative by definition
+    ("社工 謝美華聯絡基金會.", ("謝美華", "DOCTOR")),
+    ("An-Hua Yang, her neighbour, called.", ("An-Hua Yang", "PATIENT")),
+])
+def test_a_name_next_to_another_relation_word_is_person(text, found):
+    doc = doc_with_ents(text, [found])
+    assert apply_repair(doc, text, by_relation) == 1
+    assert ents_of(doc) == [(found[0], "PERSON")]
+
+
+@pytest.mark.parametrize("text,found", [
     ("先生: 彭恆彥來電。", ("彭恆彥", "PERSON")),  # 先生 is also Mr
+    ("據周先生表示, 病人失眠.", ("周", "PATIENT")),  # Mr Chou: no relation said
     ("met Jackson Lee today", ("Lee", "PERSON")),  # `son` ends `Jackson`: not a kinship word
     ("the grandsons of Lee", ("Lee", "PERSON")),
     ("配偶: 彭恆彥", ("彭恆彥", "FAMILY")),  # already FAMILY: nothing to change
+    ("Lee, coach of the team", ("Lee", "PATIENT")),  # no article or bracket: not an apposition
+    ("Wang (sonographer) read the scan.", ("Wang", "DOCTOR")),  # `son` begins a longer word
+    ("陳小明 (friendly) was calm.", ("陳小明", "PATIENT")),
+    ("friend: the 台北 trip", ("台北", "CITY")),  # places are not names
 ])
-def test_names_without_a_kinship_word_before_them_keep_their_label(text, found):
+def test_names_without_a_relation_word_next_to_them_keep_their_label(text, found):
     doc = doc_with_ents(text, [found])
-    assert apply_repair(doc, text, as_relative) == 0
+    assert apply_repair(doc, text, by_relation) == 0
     assert ents_of(doc) == [found]
+
+
+def test_relation_label_reads_both_sides():
+    text = "母親：林美玲 and 王大明 (neighbor)"
+    assert relation_label(text, 3, 6) == "FAMILY"
+    assert relation_label(text, 11, 14) == "PERSON"
+    assert relation_label("王大明來院", 0, 3) is None
 
 
 def test_kinship_lookup_and_rule_spans():
@@ -81,14 +126,14 @@ def test_kinship_lookup_and_rule_spans():
     assert not after_kinship_word("Jackson Lee", 8)
     text = "母親：林美玲"
     doc = doc_with_ents(text, [("林美玲", "PATIENT")], source="rule")
-    assert apply_repair(doc, text, as_relative) == 0
+    assert apply_repair(doc, text, by_relation) == 0
 
 
 def test_repairs_run_in_order_and_count_per_repair():
     text = "10.22至童綜合醫院急診, 配偶: 彭恆彥陪同。"
     doc = doc_with_ents(text, [("至童綜合", "CITY"), ("彭恆彥", "PERSON")])
     # the preposition goes, then the type word makes it a hospital; the name becomes FAMILY
-    assert repair_ner_spans(doc, text) == {"edges": 1, "institutions": 1, "kinship": 1}
+    assert repair_ner_spans(doc, text) == {"edges": 1, "institutions": 1, "relations": 1}
     assert ents_of(doc) == [("童綜合醫院", "HOSPITAL"), ("彭恆彥", "FAMILY")]
 
 

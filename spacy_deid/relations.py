@@ -1,0 +1,95 @@
+"""A name's relation to the patient, said by the word next to it: a relative is FAMILY, anyone else in
+the patient's life is PERSON.
+
+WHY: which of PATIENT, FAMILY, PERSON or DOCTOR a name is depends on the words around it, and a NER
+that has not seen a note's phrasing guesses. A relation word directly next to the name says what the
+name is, by the definitions of FAMILY and PERSON in annotation.md:
+- a kinship word right before the name (with at most a colon and spaces between: `配偶: [劉宏鴻]`,
+  `wife [Mary]`) or in apposition right after it (`[范] (nephew)`, `[梁晉振]（堂妹）`,
+  `[Chen], his cousin`) makes it FAMILY;
+- a word for another person in the patient's life (friend, neighbour, colleague, employer, coach,
+  volunteer, pastor, social worker; 朋友, 鄰居, 同事, 社工, 志工…) in the same places makes it PERSON
+  (`social worker [Heng-Jung]`, `[Yang Ya-Yu], a coach,`, `Ms [Liang] (coach)`).
+Cohabitants (同居人) and partners are not relatives by that definition: they are PERSON. 先生 and 太太
+alone are not relation words here (`[周]先生` is also Mr Chou). In apposition a word needs brackets or
+a comma and an article or pronoun (`, a coach`, `, her friend`): `Lee, coach` could be a list.
+`repairs` applies it to NER spans only, never rule spans.
+"""
+import re
+from typing import Iterable, Optional
+
+from spacy.tokens import Doc, Span
+
+from .labels import NAME_LABELS
+
+KINSHIP_ZH = ("配偶", "太太", "妻子", "丈夫", "老公", "老婆", "前妻", "前夫", "女兒", "兒子", "長子", "長女", "次子",
+              "次女", "孫子", "孫女", "媳婦", "女婿", "父親", "母親", "爸爸", "媽媽", "哥哥", "弟弟", "姊姊",
+              "姐姐", "妹妹", "大哥", "二哥", "大姊", "二姊", "大姐", "二姐", "阿嬤", "阿公", "外婆", "外公",
+              "奶奶", "爺爺", "叔叔", "伯伯", "舅舅", "阿姨", "姑姑", "堂哥", "堂姊", "堂姐", "堂弟", "堂妹",
+              "表哥", "表姊", "表姐", "表妹", "表弟", "姪子", "姪女", "外甥", "外甥女", "家屬")
+KINSHIP_EN = ("wife", "husband", "spouse", "son", "daughter", "mother", "father", "brother", "sister",
+              "aunt", "uncle", "cousin", "niece", "nephew", "grandson", "granddaughter", "grandmother",
+              "grandfather", "mom", "dad", "stepson", "stepdaughter", "stepmother", "stepfather")
+OTHERS_ZH = ("朋友", "好友", "鄰居", "同事", "同學", "室友", "雇主", "老闆", "主管", "房東", "社工", "社工師",
+             "個管師", "個案管理師", "志工", "牧師", "神父", "教練", "男友", "女友", "同居人")
+OTHERS_EN = ("friend", "neighbor", "neighbour", "colleague", "coworker", "co-worker", "classmate", "roommate",
+             "employer", "boss", "supervisor", "landlord", "coach", "volunteer", "pastor", "priest",
+             "social worker", "case manager", "boyfriend", "girlfriend", "partner")
+
+
+# What may stand before an English relation word in apposition: one determiner, one modifier.
+_DETERMINER = r"(?i:his|her|their|a|an|the|the patient's|patient's)"
+_MODIFIER = r"(?:younger|older|elder|eldest|youngest|little|big|great|half|step)[ -]?"
+
+
+def _alternatives(words: Iterable[str]) -> str:
+    return "|".join(re.escape(w) for w in sorted(words, key=len, reverse=True))
+
+
+def _before(zh: Iterable[str], en: Iterable[str]) -> "re.Pattern[str]":
+    """The word ends right before the name: at most a colon and spaces between."""
+    return re.compile(r"(?:(?:" + _alternatives(zh) + r")|(?<![A-Za-z])(?i:" + _alternatives(en) + r"))"
+                      r"[ ]?[:：]?[ ]?$")
+
+
+def _after(zh: Iterable[str], en: Iterable[str]) -> "re.Pattern[str]":
+    """The word stands in apposition right after the name: `(nephew)`, `（堂妹）`, `, his cousin`,
+    `, the patient's younger brother`, `(step-mother)`."""
+    en_word = r"(?i:(?:" + _MODIFIER + r")?(?:" + _alternatives(en) + r"))(?![A-Za-z])"
+    return re.compile(r"[ ]?(?:[(（][ ]?(?:" + _DETERMINER + r"[ ])?(?:" + en_word + "|" + _alternatives(zh)
+                      + r")|,[ ]" + _DETERMINER + r"[ ]" + en_word + ")")
+
+
+_KIN_BEFORE = _before(KINSHIP_ZH, KINSHIP_EN)
+_KIN_AFTER = _after(KINSHIP_ZH, KINSHIP_EN)
+_OTHER_BEFORE = _before(OTHERS_ZH, OTHERS_EN)
+_OTHER_AFTER = _after(OTHERS_ZH, OTHERS_EN)
+_LONGEST = max(len(w) for w in KINSHIP_ZH + KINSHIP_EN + OTHERS_ZH + OTHERS_EN)
+_WINDOW_BEFORE = _LONGEST + 3  # the word, a colon and spaces
+_WINDOW_AFTER = _LONGEST + 30  # a bracket or comma, `the patient's`, a modifier, the word
+
+
+def after_kinship_word(text: str, start: int) -> bool:
+    """Does a kinship word stand right before offset `start`?"""
+    return _KIN_BEFORE.search(text[max(0, start - _WINDOW_BEFORE):start]) is not None
+
+
+def relation_label(text: str, start: int, end: int) -> Optional[str]:
+    """FAMILY or PERSON when a relation word stands next to the name at text[start:end], else None."""
+    before = text[max(0, start - _WINDOW_BEFORE):start]
+    if _KIN_BEFORE.search(before) or _KIN_AFTER.match(text, end, end + _WINDOW_AFTER):
+        return "FAMILY"
+    if _OTHER_BEFORE.search(before) or _OTHER_AFTER.match(text, end, end + _WINDOW_AFTER):
+        return "PERSON"
+    return None
+
+
+def by_relation(doc: Doc, text: str, ent: Span, following: Optional[Span] = None) -> Optional[Span]:
+    """`ent` relabelled FAMILY or PERSON when it is a name of another kind next to a relation word,
+    else None."""
+    if ent.label_ not in NAME_LABELS:
+        return None
+    label = relation_label(text, ent.start_char, ent.end_char)
+    if label is None or label == ent.label_:
+        return None
+    return Span(doc, ent.start, ent.end, label=label)
