@@ -30,17 +30,22 @@ def test_alone_finds_dates_with_readings(nlp):
     assert shift(doc.ents[0], 3) == "112.05.11"
 
 
-@Language.component("fake_ner_dates")
-def fake_ner_dates(doc):
-    """Stands in for a trained ner: DATE spans with NER-style boundaries, and a PERSON."""
-    wanted = [("on 3/14", "DATE"), ("12月25日", "DATE"), ("2021/12/25", "DATE"), ("last Christmas", "DATE"),
-              ("王小明", "PATIENT"), ("2223.3-2224.9", "DATE")]
+def _set_found(doc, wanted):
+    """doc.ents = the first occurrence of each (surface, label) that aligns with the tokens."""
     spans = []
     for surface, label in wanted:
         start = doc.text.find(surface)
         if start >= 0:
             spans.append(doc.char_span(start, start + len(surface), label=label))
     doc.ents = [s for s in spans if s is not None]
+
+
+@Language.component("fake_ner_dates")
+def fake_ner_dates(doc):
+    """Stands in for a trained ner: DATE spans with NER-style boundaries, and a PERSON."""
+    wanted = [("on 3/14", "DATE"), ("12月25日", "DATE"), ("2021/12/25", "DATE"), ("last Christmas", "DATE"),
+              ("王小明", "PATIENT"), ("2223.3-2224.9", "DATE")]
+    _set_found(doc, wanted)
     return doc
 
 
@@ -71,12 +76,7 @@ def fake_ner_numbers(doc):
     """A NER that calls numbers dates: a pain score, a lab pair, an impossible date, real dates, a
     `年3月` cut from `去年3月`, and a dotted year.month the finder does not read."""
     wanted = ["4/10", "18/1.1", "13/13/2020", "12/27/2023", "年3月", "110/05/12", "96.04"]
-    spans = []
-    for surface in wanted:
-        start = doc.text.find(surface)
-        if start >= 0:
-            spans.append(doc.char_span(start, start + len(surface), label="DATE"))
-    doc.ents = [s for s in spans if s is not None]
+    _set_found(doc, [(surface, "DATE") for surface in wanted])
     return doc
 
 
@@ -105,12 +105,7 @@ def fake_ner_swallowing_dates(doc):
     """A NER whose places and phone numbers run into dates, and spans the policy must leave alone."""
     wanted = [("台中國軍戒酒 186.06", "HOSPITAL"), ("MK99", "PHONE"), ("Rongxing Garden Park on 2月26日", "LOCATION"),
               ("3 Dec 2014, 陳美玲", "PERSON"), ("12 Mar 2011", "MARKET"), ("110年", "ROOM")]
-    spans = []
-    for surface, label in wanted:
-        start = doc.text.find(surface)
-        if start >= 0:
-            spans.append(doc.char_span(start, start + len(surface), label=label))
-    doc.ents = [s for s in spans if s is not None]
+    _set_found(doc, wanted)
     for span in doc.ents:
         if span.label_ == "ROOM":
             span._.source = "rule"  # rule spans are never cut
