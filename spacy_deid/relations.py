@@ -21,6 +21,7 @@ from typing import Iterable, Optional
 from spacy.tokens import Doc, Span
 
 from .labels import NAME_LABELS
+from .rules.phrases import phrase_regex
 
 KINSHIP_ZH = ("配偶", "太太", "妻子", "丈夫", "老公", "老婆", "前妻", "前夫", "女兒", "兒子", "長子", "長女", "次子",
               "次女", "孫子", "孫女", "媳婦", "女婿", "父親", "母親", "爸爸", "媽媽", "哥哥", "弟弟", "姊姊",
@@ -42,21 +43,17 @@ _DETERMINER = r"(?i:his|her|their|a|an|the|the patient's|patient's)"
 _MODIFIER = r"(?:younger|older|elder|eldest|youngest|little|big|great|half|step)[ -]?"
 
 
-def _alternatives(words: Iterable[str]) -> str:
-    return "|".join(re.escape(w) for w in sorted(words, key=len, reverse=True))
-
-
 def _before(zh: Iterable[str], en: Iterable[str]) -> "re.Pattern[str]":
     """The word ends right before the name: at most a colon and spaces between."""
-    return re.compile(r"(?:(?:" + _alternatives(zh) + r")|(?<![A-Za-z])(?i:" + _alternatives(en) + r"))"
+    return re.compile(r"(?:" + phrase_regex(zh) + r"|(?i:" + phrase_regex(en, ignore_case=True) + r"))"
                       r"[ ]?[:：]?[ ]?$")
 
 
 def _after(zh: Iterable[str], en: Iterable[str]) -> "re.Pattern[str]":
     """The word stands in apposition right after the name: `(nephew)`, `（堂妹）`, `, his cousin`,
     `, the patient's younger brother`, `(step-mother)`."""
-    en_word = r"(?i:(?:" + _MODIFIER + r")?(?:" + _alternatives(en) + r"))(?![A-Za-z])"
-    return re.compile(r"[ ]?(?:[(（][ ]?(?:" + _DETERMINER + r"[ ])?(?:" + en_word + "|" + _alternatives(zh)
+    en_word = r"(?i:(?:" + _MODIFIER + r")?" + phrase_regex(en, ignore_case=True) + ")"
+    return re.compile(r"[ ]?(?:[(（][ ]?(?:" + _DETERMINER + r"[ ])?(?:" + en_word + "|" + phrase_regex(zh)
                       + r")|,[ ]" + _DETERMINER + r"[ ]" + en_word + ")")
 
 

@@ -194,16 +194,15 @@ class DateRecognizer:
         dropped = False
         writes = []
         for ent in existing:
+            inside = [s for s in spans if ent.start_char <= s.start_char and s.end_char <= ent.end_char]
             if ent.label_ != "DATE":
-                if ent._.source in (None, "ner"):
-                    inside = [s for s in spans if ent.start_char <= s.start_char and s.end_char <= ent.end_char]
-                    if inside:
-                        dropped = True
-                        bounds = _outside_dates(text, ent, inside)
-                        cut = doc.char_span(bounds[0], bounds[1], label=ent.label_) if bounds else None
-                        if cut is not None:
-                            kept_ents.append(cut)
-                        continue
+                if inside and ent._.source in (None, "ner"):
+                    dropped = True
+                    bounds = _outside_dates(text, ent, inside)
+                    cut = doc.char_span(bounds[0], bounds[1], label=ent.label_) if bounds else None
+                    if cut is not None:
+                        kept_ents.append(cut)
+                    continue
                 kept_ents.append(ent)
                 continue
             key = (ent.start_char, ent.end_char)
@@ -215,7 +214,6 @@ class DateRecognizer:
                 claimed.add(key)
                 kept_ents.append(ent)
                 continue
-            inside = [s for s in spans if ent.start_char <= s.start_char and s.end_char <= ent.end_char]
             if inside and self._only_filler(text, ent, inside):
                 dropped = True
                 continue  # replaced by the finder's spans below

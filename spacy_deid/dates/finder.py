@@ -605,13 +605,6 @@ def clear_caches() -> None:
     _READ_CACHES.clear()
 
 
-def _match_readings(settings: FinderSettings, shape: str, m: "re.Match[str]") -> List[Tuple[int, Tuple]]:
-    """The readings of one shape match as (end relative to the match start, reading tuple)."""
-    b = _Builder(settings, m)
-    _HANDLERS[shape](b)
-    return b.readings
-
-
 def _read_match(text: str, shape: str, m: "re.Match[str]", settings: FinderSettings,
                 found: List[List], cache: Dict[Tuple[str, str], Tuple]) -> None:
     """Append [start, end, readings] for one shape match (readings: tuples, see `reading_dict`)."""
@@ -621,7 +614,9 @@ def _read_match(text: str, shape: str, m: "re.Match[str]", settings: FinderSetti
     key = (shape, m.group())
     groups = cache.get(key)
     if groups is None:
-        readings = _match_readings(settings, shape, m)
+        b = _Builder(settings, m)
+        _HANDLERS[shape](b)
+        readings = b.readings
         if len(readings) == 1:
             groups = ((readings[0][0], (readings[0][1],)),)
         else:

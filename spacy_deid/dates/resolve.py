@@ -24,8 +24,9 @@ The chosen reading carries `"selected": True` in `span._.date_readings` (others 
 Speed: the vote works on readings as tuples `(format, calendar, value, precision, order)` (`RT`), with
 the per-format facts (style key, order family, Minguo field) cached per format string; what each span
 votes for (`_span_vote`) is worked out once and serves both its patient's and its document's count;
-a document whose dates are all unambiguous counts no votes. The component calls `choose_readings` on the finder's
-tuples and writes each span's values once; `resolve_dates` reads and writes `span._` values.
+a document whose dates are all unambiguous counts no votes. The component calls `choose_readings` on
+the finder's tuples and writes each span's values once; `resolve_dates` reads and writes `span._`
+values.
 """
 from functools import lru_cache
 from typing import Dict, Iterable, List, Optional, Sequence, Tuple
