@@ -1,6 +1,8 @@
-"""Docs with NER-like entities for the tests of the NER span repairs (`spacy_deid.repairs`)."""
-from typing import List, Optional, Tuple
+"""Docs with NER-like entities for the tests of the NER span repairs (`spacy_deid.repairs`), and
+pipelines that run `deid` after a stand-in NER."""
+from typing import Any, List, Optional, Tuple
 
+from spacy.language import Language
 from spacy.tokens import Doc
 
 import spacy_deid
@@ -27,3 +29,13 @@ def ents_of(doc: Doc) -> List[Tuple[str, str]]:
     for ent in doc.ents:
         assert doc.text[ent.start_char:ent.end_char] == ent.text
     return [(e.text, e.label_) for e in doc.ents]
+
+
+def deid_after(fake_ner: str, **deid_config: Any) -> Language:
+    """A blank pipeline: the registered component `fake_ner` standing in for a trained NER, then
+    `deid` (demo key) with `deid_config`, initialized."""
+    nlp = spacy_deid.blank()
+    nlp.add_pipe(fake_ner)
+    nlp.add_pipe("deid", config={"demo_key": True, **deid_config})
+    nlp.initialize()
+    return nlp

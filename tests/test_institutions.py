@@ -7,7 +7,7 @@ from spacy_deid.institutions import completed, type_word_after, type_word_ending
 from spacy_deid.repairs import apply_repair
 
 from linear import assert_linear
-from ner_spans import doc_with_ents, ents_of
+from ner_spans import deid_after, doc_with_ents, ents_of
 
 
 @pytest.mark.parametrize("text,found,expected", [
@@ -89,11 +89,7 @@ def fake_ner_for_institutions(doc):
 
 
 def _pipeline(complete: bool):
-    nlp = spacy_deid.blank()
-    nlp.add_pipe("fake_ner_for_institutions")
-    nlp.add_pipe("deid", config={"demo_key": True, "repair_ner_spans": complete})
-    nlp.initialize()
-    return nlp
+    return deid_after("fake_ner_for_institutions", repair_ner_spans=complete)
 
 
 def test_deid_completes_ner_spans_and_the_switch_turns_it_off(tmp_path):

@@ -6,6 +6,8 @@ from spacy.tokens import Span
 import spacy_deid
 from spacy_deid.spanshape import drop_misshapen, fits_label, lone_surname
 
+from ner_spans import deid_after
+
 
 @pytest.mark.parametrize("text,label", [
     ("110.12.25", "DATE"), ("九月", "DATE"), ("Dec", "DATE"), ("民國一一〇年", "DATE"),
@@ -56,11 +58,7 @@ def fake_ner_for_shapes(doc):
 
 
 def _pipeline(check: bool):
-    nlp = spacy_deid.blank()
-    nlp.add_pipe("fake_ner_for_shapes")
-    nlp.add_pipe("deid", config={"demo_key": True, "check_ner_shapes": check})
-    nlp.initialize()
-    return nlp
+    return deid_after("fake_ner_for_shapes", check_ner_shapes=check)
 
 
 def test_deid_drops_misshapen_ner_spans_and_keeps_the_rest():
@@ -112,10 +110,7 @@ def fake_ner_swallowing_url(doc):
                                             (False, ("https://line.me/ti/p/mei92 直播", "LOCATION"))])
 def test_a_url_swallowed_into_a_place_goes_back_to_the_rules(check, expected):
     text = "病人在 https://line.me/ti/p/mei92 直播, 內容混亂."
-    nlp = spacy_deid.blank()
-    nlp.add_pipe("fake_ner_swallowing_url")
-    nlp.add_pipe("deid", config={"demo_key": True, "check_ner_shapes": check})
-    nlp.initialize()
+    nlp = deid_after("fake_ner_swallowing_url", check_ner_shapes=check)
     doc = nlp(text)
     assert [(e.text, e.label_) for e in doc.ents] == [expected]
     assert "mei92" not in doc._.deid_text
