@@ -221,6 +221,31 @@ def test_every_section_has_templates_in_both_splits():
     assert set(by_section("train")) == set(by_section("heldout"))
 
 
+def _skeleton(template) -> str:
+    """A template's literal text with each slot reduced to its label family (`{HOSPITAL}` for
+    `{HOSPITAL_ZH}`), so a paraphrase that only swaps language variants still reads the same."""
+    return "".join(p if isinstance(p, str) else "{" + re.sub(r"_(ZH|EN)$", "", p[0]) + "}"
+                   for p in template.parts)
+
+
+def test_training_templates_are_not_near_copies_of_heldout_ones():
+    # The held-out split measures unseen sentence frames; a training frame that copies one (character
+    # similarity >= 0.9 of the skeletons) would turn that measure into one of memory.
+    import difflib
+    templates = all_templates()
+    held = [_skeleton(t) for t in templates if t.split == "heldout"]
+    close = []
+    for t in templates:
+        if t.split != "train":
+            continue
+        mine = _skeleton(t)
+        for other in held:
+            m = difflib.SequenceMatcher(None, mine, other, autojunk=False)
+            if m.real_quick_ratio() >= 0.9 and m.quick_ratio() >= 0.9 and m.ratio() >= 0.9:
+                close.append((t.id, other))
+    assert not close
+
+
 # label -> lexicons whose (any field) values a span of that label may take
 _LEXICON_OF = {"HOSPITAL": ["hospitals"], "SCHOOL": ["schools"], "MARKET": ["markets"], "LOCATION": ["locations"],
                "GENERAL_BUSINESS": ["companies"], "PROFESSION": ["professions"], "COUNTRY": ["countries"],
