@@ -11,6 +11,7 @@ for spans the NER found (never rule or date spans):
   unless the type word goes on into another word (`大學路` is a street, `國小老師` a profession:
   annotation.md keeps `英語補習班老師` whole as a PROFESSION), or the span alone is a generic
   modifier (`[高級]中學`), or the longer span would reach into another entity;
+  A department span is never extended: `[OPH] CLINIC` is the department's clinic;
 - a place span that ends with a type word (and holds more than it) takes that word's label
   (`[大安國小]` SCHOOL, `[新加坡中央醫院]` HOSPITAL). Names of people are left alone: a span the NER
   calls a person that ends in 醫院 is a name the extension rule above may have completed.
@@ -97,7 +98,8 @@ def completed(doc: Doc, text: str, ent: Span, following: Optional[Span] = None) 
     else None. `following` is the next entity, which a longer span must not reach."""
     if not (ent.label_ in LOCATION_LABELS or ent.label_ in NAME_LABELS):
         return None
-    new = _extended(doc, text, ent, following)
+    # A department before `Clinic` is that department's clinic (`[OPH] CLINIC`), not a hospital.
+    new = _extended(doc, text, ent, following) if ent.label_ != "DEPARTMENT" else None
     if new is None and ent.label_ in LOCATION_LABELS:
         label = type_word_ending(text[ent.start_char:ent.end_char])
         if label is not None and label != ent.label_:

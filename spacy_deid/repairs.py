@@ -1,27 +1,32 @@
 """Repairs of NER spans that general knowledge of names decides, run by `deid` before rules and dates.
 
 In order, each in its own module (the WHY is there), each a function from one span to its repaired
-span (or None: unchanged):
+span, or spans where one is split (None: unchanged):
 1. `spanedges.trimmed`: a place span drops the preposition before it and the activity after it
    (`[至]童綜合醫院`, `門諾[戒酒]`);
 2. `institutions.completed`: a span takes the type word after it or the label of the one it ends with
    (`[國立成功]大學` -> `[國立成功大學]` SCHOOL);
-3. `relations.by_relation`: a name next to a kinship word is FAMILY (`配偶: [劉宏鴻]`, `[范] (nephew)`),
+3. `departments.by_department`: a department name decides its label and edges, and is split off the
+   institution before it (`[SGH Thoracic Surgery]` -> `[SGH]` + `[Thoracic Surgery]` DEPARTMENT,
+   `[外科收住院]` -> `[外科]`);
+4. `relations.by_relation`: a name next to a kinship word is FAMILY (`配偶: [劉宏鴻]`, `[范] (nephew)`),
    next to a word for another person in the patient's life PERSON (`[Yang Ya-Yu], a coach`).
 Only spans whose source is the NER (or unset) change; the step counts what it changed, for benchmarks
 and tests, and never records span text (PHI).
 """
-from typing import Callable, Dict, List, Optional
+from typing import Callable, Dict, List, Optional, Tuple, Union
 
 from spacy.tokens import Doc, Span
 
+from .departments import by_department
 from .institutions import completed
 from .relations import by_relation
 from .spanedges import trimmed
 
-# (doc, text, entity, next entity or None) -> the repaired span, or None to keep the entity
-Repair = Callable[[Doc, str, Span, Optional[Span]], Optional[Span]]
-REPAIRS: Dict[str, Repair] = {"edges": trimmed, "institutions": completed, "relations": by_relation}
+# (doc, text, entity, next entity or None) -> the repaired span or spans, or None to keep the entity
+Repair = Callable[[Doc, str, Span, Optional[Span]], Optional[Union[Span, Tuple[Span, ...]]]]
+REPAIRS: Dict[str, Repair] = {"edges": trimmed, "institutions": completed, "departments": by_department,
+                              "relations": by_relation}
 
 
 def apply_repair(doc: Doc, text: str, repair: Repair) -> int:
@@ -36,7 +41,7 @@ def apply_repair(doc: Doc, text: str, repair: Repair) -> int:
         if new is None:
             out.append(ent)
         else:
-            out.append(new)
+            out.extend((new,) if isinstance(new, Span) else new)
             changed += 1
     if changed:
         doc.ents = out
@@ -44,5 +49,5 @@ def apply_repair(doc: Doc, text: str, repair: Repair) -> int:
 
 
 def repair_ner_spans(doc: Doc, text: str) -> Dict[str, int]:
-    """Apply the three repairs to `doc.ents` in order (`text` is the doc's text); changes per repair."""
+    """Apply the repairs to `doc.ents` in order (`text` is the doc's text); changes per repair."""
     return {name: apply_repair(doc, text, repair) for name, repair in REPAIRS.items()}

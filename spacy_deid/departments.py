@@ -1,0 +1,152 @@
+"""A department's own words decide its label and where it ends: `[Thoracic Surgery]`, `[外科]收住院`.
+
+WHY: hospital departments are named from a small vocabulary everyone in a hospital knows: a Chinese
+department name ends in 科 (`麻醉科`, `心身醫學科`), an English one in a specialty word (Surgery,
+Radiology, Psychiatry, Intensive Care Unit) after its modifiers (Thoracic, General, Child and
+Adolescent). A NER that has not seen a department in training finds the name but misreads it: it
+calls it by the institution before it (`[SGH Thoracic Surgery]` HOSPITAL), by an odd label
+(`[麻醉科]` DOCTOR, `[RADIOLOGY]` COUNTRY), or runs on into the words around it (`[外科收住院]`,
+`[Ophthalmology clinic]`, `[科別 外科]`, `[of Intensive Care Unit]`). annotation.md keeps the
+institution, the field label and the word for the visit outside the department's span; a surrogate
+of the wrong kind or length changes what the note says. So, for spans the NER found (never rule or
+date spans):
+
+- a DEPARTMENT span drops a leading field label or `of` (`科別 `, `Department of `) and a trailing
+  visit word (`clinic`, `OPD`; `收住院`, `門診` after its 科 or 部);
+- a span of another place or name label that is a department name becomes DEPARTMENT;
+- a place or name span that ends with a department name is split there: the part before keeps its
+  label, the department gets its own span (`[SGH] [Thoracic Surgery]`, `[Chou], [Nephrology]`).
+
+The words are the specialties of medicine, written from general knowledge; abbreviations (SURG, RAD)
+are not decided here: an all-capitals word of three letters is as often a hospital as a department.
+"""
+import re
+from typing import Optional, Tuple, Union
+
+from spacy.tokens import Doc, Span
+
+from .labels import LOCATION_LABELS, NAME_LABELS
+from .spanshape import HAN_CHAR
+
+# Last word of an English department name (`-ology` words are heads too, see `_is_head`).
+HEAD_WORDS = frozenset("""
+surgery medicine psychiatry pediatrics paediatrics orthopedics orthopaedics geriatrics obstetrics
+gynecology gynaecology dentistry rehabilitation dietetics neurosurgery therapy unit ward department
+diseases anesthesia anaesthesia nursing
+""".split())
+# Words that may stand before the head inside a department name.
+MODIFIER_WORDS = frozenset("""
+thoracic general plastic internal family emergency physical nuclear cardiovascular cardiac pediatric
+paediatric child adolescent community addiction occupational clinical intensive care medical surgical
+critical acute chronic day psychiatric infectious sleep social work traditional chinese and of
+metabolism hospice neonatal respiratory chest colorectal vascular hand spine sports oral maxillofacial
+geriatric psychosomatic transplant trauma burn gastrointestinal hepatobiliary breast endocrine
+division department dept. dept &
+""".split())
+# What follows a department's name in a note without being part of it.
+_TRAILING_VISIT_EN = re.compile(r"[ ](?:clinic|opd|service|team|consult|consultation)$", re.IGNORECASE)
+_LEADING_OF_EN = re.compile(r"(?:(?:department|dept\.?|division)[ ]+)?of[ ]+", re.IGNORECASE)
+_LEADING_FIELD_ZH = re.compile(r"(?:科別|科室|科部)[ \t:：]*")
+VISIT_WORDS_ZH = ("收住院", "收治", "收", "住院", "門診", "就診", "看診", "求診", "追蹤", "治療", "主任", "醫師",
+                  "會診", "照會")
+_TOKEN = re.compile(r"\S+")
+# Heads that name a department only after a modifier (`Emergency Department`, `Intensive Care Unit`).
+GENERIC_HEADS = frozenset("unit ward department therapy nursing diseases".split())
+_CONNECTORS = frozenset("and of & department dept dept. division".split()) | GENERIC_HEADS
+
+Repaired = Union[Span, Tuple[Span, ...]]
+
+
+def _is_head(word: str) -> bool:
+    w = word.casefold()
+    return w in HEAD_WORDS or (w.endswith("ology") and len(w) > 6) or w.endswith("ologies")
+
+
+def _is_department_word(word: str) -> bool:
+    return _is_head(word) or word.casefold() in MODIFIER_WORDS
+
+
+def department_start(text: str) -> Optional[Tuple[int, int]]:
+    """(where the phrase starts, where the name starts) in `text` for an English department name that
+    ends `text` (`Department of [General Surgery]`: the phrase takes `Department of`, the name does
+    not), or None when `text` does not end with one."""
+    words = list(_TOKEN.finditer(text))
+    if not words or not _is_head(words[-1].group()) or not words[-1].group()[:1].isupper():
+        return None
+    start = words[-1].start()
+    named = words[-1].group().casefold() not in GENERIC_HEADS
+    for word in reversed(words[:-1]):
+        if not _is_department_word(word.group()):
+            break
+        start = word.start()
+        named = named or word.group().casefold() not in _CONNECTORS
+    if not named:  # `Police Department`, `Unit`: a generic head names no department on its own
+        return None
+    name = start
+    # `Department of` and `of` belong to the phrase, not to the name (annotation.md).
+    m = _LEADING_OF_EN.match(text, name)
+    while m is not None and m.end() < len(text):
+        name = m.end()
+        m = _LEADING_OF_EN.match(text, name)
+    return start, name
+
+
+def zh_department(text: str) -> bool:
+    """A Chinese span that is a department name: Han characters ending in 科 (`麻醉科`, `心身醫學科`)."""
+    return 2 <= len(text) <= 8 and text.endswith("科") and all(HAN_CHAR.match(c) for c in text)
+
+
+def trimmed_department(text: str, start: int, end: int) -> Tuple[int, int]:
+    """(start, end) of a DEPARTMENT span without its field label, `of` and trailing visit word."""
+    part = text[start:end]
+    m = _LEADING_FIELD_ZH.match(part) or _LEADING_OF_EN.match(part)
+    if m is not None and m.end() < len(part):
+        start += m.end()
+        part = text[start:end]
+    m = _TRAILING_VISIT_EN.search(part)
+    if m is not None and m.start() >= 2:
+        return start, start + m.start()
+    cut = max(part.rfind("科"), part.rfind("部"))
+    if 0 < cut < len(part) - 1 and part[cut + 1:] in VISIT_WORDS_ZH:
+        return start, start + cut + 1
+    return start, end
+
+
+def _edges(text: str, start: int, end: int) -> Tuple[int, int]:
+    while end > start and not text[end - 1].isalnum():
+        end -= 1
+    while start < end and not text[start].isalnum():
+        start += 1
+    return start, end
+
+
+def by_department(doc: Doc, text: str, ent: Span, following: Optional[Span] = None) -> Optional[Repaired]:
+    """`ent` trimmed, relabelled or split by the department name it holds (module docstring), else None."""
+    s, e = ent.start_char, ent.end_char
+    if ent.label_ == "DEPARTMENT":
+        bounds = trimmed_department(text, s, e)
+        return None if bounds == (s, e) else doc.char_span(*bounds, label="DEPARTMENT")
+    if ent.label_ not in LOCATION_LABELS and ent.label_ not in NAME_LABELS:
+        return None
+    part = text[s:e]
+    if zh_department(part):
+        return Span(doc, ent.start, ent.end, label="DEPARTMENT")
+    visit = _TRAILING_VISIT_EN.search(part)
+    if visit is not None and department_start(part[:visit.start()]) == (0, 0):
+        # `[GERIATRICS CLINIC]` HOSPITAL: a department's clinic, named by the department
+        return doc.char_span(s, s + visit.start(), label="DEPARTMENT")
+    found = department_start(part)
+    if found is None:
+        return None
+    phrase, name = found
+    dept = doc.char_span(s + name, e, label="DEPARTMENT")
+    if dept is None:
+        return None
+    before = _edges(text, s, s + phrase)
+    # What is left before the department must still name something: two letters or more.
+    if before[1] - before[0] < 2:
+        return dept
+    head = doc.char_span(*before, label=ent.label_)
+    return dept if head is None else (head, dept)
+
+

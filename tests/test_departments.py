@@ -1,0 +1,121 @@
+"""departments: a department's own words decide its label and edges, and split it off an institution."""
+import pytest
+
+import spacy_deid
+from spacy_deid.departments import by_department, department_start, trimmed_department
+from spacy_deid.repairs import apply_repair
+
+from linear import assert_linear
+from ner_spans import doc_with_ents, ents_of
+
+
+@pytest.mark.parametrize("text,found,expected", [
+    # an institution before the department keeps its label; the department gets its own span
+    ("presented to SGH Thoracic Surgery on 2020/1/2", ("SGH Thoracic Surgery", "HOSPITAL"),
+     [("SGH", "HOSPITAL"), ("Thoracic Surgery", "DEPARTMENT")]),
+    ("seen at Singapore General Hospital Department of General Surgery today",
+     ("Singapore General Hospital Department of General Surgery", "HOSPITAL"),
+     [("Singapore General Hospital", "HOSPITAL"), ("General Surgery", "DEPARTMENT")]),
+    ("Dictated by Dr. Chou, Nephrology, CMMC", ("Chou, Nephrology", "DOCTOR"),
+     [("Chou", "DOCTOR"), ("Nephrology", "DEPARTMENT")]),
+    ("TRANSFERRED FROM TTMHH INTENSIVE CARE UNIT", ("TTMHH INTENSIVE CARE UNIT", "HOSPITAL"),
+     [("TTMHH", "HOSPITAL"), ("INTENSIVE CARE UNIT", "DEPARTMENT")]),
+    # a whole department name under another label is relabelled
+    ("return to RADIOLOGY OPD next week", ("RADIOLOGY", "COUNTRY"), [("RADIOLOGY", "DEPARTMENT")]),
+    ("referred to Child and Adolescent Psychiatry", ("Child and Adolescent Psychiatry", "SCHOOL"),
+     [("Child and Adolescent Psychiatry", "DEPARTMENT")]),
+    ("轉至麻醉科會診", ("麻醉科", "DOCTOR"), [("麻醉科", "DEPARTMENT")]),
+    ("曾在眼科求診", ("眼科", "HOSPITAL"), [("眼科", "DEPARTMENT")]),
+    ("VISIT DATE 195.09.12, GERIATRICS CLINIC 38診", ("GERIATRICS CLINIC", "HOSPITAL"),
+     [("GERIATRICS", "DEPARTMENT")]),
+    # a department span drops what annotation.md keeps outside it
+    ("Visit date 2218.08.05, Ophthalmology clinic 56診", ("Ophthalmology clinic", "DEPARTMENT"),
+     [("Ophthalmology", "DEPARTMENT")]),
+    ("因情緒不穩於1130530經外科收住院", ("外科收住院", "DEPARTMENT"), [("外科", "DEPARTMENT")]),
+    ("經急診部收治", ("急診部收", "DEPARTMENT"), [("急診部", "DEPARTMENT")]),
+    ("日期 2215/5/11  科別 外科  醫師", ("科別 外科", "DEPARTMENT"), [("外科", "DEPARTMENT")]),
+    ("MCH Department of Intensive Care Unit", ("of Intensive Care Unit", "DEPARTMENT"),
+     [("Intensive Care Unit", "DEPARTMENT")]),
+])
+def test_department_names_are_relabelled_trimmed_or_split(text, found, expected):
+    doc = doc_with_ents(text, [found])
+    assert apply_repair(doc, text, by_department) == 1
+    assert ents_of(doc) == expected
+
+
+@pytest.mark.parametrize("text,found", [
+    ("called the Police Department twice", ("Police Department", "GENERAL_BUSINESS")),  # generic head alone
+    ("studies at Taipei Medical University", ("Taipei Medical University", "SCHOOL")),
+    ("works at TSMC since 2019", ("TSMC", "GENERAL_BUSINESS")),
+    ("his surgery at NTUH", ("NTUH", "HOSPITAL")),
+    ("Mackay Memorial Hospital", ("Mackay Memorial Hospital", "HOSPITAL")),
+    ("科學園區上班", ("科學園區", "LOCATION")),  # 科 starts it, does not end it
+    ("心臟內科加護病房", ("心臟內科加護病房", "DEPARTMENT")),  # a unit of a department is one name
+    ("骨科部", ("骨科部", "DEPARTMENT")),
+    ("Psychiatry", ("Psychiatry", "DEPARTMENT")),
+    ("seen by surgery today", ("surgery", "PERSON")),  # lower case: a word, not a name
+])
+def test_names_that_are_not_department_names_are_left_alone(text, found):
+    doc = doc_with_ents(text, [found])
+    assert apply_repair(doc, text, by_department) == 0
+    assert ents_of(doc) == [found]
+
+
+def test_rule_spans_are_never_repaired():
+    text = "return to RADIOLOGY OPD"
+    doc = doc_with_ents(text, [("RADIOLOGY", "COUNTRY")], source="rule")
+    assert apply_repair(doc, text, by_department) == 0
+
+
+def test_department_start_and_trim_offsets_point_into_the_text():
+    text = "CMMC Department of Psychosomatic Medicine"
+    phrase, name = department_start(text)
+    assert text[phrase:] == "Department of Psychosomatic Medicine"
+    assert text[name:] == "Psychosomatic Medicine"
+    note = "轉入 科別：精神科門診"
+    start, end = trimmed_department(note, 3, len(note))
+    assert note[start:end] == "精神科"
+
+
+def test_the_deid_component_splits_and_surrogates_both_parts():
+    from spacy.language import Language
+
+    from ner_spans import deid_after
+
+    @Language.component("test_departments_fake_ner")
+    def fake_ner(doc):
+        start = doc.text.index("SGH")
+        doc.ents = [doc.char_span(start, start + len("SGH Thoracic Surgery"), label="HOSPITAL")]
+        return doc
+
+    nlp = deid_after("test_departments_fake_ner")
+    doc = nlp("The 40-year-old presented to SGH Thoracic Surgery on 2020/01/02 with mania.")
+    labels = [(e.text, e.label_) for e in doc.ents]
+    assert ("SGH", "HOSPITAL") in labels and ("Thoracic Surgery", "DEPARTMENT") in labels
+    assert "Thoracic Surgery" not in doc._.deid_text and "SGH" not in doc._.deid_text
+
+
+def test_cost_grows_linearly_with_long_adversarial_spans():
+    def run(n: int) -> None:
+        words = "GENERAL " * n + "SURGERY"
+        department_start(words)
+        trimmed_department(words + " " * n + "clinic", 0, len(words) + n + 6)
+        spaced = "a" + " " * n + "x"
+        trimmed_department(spaced, 0, len(spaced))
+
+    assert_linear(run, 20000)
+
+
+def test_cost_grows_linearly_with_the_number_of_spans():
+    def run(n: int) -> None:
+        text = "at SGH Thoracic Surgery, " * n
+        doc = spacy_deid.blank().make_doc(text)
+        spans, pos = [], 0
+        for _ in range(n):
+            a = text.index("SGH", pos)
+            spans.append(doc.char_span(a, a + len("SGH Thoracic Surgery"), label="HOSPITAL"))
+            pos = a + 5
+        doc.ents = spans
+        apply_repair(doc, text, by_department)
+
+    assert_linear(run, 2000)
