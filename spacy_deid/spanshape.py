@@ -29,6 +29,11 @@ definitions of docs/annotation.md and nothing else:
   `So`, `On`, are not in the list);
 - names, professions and location labels are not a medication or a chart shorthand (`Cymbalta`,
   `CVP`, `PRN`; `clinical_terms`): closed-class clinical vocabulary, never a value of a PHI lexicon;
+- names and location labels are proper names: their brackets are balanced (`supervisor)參加` ran
+  over a bracket into the next words), and an English place does not start with a lower-case word
+  before a capitalised one (`holds an ARC`: a phrase around a name, not a name; a note typed all in
+  lower case passes, and so do particles, `de la Cruz`; names of people are spared this test, as
+  hurried notes write `sung Hsiung-Cheng`);
 - names, professions and location labels hold no web or mail address (`://`, `www.`, `x@y.tw`):
   those are URL and EMAIL spans, and a model that swallows one into a place (`https://... 直播` as a
   LOCATION) would otherwise win the overlap against the exact URL the rules found, by being longer.
@@ -92,11 +97,39 @@ def _can_name(text: str) -> bool:
             and not is_clinical_term(text))
 
 
+_SURNAME_PARTICLES = frozenset("van von de der den del della da di du la le el al bin binti ibn mac st".split())
+_FIRST_WORD = re.compile(r"[A-Za-z]+")
+_LATER_CAPITAL = re.compile(r"[ ][A-Z]")
+
+
+def _balanced(text: str) -> bool:
+    return text.count("(") + text.count("（") == text.count(")") + text.count("）")
+
+
+def _proper(text: str) -> bool:
+    """Balanced brackets, and no lower-case English first word before a capitalised word."""
+    if not _balanced(text):
+        return False
+    first = _FIRST_WORD.match(text)
+    if first is None or not first.group().islower() or first.group() in _SURNAME_PARTICLES:
+        return True
+    return _LATER_CAPITAL.search(text, first.end()) is None
+
+
 def _name(text: str) -> bool:
     stripped = text.strip()
     if len(stripped) == 1 and stripped.isascii():
         return False
     return _HAS_LETTER.search(text) is not None and _HAS_DIGIT.search(text) is None and _can_name(text)
+
+
+def _person(text: str) -> bool:
+    # Not the lower-case word test: a hurried note writes `sung Hsiung-Cheng`, and a name is kept.
+    return _name(text) and _balanced(text)
+
+
+def _place(text: str) -> bool:
+    return _can_name(text) and _proper(text)
 
 
 # What stands next to a one-character surname (annotation.md: titles are outside the span).
@@ -138,8 +171,8 @@ SHAPE_OF: Dict[str, Callable[[str], bool]] = {
     "EMAIL": lambda text: "@" in text,
     "URL": lambda text: "." in text or "/" in text,
     "PROFESSION": _name,
-    **{label: _name for label in NAME_LABELS},
-    **{label: _can_name for label in LOCATION_LABELS if label != "NUMBER"},
+    **{label: _person for label in NAME_LABELS},
+    **{label: _place for label in LOCATION_LABELS if label != "NUMBER"},
 }
 
 

@@ -21,6 +21,8 @@ from ner_spans import deid_after
     ("The Hague", "CITY"), ("With Chen", "PERSON"), ("Wang Mei-Ling", "PERSON"), ("黃大銘", "FAMILY"),
     ("editor", "PROFESSION"), ("英語補習班老師", "PROFESSION"),
     ("804", "HOSPITAL"), ("7B", "ROOM"), ("12診", "ROOM"), ("711", "GENERAL_BUSINESS"), ("台灣", "COUNTRY"),
+    ("Taipei City Hospital (Renai Branch)", "HOSPITAL"), ("台北市立聯合醫院（仁愛院區）", "HOSPITAL"),
+    ("taipei city", "CITY"), ("de la Cruz Park", "LOCATION"), ("sung Hsiung-Cheng", "PERSON"),
 ])
 def test_shapes_the_annotation_guide_allows(text, label):
     assert fits_label(text, label)
@@ -36,6 +38,8 @@ def test_shapes_the_annotation_guide_allows(text, label):
     ("https://line.me/ti/p/abc 直播", "LOCATION"), ("www.ntuh.gov.tw", "HOSPITAL"), ("chen@ntu.edu.tw", "SCHOOL"),
     ("for", "DOCTOR"), ("FOR", "PATIENT"), ("the", "SCHOOL"), ("With", "HOSPITAL"), ("which", "PROFESSION"),
     ("https://www.youtube.com/@meiling.liu", "PERSON"), ("lin@ntuh.gov.tw", "DOCTOR"), ("7B://", "ROOM"),
+    ("supervisor)參加", "COUNTRY"), ("Chen (nephew", "FAMILY"), ("holds an ARC", "COUNTRY"),
+    ("moved to Taipei", "CITY"),
 ])
 def test_shapes_no_annotator_could_give(text, label):
     assert not fits_label(text, label)
