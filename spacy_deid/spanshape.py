@@ -21,8 +21,10 @@ definitions of docs/annotation.md and nothing else:
   (`[葉]醫師`, `[陳]先生`, `Dr. [王]`), so a lone surname is written with one after it (先生, 醫師,
   阿姨…), an English title, a role (`社工 [謝]`, `主治醫師: [王]`) or 老/小/阿 before it (`老[王]`),
   or it is the start of a longer name the model cut short (`[石]霞`); a single character with none
-  of these is a word the model misread (`班[別] 小夜` in a nursing header). This is the one check
-  that reads the span's neighbours;
+  of these is a word the model misread (`班[別] 小夜` in a nursing header). This check and the next
+  read the span's neighbours;
+- a span of digits only right after a measurement word (`FS [180]`, `HR [78]`; the date finder's
+  list) is a measured value, whatever label the model gave it;
 - other location labels hold a letter or digit (`[804]` is a hospital, `[7B]` a room);
 - names, professions and location labels are not an English function word (`for`, `the`, `with`):
   closed-class words name nobody and nothing (words that are also surnames, `He`, `An`, `Do`, `No`,
@@ -47,7 +49,7 @@ from typing import Callable, Dict, Iterable, List
 from spacy.tokens import Doc, Span
 
 from .clinical_terms import is_clinical_term
-from .dates.finder import find_readings
+from .dates.finder import after_measurement_word, find_readings
 from .dates.numerals import NUMERAL_CHARS
 from .doctext import doc_text
 from .labels import LOCATION_LABELS, NAME_LABELS
@@ -156,6 +158,14 @@ def lone_surname(text: str, start: int, end: int, label: str) -> bool:
             and HAN_CHAR.match(text, end) is None and not _titled(text, start, end))
 
 
+def measured_value(text: str, start: int, end: int, label: str) -> bool:
+    """A NER span of digits only, of another label than DATE, right after a measurement word
+    (`FS [180]` as a ROOM, `HR [78]` as an AGE): a measured value, not PHI. DATE spans have the date
+    finder's own test of the same words."""
+    return (label != "DATE" and text[start:end].isascii() and text[start:end].isdigit()
+            and after_measurement_word(text, start))
+
+
 def _alnum(text: str) -> bool:
     return _HAS_ALNUM.search(text) is not None
 
@@ -195,7 +205,8 @@ def drop_misshapen(doc: Doc, sources: Iterable[str] = ("ner",)) -> List[Span]:
     for ent in doc.ents:
         source = ent._.source or "ner"
         if source in wanted and (not fits_label(ent.text, ent.label_)
-                                 or lone_surname(text, ent.start_char, ent.end_char, ent.label_)):
+                                 or lone_surname(text, ent.start_char, ent.end_char, ent.label_)
+                                 or measured_value(text, ent.start_char, ent.end_char, ent.label_)):
             dropped.append(ent)
         else:
             kept.append(ent)

@@ -4,7 +4,7 @@ from spacy.language import Language
 from spacy.tokens import Span
 
 import spacy_deid
-from spacy_deid.spanshape import drop_misshapen, fits_label, lone_surname
+from spacy_deid.spanshape import drop_misshapen, fits_label, lone_surname, measured_value
 
 from ner_spans import deid_after
 
@@ -163,3 +163,26 @@ def test_a_lone_one_character_name_is_dropped_and_a_titled_one_kept():
                 doc.char_span(text.index("周"), text.index("周") + 1, label="FAMILY")]
     assert [(s.text, s.label_) for s in drop_misshapen(doc)] == [("別", "PATIENT")]
     assert [(e.text, e.label_) for e in doc.ents] == [("周", "FAMILY")]
+
+
+@pytest.mark.parametrize("text,value,label,measured", [
+    ("FS 180 covered w/ 4 units SSI", "180", "ROOM", True),
+    ("HR 78/min, RR 20", "78", "AGE", True),
+    ("血壓 128 mmHg", "128", "NUMBER", True),
+    ("moved to room 302 today", "302", "ROOM", False),  # a room after a plain word stays
+    ("Visit date 2020/1/2, PSY clinic 932", "932", "ROOM", False),
+    ("FS 180", "180", "DATE", False),  # dates: the finder's own test
+    ("Pt FS Chen", "Chen", "PATIENT", False),  # digits only
+])
+def test_digits_after_a_measurement_word_are_a_value(text, value, label, measured):
+    start = text.index(value)
+    assert measured_value(text, start, start + len(value), label) is measured
+
+
+def test_a_measured_value_called_a_room_is_dropped():
+    nlp = spacy_deid.blank()
+    text = "FS 180 covered w/ 4 units SSI; moved to 7B-12"
+    doc = nlp(text)
+    doc.ents = [doc.char_span(3, 6, label="ROOM"), doc.char_span(text.index("7B"), text.index("7B") + 2, label="ROOM")]
+    assert [(s.text, s.label_) for s in drop_misshapen(doc)] == [("180", "ROOM")]
+    assert [(e.text, e.label_) for e in doc.ents] == [("7B", "ROOM")]

@@ -91,6 +91,7 @@ _LEFT_VETO_WORDS = frozenset((
     "mmse", "moca", "vas", "nrs", "pain", "score", "scores", "gcs", "ecog", "ps",  # MMSE 24/30, VAS 7/10
     "hb", "hgb", "hct", "wbc", "plt", "cr", "bun", "na", "k", "ca", "glucose", "sugar", "ac", "pc",
     "hba1c", "a1c", "ldl", "hdl", "tg", "ast", "alt", "inr", "crp",  # lab values
+    "fs",  # finger-stick glucose: FS 180
     "hr", "pr", "rr", "bt", "bw", "bh", "temp", "pulse", "spo2", "sao2", "iop", "va", "ef", "fev1", "fvc",
     "dose", "taper", "titrate", "ratio", "sig", "tab", "tabs",  # doses: 5/4/3 taper, sig 1/2
     "psv", "peep", "cpap", "bipap", "ipap", "epap",  # ventilator settings: PSV 5/5, BiPAP 12/5
@@ -128,6 +129,12 @@ def _left_vetoed(left: str) -> bool:
     ASCII word in `_LEFT_VETO_WORDS`, vetoes; a last word in `_LINKING_WORDS` (`score was 7/10`)
     looks once further back."""
     return _LEFT_VETO_REVERSED.match(left[::-1]) is not None
+
+
+def after_measurement_word(text: str, start: int) -> bool:
+    """Does text[start:] stand right after a measurement word (`FS 180`, `HR 78`, `血壓 128/76`)?
+    What follows one is a measured value, never PHI; the NER span checks (`spanshape`) ask too."""
+    return _left_vetoed(text[max(0, start - 24):start])
 
 
 # A number right after another number and a space is a mixed fraction: `1 1/2 tab`.
