@@ -1,5 +1,5 @@
 """A name's relation to the patient, said by the word next to it: a relative is FAMILY, anyone else in
-the patient's life is PERSON.
+the patient's life is PERSON, the name in the chart's patient field is PATIENT.
 
 WHY: which of PATIENT, FAMILY, PERSON or DOCTOR a name is depends on the words around it, and a NER
 that has not seen a note's phrasing guesses. A relation word directly next to the name says what the
@@ -10,6 +10,8 @@ name is, by the definitions of FAMILY and PERSON in annotation.md:
 - a word for another person in the patient's life (friend, neighbour, colleague, employer, coach,
   volunteer, pastor, social worker; 朋友, 鄰居, 同事, 社工, 志工…) in the same places makes it PERSON
   (`social worker [Heng-Jung]`, `[Yang Ya-Yu], a coach,`, `Ms [Liang] (coach)`).
+A chart's patient field before a name (`Patient: [呂雄晨]`, `姓名：[王小明]`, `病患: [陳]`) makes it PATIENT:
+the field names whose chart it is (a contact's or relative's field, `家屬姓名:`, is not one).
 Cohabitants (同居人) and partners are not relatives by that definition: they are PERSON. 先生 and 太太
 alone are not relation words here (`[周]先生` is also Mr Chou). In apposition a word needs brackets or
 a comma and an article or pronoun (`, a coach`, `, her friend`): `Lee, coach` could be a list.
@@ -57,6 +59,10 @@ def _after(zh: Iterable[str], en: Iterable[str]) -> "re.Pattern[str]":
                       + r")|,[ ]" + _DETERMINER + r"[ ]" + en_word + ")")
 
 
+# A patient field: the field word starts the line or follows a space or punctuation (`家屬姓名:` is a
+# relative's field), then a colon.
+_PATIENT_FIELD = re.compile(r"(?<![^\W\d_])(?:姓名|病人姓名|病患姓名|病人|病患|患者|個案|"
+                            r"(?i:patient|patient name|pt|pt\.|pt name))[ ]?[:：][ ]?$")
 _KIN_BEFORE = _before(KINSHIP_ZH, KINSHIP_EN)
 _KIN_AFTER = _after(KINSHIP_ZH, KINSHIP_EN)
 _OTHER_BEFORE = _before(OTHERS_ZH, OTHERS_EN)
@@ -72,8 +78,12 @@ def after_kinship_word(text: str, start: int) -> bool:
 
 
 def relation_label(text: str, start: int, end: int) -> Optional[str]:
-    """FAMILY or PERSON when a relation word stands next to the name at text[start:end], else None."""
+    """PATIENT, FAMILY or PERSON when a patient field or a relation word stands next to the name at
+    text[start:end], else None."""
     before = text[max(0, start - _WINDOW_BEFORE):start]
+    # searched in `text` itself, so that the look-behind sees the character before the window
+    if _PATIENT_FIELD.search(text, max(0, start - _WINDOW_BEFORE), start):
+        return "PATIENT"
     if _KIN_BEFORE.search(before) or _KIN_AFTER.match(text, end, end + _WINDOW_AFTER):
         return "FAMILY"
     if _OTHER_BEFORE.search(before) or _OTHER_AFTER.match(text, end, end + _WINDOW_AFTER):
@@ -82,8 +92,8 @@ def relation_label(text: str, start: int, end: int) -> Optional[str]:
 
 
 def by_relation(doc: Doc, text: str, ent: Span, following: Optional[Span] = None) -> Optional[Span]:
-    """`ent` relabelled FAMILY or PERSON when it is a name of another kind next to a relation word,
-    else None."""
+    """`ent` relabelled PATIENT, FAMILY or PERSON when it is a name of another kind next to a patient
+    field or a relation word, else None."""
     if ent.label_ not in NAME_LABELS:
         return None
     label = relation_label(text, ent.start_char, ent.end_char)

@@ -65,6 +65,30 @@ def test_a_name_after_a_kinship_word_is_family(text, found):
 
 
 @pytest.mark.parametrize("text,found", [
+    ("Discharge Summary Patient: 呂雄晨 (Lu, Hsiung-Chen)  Age 64", ("呂雄晨", "FAMILY")),
+    ("姓名：王小明  性別: 男", ("王小明", "DOCTOR")),
+    ("Pt: Chen Mei-Ling, 45F", ("Chen Mei-Ling", "PERSON")),
+    ("病患: 陳 先生", ("陳", "FAMILY")),
+])
+def test_the_name_in_the_patient_field_is_the_patient(text, found):
+    doc = doc_with_ents(text, [found])
+    assert apply_repair(doc, text, by_relation) == 1
+    assert ents_of(doc) == [(found[0], "PATIENT")]
+
+
+@pytest.mark.parametrize("text,found", [
+    ("家屬姓名: 王大明 電話 0912", ("王大明", "FAMILY")),  # a relative's field
+    ("Emergency contact name: Lee Mei", ("Lee Mei", "FAMILY")),
+    ("outpatient: Lin Ya-Ting", ("Lin Ya-Ting", "DOCTOR")),
+    ("病人王小明今日出院", ("王小明", "FAMILY")),  # no field: the colon makes one
+])
+def test_fields_of_others_make_no_patient(text, found):
+    doc = doc_with_ents(text, [found])
+    assert apply_repair(doc, text, by_relation) == 0
+    assert ents_of(doc) == [found]
+
+
+@pytest.mark.parametrize("text,found", [
     ("Mrs. Fan (nephew) visited on Monday.", ("Fan", "PATIENT")),
     ("堂妹: 梁晉振、朱平吉參加。", ("梁晉振", "PATIENT")),
     ("家庭會談: 吳美玲（堂妹）參加。", ("吳美玲", "PERSON")),
