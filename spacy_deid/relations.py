@@ -13,7 +13,8 @@ name is, by the definitions of FAMILY and PERSON in annotation.md:
 A chart's patient field before a name (`Patient: [呂雄晨]`, `姓名：[王小明]`, `病患: [陳]`) makes it PATIENT:
 the field names whose chart it is (a contact's or relative's field, `家屬姓名:`, is not one).
 Cohabitants (同居人) and partners are not relatives by that definition: they are PERSON. 先生 and 太太
-alone are not relation words here (`[周]先生` is also Mr Chou). In apposition a word needs brackets or
+alone are not relation words here (`[周]先生` is also Mr Chou), but as a field they are
+(`先生: [趙承翰]`: Mr takes no colon). In apposition a word needs brackets or
 a comma and an article or pronoun (`, a coach`, `, her friend`): `Lee, coach` could be a list.
 `repairs` applies it to NER spans only, never rule spans.
 """
@@ -63,6 +64,8 @@ def _after(zh: Iterable[str], en: Iterable[str]) -> "re.Pattern[str]":
 # relative's field), then a colon.
 _PATIENT_FIELD = re.compile(r"(?<![^\W\d_])(?:姓名|病人姓名|病患姓名|病人|病患|患者|個案|"
                             r"(?i:patient|patient name|pt|pt\.|pt name))[ ]?[:：][ ]?$")
+# 先生 and 太太 as a field (`先生: [趙承翰]`) are the husband and the wife: Mr and Mrs take no colon.
+_SPOUSE_FIELD = re.compile(r"(?:先生|太太)[ ]?[:：][ ]?$")
 _KIN_BEFORE = _before(KINSHIP_ZH, KINSHIP_EN)
 _KIN_AFTER = _after(KINSHIP_ZH, KINSHIP_EN)
 _OTHER_BEFORE = _before(OTHERS_ZH, OTHERS_EN)
@@ -84,7 +87,8 @@ def relation_label(text: str, start: int, end: int) -> Optional[str]:
     # searched in `text` itself, so that the look-behind sees the character before the window
     if _PATIENT_FIELD.search(text, max(0, start - _WINDOW_BEFORE), start):
         return "PATIENT"
-    if _KIN_BEFORE.search(before) or _KIN_AFTER.match(text, end, end + _WINDOW_AFTER):
+    if (_KIN_BEFORE.search(before) or _SPOUSE_FIELD.search(before)
+            or _KIN_AFTER.match(text, end, end + _WINDOW_AFTER)):
         return "FAMILY"
     if _OTHER_BEFORE.search(before) or _OTHER_AFTER.match(text, end, end + _WINDOW_AFTER):
         return "PERSON"

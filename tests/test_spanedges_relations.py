@@ -90,6 +90,7 @@ def test_fields_of_others_make_no_patient(text, found):
 
 @pytest.mark.parametrize("text,found", [
     ("Mrs. Fan (nephew) visited on Monday.", ("Fan", "PATIENT")),
+    ("中文溝通可, 由先生: 趙承翰翻譯.", ("趙承翰", "PERSON")),
     ("堂妹: 梁晉振、朱平吉參加。", ("梁晉振", "PATIENT")),
     ("家庭會談: 吳美玲（堂妹）參加。", ("吳美玲", "PERSON")),
     ("Chen, his cousin, called today.", ("Chen", "DOCTOR")),
@@ -122,7 +123,7 @@ def test_a_name_next_to_another_relation_word_is_person(text, found):
 
 
 @pytest.mark.parametrize("text,found", [
-    ("先生: 彭恆彥來電。", ("彭恆彥", "PERSON")),  # 先生 is also Mr
+    ("彭先生來電。", ("彭", "PERSON")),  # 先生 after a name is Mr
     ("據周先生表示, 病人失眠.", ("周", "PATIENT")),  # Mr Chou: no relation said
     ("met Jackson Lee today", ("Lee", "PERSON")),  # `son` ends `Jackson`: not a kinship word
     ("the grandsons of Lee", ("Lee", "PERSON")),
