@@ -80,20 +80,26 @@ def fake_ner_numbers(doc):
     return doc
 
 
-def test_ner_numbers_the_finder_rejects_are_dropped():
+def _dates_after(fake_ner: str, text: str):
+    """The entities of `text` after the stand-in NER `fake_ner` and `deid_dates`, as (text, source,
+    norm), each checked against the text at its offsets."""
     nlp = spacy_deid.blank()
-    nlp.add_pipe("fake_ner_numbers")
+    nlp.add_pipe(fake_ner)
     nlp.add_pipe("deid_dates")
-    text = "Pain 4/10, BUN/CR 18/1.1, 13/13/2020 入院? Seen 12/27/2023; 去年3月停藥, 追蹤 110/05/12, 96.04 出差."
     doc = nlp(text)
-    assert [(e.text, e._.source, e._.date_norm) for e in doc.ents] == [
+    for e in doc.ents:
+        assert text[e.start_char:e.end_char] == e.text
+    return [(e.text, e._.source, e._.date_norm) for e in doc.ents]
+
+
+def test_ner_numbers_the_finder_rejects_are_dropped():
+    text = "Pain 4/10, BUN/CR 18/1.1, 13/13/2020 入院? Seen 12/27/2023; 去年3月停藥, 追蹤 110/05/12, 96.04 出差."
+    assert _dates_after("fake_ner_numbers", text) == [
         ("12/27/2023", "ner", "2023-12-27"),  # the finder reads it too: kept, with readings
         ("3月", "date", "--03"),  # `年` is no part of a date: the finder's span replaces the NER's
         ("110/05/12", "ner", "2021-05-12"),
         ("96.04", "ner", None),  # no slash: Minguo year.month or a decimal, the NER's call
     ]
-    for e in doc.ents:
-        assert text[e.start_char:e.end_char] == e.text
     # Without the NER the finder finds the same dates: the policy keeps what the finder reads.
     alone = spacy_deid.blank()
     alone.add_pipe("deid_dates")
@@ -108,16 +114,10 @@ def fake_ner_overshooting_dates(doc):
 
 
 def test_ner_dates_holding_finder_dates_give_way_to_them():
-    nlp = spacy_deid.blank()
-    nlp.add_pipe("fake_ner_overshooting_dates")
-    nlp.add_pipe("deid_dates")
     text = "1月28日 1x2; Feb 15 20 mg/day. ECT #2, 2016年4月15日 ECT #3. f/u Sep. 16, 2008 Feb 8, 2008 出院"
-    doc = nlp(text)
-    assert [(e.text, e._.source) for e in doc.ents] == [
+    assert [(t, source) for t, source, _ in _dates_after("fake_ner_overshooting_dates", text)] == [
         ("1月28日", "date"), ("Feb 15", "date"), ("2016年4月15日", "date"), ("Sep. 16, 2008", "date"),
         ("Feb 8, 2008", "date")]
-    for e in doc.ents:
-        assert text[e.start_char:e.end_char] == e.text
 
 
 @Language.component("fake_ner_swallowing_dates")
