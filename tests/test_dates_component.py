@@ -106,20 +106,6 @@ def test_ner_numbers_the_finder_rejects_are_dropped():
     assert [e.text for e in alone(text).ents] == ["12/27/2023", "3月", "110/05/12"]
 
 
-@Language.component("fake_ner_overshooting_dates")
-def fake_ner_overshooting_dates(doc):
-    """A NER whose dates run on into a dose, a list number and the next date."""
-    _set_found(doc, [(surface, "DATE") for surface in ("Feb 15 20", "2, 2016年4月15日", "2008 Feb 8, 2008")])
-    return doc
-
-
-def test_ner_dates_holding_finder_dates_give_way_to_them():
-    text = "1月28日 1x2; Feb 15 20 mg/day. ECT #2, 2016年4月15日 ECT #3. f/u Sep. 16, 2008 Feb 8, 2008 出院"
-    assert [(t, source) for t, source, _ in _dates_after("fake_ner_overshooting_dates", text)] == [
-        ("1月28日", "date"), ("Feb 15", "date"), ("2016年4月15日", "date"), ("Sep. 16, 2008", "date"),
-        ("Feb 8, 2008", "date")]
-
-
 @Language.component("fake_ner_swallowing_dates")
 def fake_ner_swallowing_dates(doc):
     """A NER whose places and phone numbers run into dates, and spans the policy must leave alone."""

@@ -3,12 +3,10 @@
 Working next to a trained `ner` (policy, applied before the shared overlap policy):
 - a NER DATE span with exactly the finder's boundaries keeps its `source` ("ner") and gets the
   finder's readings;
-- a NER DATE span that contains finder dates is replaced by the finder's spans, whatever else it
-  holds: the finder follows the annotation conventions (`[2223.3]-[2224.9]`, the date without `on`,
-  `去年[3月]`), and what a model adds to a date it found is the dose or the word next to it
-  (`[Feb 15] 20 mg/day`). A DATE span of another source is replaced only when the rest is filler
-  (spaces, punctuation, range dashes/tildes, `on`/`since`/`to`/`and`, 於/自/至/到/及/和, a stray
-  年/月/日);
+- a NER DATE span that contains finder dates and nothing else but filler (spaces, punctuation, range
+  dashes/tildes, `on`/`since`/`to`/`and`, 於/自/至/到/及/和, a stray 年/月/日 of `去年3月`) is replaced
+  by the finder's spans: the finder follows the annotation conventions (`[2223.3]-[2224.9]`, the
+  date without `on`, `去年[3月]`);
 - a NER DATE span of ASCII digits and `/ . -` with at least one `/` (`4/10`, `18/1.1`, `13/13/2020`)
   that no finder date overlaps is dropped: a slashed number is a date only in a shape and context the
   finder reads, and its context vetoes (`Pain 4/10`, `BP 120/80`) and validity checks are the
@@ -216,7 +214,7 @@ class DateRecognizer:
                 claimed.add(key)
                 kept_ents.append(ent)
                 continue
-            if inside and (ent._.source in (None, "ner") or self._only_filler(text, ent, inside)):
+            if inside and self._only_filler(text, ent, inside):
                 dropped = True
                 continue  # replaced by the finder's spans below
             if (ent._.source in (None, "ner") and "/" in text[key[0]:key[1]]
