@@ -82,6 +82,9 @@ def department_start(text: str) -> Optional[Tuple[int, int]]:
         named = named or word.group().casefold() not in _CONNECTORS
     if not named:  # `Police Department`, `Unit`: a generic head names no department on its own
         return None
+    if text[start:].split(" ", 1)[0].casefold() in ("of", "and", "&"):
+        # `College of Medicine`, `School of Nursing`: the `of` belongs to the name before it
+        return None
     name = start
     # `Department of` and `of` belong to the phrase, not to the name (annotation.md).
     m = _LEADING_OF_EN.match(text, name)

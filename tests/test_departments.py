@@ -49,6 +49,8 @@ def test_department_names_are_relabelled_trimmed_or_split(text, found, expected)
     ("works at TSMC since 2019", ("TSMC", "GENERAL_BUSINESS")),
     ("his surgery at NTUH", ("NTUH", "HOSPITAL")),
     ("Mackay Memorial Hospital", ("Mackay Memorial Hospital", "HOSPITAL")),
+    ("studied at NTU College of Medicine", ("NTU College of Medicine", "SCHOOL")),  # a school's `of`
+    ("graduated from School of Nursing", ("School of Nursing", "SCHOOL")),
     ("科學園區上班", ("科學園區", "LOCATION")),  # 科 starts it, does not end it
     ("心臟內科加護病房", ("心臟內科加護病房", "DEPARTMENT")),  # a unit of a department is one name
     ("骨科部", ("骨科部", "DEPARTMENT")),
