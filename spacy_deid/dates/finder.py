@@ -99,6 +99,9 @@ _LEFT_VETO_WORDS = frozenset((
 _LEFT_VETO_PHRASES = ("blood pressure", "vital signs", "visual acuity", "血壓", "血糖", "心跳", "脈搏", "呼吸",
                       "體溫", "體重", "身高", "分數", "評分", "得分", "視力", "眼壓", "劑量", "比例", "疼痛")
 _LINKING_WORDS = frozenset(("was", "is", "of", "at"))
+# Characters of left context the vetoes read: the longest veto phrase, a linking word and separators
+# (`_scan.pyx`, the compiled twin, writes the same 24 as a literal).
+_LEFT_CONTEXT = 24
 _LEFT_STRIP = " :=：\t"
 
 
@@ -134,7 +137,7 @@ def _left_vetoed(left: str) -> bool:
 def after_measurement_word(text: str, start: int) -> bool:
     """Does text[start:] stand right after a measurement word (`FS 180`, `HR 78`, `血壓 128/76`)?
     What follows one is a measured value, never PHI; the NER span checks (`spanshape`) ask too."""
-    return _left_vetoed(text[max(0, start - 24):start])
+    return _left_vetoed(text[max(0, start - _LEFT_CONTEXT):start])
 
 
 # A number right after another number and a space is a mixed fraction: `1 1/2 tab`.
@@ -463,7 +466,7 @@ _CONTEXT_VETO_SHAPES = frozenset(("numeric", "bare_year", "compact"))
 def _context_vetoed(text: str, start: int, end: int, shape: str) -> bool:
     """The vetoes that look at the context only, not at the readings: checked before a match is read
     (most numbers in a note are vitals, doses and phone numbers, and they stop here)."""
-    left = text[max(0, start - 24):start]
+    left = text[max(0, start - _LEFT_CONTEXT):start]
     if shape == "bare_year":
         if not _YEAR_CUE.search(left):
             return True
@@ -477,7 +480,7 @@ def _fraction_vetoed(text: str, start: int, end: int, readings: Sequence[Tuple])
     `re-eval 2/10` in a line about pain."""
     if any(r[3] != "month-day" for r in readings):
         return False
-    left = text[max(0, start - 24):start]
+    left = text[max(0, start - _LEFT_CONTEXT):start]
     if _MIXED_FRACTION.search(left) or _RIGHT_FRACTION_VETO.match(text[end:end + 12]):
         return True
     return (_OUT_OF_TEN.fullmatch(text, start, end) is not None and not _DATE_WORD_LEFT.search(left)
