@@ -1,11 +1,12 @@
 """Docs with NER-like entities for the tests of the NER span repairs (`spacy_deid.repairs`), and
 pipelines that run `deid` after a stand-in NER."""
-from typing import Any, List, Optional, Tuple
+from typing import Any, Callable, List, Optional, Tuple
 
 from spacy.language import Language
 from spacy.tokens import Doc
 
 import spacy_deid
+from spacy_deid.repairs import apply_repair
 
 
 def doc_with_ents(text: str, ents: List[Tuple[str, str]], source: Optional[str] = None) -> Doc:
@@ -29,6 +30,14 @@ def ents_of(doc: Doc) -> List[Tuple[str, str]]:
     for ent in doc.ents:
         assert doc.text[ent.start_char:ent.end_char] == ent.text
     return [(e.text, e.label_) for e in doc.ents]
+
+
+def repaired(text: str, found: Tuple[str, str], repair: Callable) -> Tuple[int, List[Tuple[str, str]]]:
+    """Apply `repair` (`spacy_deid.repairs`) to a doc whose one NER entity is `found`: how many spans
+    it changed, and (text, label) of the entities after it."""
+    doc = doc_with_ents(text, [found])
+    changed = apply_repair(doc, text, repair)
+    return changed, ents_of(doc)
 
 
 def deid_after(fake_ner: str, **deid_config: Any) -> Language:

@@ -6,7 +6,7 @@ from spacy_deid.departments import by_department, department_start, trimmed_depa
 from spacy_deid.repairs import apply_repair
 
 from linear import assert_linear
-from ner_spans import doc_with_ents, ents_of
+from ner_spans import doc_with_ents, repaired
 
 
 @pytest.mark.parametrize("text,found,expected", [
@@ -38,9 +38,7 @@ from ner_spans import doc_with_ents, ents_of
      [("Intensive Care Unit", "DEPARTMENT")]),
 ])
 def test_department_names_are_relabelled_trimmed_or_split(text, found, expected):
-    doc = doc_with_ents(text, [found])
-    assert apply_repair(doc, text, by_department) == 1
-    assert ents_of(doc) == expected
+    assert repaired(text, found, by_department) == (1, expected)
 
 
 @pytest.mark.parametrize("text,found", [
@@ -58,9 +56,7 @@ def test_department_names_are_relabelled_trimmed_or_split(text, found, expected)
     ("seen by surgery today", ("surgery", "PERSON")),  # lower case: a word, not a name
 ])
 def test_names_that_are_not_department_names_are_left_alone(text, found):
-    doc = doc_with_ents(text, [found])
-    assert apply_repair(doc, text, by_department) == 0
-    assert ents_of(doc) == [found]
+    assert repaired(text, found, by_department) == (0, [found])
 
 
 def test_rule_spans_are_never_repaired():

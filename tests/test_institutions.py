@@ -7,7 +7,7 @@ from spacy_deid.institutions import completed, type_word_after, type_word_ending
 from spacy_deid.repairs import apply_repair
 
 from linear import assert_linear
-from ner_spans import deid_after, doc_with_ents, ents_of
+from ner_spans import deid_after, doc_with_ents, ents_of, repaired
 
 
 @pytest.mark.parametrize("text,found,expected", [
@@ -21,9 +21,7 @@ from ner_spans import deid_after, doc_with_ents, ents_of
     ("She studied at Tunghai University before.", ("Tunghai", "CITY"), ("Tunghai University", "SCHOOL")),
 ])
 def test_a_span_takes_the_type_word_after_it(text, found, expected):
-    doc = doc_with_ents(text, [found])
-    assert apply_repair(doc, text, completed) == 1
-    assert ents_of(doc) == [expected]
+    assert repaired(text, found, completed) == (1, [expected])
 
 
 @pytest.mark.parametrize("text,found", [
@@ -35,9 +33,7 @@ def test_a_span_takes_the_type_word_after_it(text, found, expected):
     ("Dr. Park Hospitalized him", ("Park", "DOCTOR")),  # `Hospitalized` is not `Hospital`
 ])
 def test_words_that_only_look_like_type_words_leave_the_span_alone(text, found):
-    doc = doc_with_ents(text, [found])
-    assert apply_repair(doc, text, completed) == 0
-    assert ents_of(doc) == [found]
+    assert repaired(text, found, completed) == (0, [found])
 
 
 @pytest.mark.parametrize("text,found,label", [
@@ -49,9 +45,7 @@ def test_words_that_only_look_like_type_words_leave_the_span_alone(text, found):
     ("volunteers at Eden Social Welfare Foundation", ("Eden Social Welfare Foundation", "HOSPITAL"), "LOCATION"),
 ])
 def test_a_place_span_ending_in_a_type_word_takes_its_label(text, found, label):
-    doc = doc_with_ents(text, [found])
-    assert apply_repair(doc, text, completed) == 1
-    assert ents_of(doc) == [(found[0], label)]
+    assert repaired(text, found, completed) == (1, [(found[0], label)])
 
 
 def test_names_of_people_and_rule_spans_are_not_relabelled():

@@ -8,7 +8,7 @@ from spacy_deid.repairs import apply_repair, repair_ner_spans
 from spacy_deid.spanedges import trimmed, trimmed_bounds
 
 from linear import assert_linear
-from ner_spans import doc_with_ents, ents_of
+from ner_spans import doc_with_ents, ents_of, repaired
 
 
 @pytest.mark.parametrize("text,found,expected", [
@@ -21,9 +21,7 @@ from ner_spans import doc_with_ents, ents_of
     ("met at Rongxing Garden Park on Sunday", ("Rongxing Garden Park on", "LOCATION"), ("Rongxing Garden Park", "LOCATION")),
 ])
 def test_edge_words_leave_place_spans(text, found, expected):
-    doc = doc_with_ents(text, [found])
-    assert apply_repair(doc, text, trimmed) == 1
-    assert ents_of(doc) == [expected]
+    assert repaired(text, found, trimmed) == (1, [expected])
 
 
 @pytest.mark.parametrize("text,found", [
@@ -34,9 +32,7 @@ def test_edge_words_leave_place_spans(text, found, expected):
     ("living in Hope", ("Hope", "CITY")),
 ])
 def test_spans_without_edge_words_or_outside_the_labels_stay(text, found):
-    doc = doc_with_ents(text, [found])
-    assert apply_repair(doc, text, trimmed) == 0
-    assert ents_of(doc) == [found]
+    assert repaired(text, found, trimmed) == (0, [found])
 
 
 def test_rule_spans_keep_their_edges():
@@ -59,9 +55,7 @@ def test_trimmed_bounds():
     ("Wife: Mary Jones called.", ("Mary Jones", "PERSON")),
 ])
 def test_a_name_after_a_kinship_word_is_family(text, found):
-    doc = doc_with_ents(text, [found])
-    assert apply_repair(doc, text, by_relation) == 1
-    assert ents_of(doc) == [(found[0], "FAMILY")]
+    assert repaired(text, found, by_relation) == (1, [(found[0], "FAMILY")])
 
 
 @pytest.mark.parametrize("text,found", [
@@ -71,9 +65,7 @@ def test_a_name_after_a_kinship_word_is_family(text, found):
     ("病患: 陳 先生", ("陳", "FAMILY")),
 ])
 def test_the_name_in_the_patient_field_is_the_patient(text, found):
-    doc = doc_with_ents(text, [found])
-    assert apply_repair(doc, text, by_relation) == 1
-    assert ents_of(doc) == [(found[0], "PATIENT")]
+    assert repaired(text, found, by_relation) == (1, [(found[0], "PATIENT")])
 
 
 @pytest.mark.parametrize("text,found", [
@@ -83,9 +75,7 @@ def test_the_name_in_the_patient_field_is_the_patient(text, found):
     ("病人王小明今日出院", ("王小明", "FAMILY")),  # no field: the colon makes one
 ])
 def test_fields_of_others_make_no_patient(text, found):
-    doc = doc_with_ents(text, [found])
-    assert apply_repair(doc, text, by_relation) == 0
-    assert ents_of(doc) == [found]
+    assert repaired(text, found, by_relation) == (0, [found])
 
 
 @pytest.mark.parametrize("text,found", [
@@ -101,9 +91,7 @@ def test_fields_of_others_make_no_patient(text, found):
     ("Lu Pin-Heng, the patient's youngest granddaughter, called.", ("Lu Pin-Heng", "PERSON")),
 ])
 def test_a_name_next_to_a_kinship_word_is_family(text, found):
-    doc = doc_with_ents(text, [found])
-    assert apply_repair(doc, text, by_relation) == 1
-    assert ents_of(doc) == [(found[0], "FAMILY")]
+    assert repaired(text, found, by_relation) == (1, [(found[0], "FAMILY")])
 
 
 @pytest.mark.parametrize("text,found", [
@@ -117,9 +105,7 @@ def test_a_name_next_to_a_kinship_word_is_family(text, found):
     ("An-Hua Yang, her neighbour, called.", ("An-Hua Yang", "PATIENT")),
 ])
 def test_a_name_next_to_another_relation_word_is_person(text, found):
-    doc = doc_with_ents(text, [found])
-    assert apply_repair(doc, text, by_relation) == 1
-    assert ents_of(doc) == [(found[0], "PERSON")]
+    assert repaired(text, found, by_relation) == (1, [(found[0], "PERSON")])
 
 
 @pytest.mark.parametrize("text,found", [
@@ -134,9 +120,7 @@ def test_a_name_next_to_another_relation_word_is_person(text, found):
     ("friend: the 台北 trip", ("台北", "CITY")),  # places are not names
 ])
 def test_names_without_a_relation_word_next_to_them_keep_their_label(text, found):
-    doc = doc_with_ents(text, [found])
-    assert apply_repair(doc, text, by_relation) == 0
-    assert ents_of(doc) == [found]
+    assert repaired(text, found, by_relation) == (0, [found])
 
 
 def test_relation_label_reads_both_sides():
