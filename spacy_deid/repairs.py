@@ -9,7 +9,8 @@ span, or spans where one is split (None: unchanged):
 3. `departments.by_department`: a department name decides its label and edges, and is split off the
    institution before it (`[SGH Thoracic Surgery]` -> `[SGH]` + `[Thoracic Surgery]` DEPARTMENT,
    `[外科收住院]` -> `[外科]`);
-4. `relations.by_relation`: a name next to a kinship word is FAMILY (`配偶: [劉宏鴻]`, `[范] (nephew)`),
+4. `relations.by_relation`: the name in a chart's patient field is PATIENT (`Patient: [呂雄晨]`), a name
+   next to a kinship word is FAMILY (`配偶: [劉宏鴻]`, `[范] (nephew)`),
    next to a word for another person in the patient's life PERSON (`[Yang Ya-Yu], a coach`).
 Only spans whose source is the NER (or unset) change; the step counts what it changed, for benchmarks
 and tests, and never records span text (PHI).
