@@ -2,6 +2,7 @@
 
     pip install "babel>=2.12"   # only to rebuild the file; the package does not need it
     python scripts/build_places.py [--output spacy_deid/resources/patterns/places.json]
+                                   [--closed-output spacy_deid/resources/closed_classes.json]
 
 WHY: a NER learns names from context, and a country, world region or city it never saw in training
 (`斯里蘭卡`, `Mongolia`) is a guess, while the list of countries is finite and public. The names come
@@ -31,6 +32,7 @@ from babel import Locale
 # file with this script's output under the same release).
 BABEL_VERSION = "2.18.0"
 OUTPUT = Path(__file__).resolve().parent.parent / "spacy_deid" / "resources" / "patterns" / "places.json"
+CLOSED_OUTPUT = OUTPUT.parent.parent / "closed_classes.json"
 
 # Taiwan's special municipalities, counties and county-level cities (facts), with the short forms of
 # everyday writing; both 台 and 臺 are in use.
@@ -101,6 +103,52 @@ ENGLISH_WORDS = {"Turkey", "Jersey", "Guernsey", "Chad", "Man", "Niger", "Guinea
                  "St. John’s", "Adak", "Hebron", "Busingen", "Maseru", "Port of Spain", "Cayenne", "Oral",
                  "Resolute", "Midway", "Canary", "Wallis", "Samara", "Chita", "Aden", "Sofia", "Mahe",
                  "Chatham", "Juba", "Thule", "Vienna"}
+# Closed classes for the NER's decoding (`spacy_deid/closed_ner.py`): every name a country or a
+# first-level division may be written as, before the filters above (a personal name or a word is still
+# a country's name when the NER reads it as one). More forms than the rules' lists only let the NER
+# choose the label; they never add a span. Facts, from general knowledge.
+CLOSED_COUNTRY_EXTRA = ["台灣", "臺灣", "大陸", "中國大陸", "內地", "香港", "澳門", "Mainland China", "Hong Kong",
+                        "Macau", "Macao", "Myanmar", "Burma", "Turkey", "Türkiye", "US", "U.S.", "USA", "U.S.A.",
+                        "America", "UK", "U.K.", "Britain", "Great Britain", "England", "Scotland", "Wales",
+                        "South Korea", "North Korea", "ROC", "R.O.C.", "PRC", "P.R.C.", "Taiwan, ROC",
+                        "英格蘭", "蘇格蘭", "威爾斯", "大韓民國", "中華人民共和國"]
+JAPAN_PREFECTURES_EN = """
+Hokkaido Aomori Iwate Miyagi Akita Yamagata Fukushima Ibaraki Tochigi Gunma Saitama Chiba Tokyo Kanagawa
+Niigata Toyama Ishikawa Fukui Yamanashi Nagano Gifu Shizuoka Aichi Mie Shiga Kyoto Osaka Hyogo Nara
+Wakayama Tottori Shimane Okayama Hiroshima Yamaguchi Tokushima Kagawa Ehime Kochi Fukuoka Saga Nagasaki
+Kumamoto Oita Miyazaki Kagoshima Okinawa
+""".split()
+US_STATE_CODES = """
+AL AK AZ AR CA CO CT DE FL GA HI ID IL IN IA KS KY LA ME MD MA MI MN MS MO MT NE NV NH NJ NM NY NC ND OH OK
+OR PA RI SC SD TN TX UT VT VA WA WV WI WY
+""".split()
+CLOSED_STATE_EXTRA = ["Jilin", "Tokyo Metropolis", "廣西", "內蒙古", "西藏", "寧夏", "新疆"]
+# A Chinese division is also written without its suffix (`沖繩`, `廣東`, `緬因`).
+STATE_SUFFIXES_ZH = ("自治區", "省", "縣", "府", "都", "州")
+
+
+def _closed_states() -> Set[str]:
+    names = set(STATES_ZH) | set(STATES_EN) | set(CLOSED_STATE_EXTRA) | set(US_STATE_CODES)
+    for name in STATES_ZH:
+        for suffix in STATE_SUFFIXES_ZH:
+            if name.endswith(suffix) and len(name) - len(suffix) >= 2:
+                names.add(name[: -len(suffix)])
+                break
+    for name in JAPAN_PREFECTURES_EN:
+        names.update((name, f"{name} Prefecture"))
+    names.update(n[: -len(" Prefecture")] for n in STATES_EN if n.endswith(" Prefecture"))
+    return names
+
+
+def _closed_countries(countries_zh: Set[str], countries_en: Set[str]) -> Set[str]:
+    names = countries_zh | countries_en | set(COUNTRY_SHORT_ZH) | set(COUNTRY_SHORT_EN) | set(CLOSED_COUNTRY_EXTRA)
+    for name in list(names):  # `Myanmar (Burma)`, `剛果（金夏沙）`: the name before the brackets too
+        for bracket in (" (", "（"):
+            if bracket in name:
+                names.add(name.split(bracket, 1)[0])
+    return names
+
+
 # CLDR territory codes that are groupings, not countries (EU, United Nations, pseudo-locales).
 NOT_COUNTRIES = {"EU", "EZ", "UN", "QO", "XA", "XB", "ZZ", "AQ"}
 # A Chinese name this short collides with words (`梅里`); two-character cities are kept only when
@@ -196,9 +244,25 @@ def build() -> Dict[str, object]:
     }
 
 
+def build_closed() -> Dict[str, object]:
+    """The names the NER's closed labels may take (`closed_classes.json`)."""
+    zh = Locale.parse("zh_Hant_TW")
+    en = Locale.parse("en")
+    countries_zh = {v for k, v in zh.territories.items() if k.isalpha() and k not in NOT_COUNTRIES}
+    countries_en = {v for k, v in en.territories.items() if k.isalpha() and k not in NOT_COUNTRIES}
+    return {
+        "description": "Every name a closed-class label may be written as (CLDR territories zh_Hant_TW and en, "
+                       "short forms, first-level divisions with and without their suffix); the NER may give "
+                       "these labels to no other string. Written by scripts/build_places.py, do not edit by hand.",
+        "labels": {"COUNTRY": sorted(_closed_countries(countries_zh, countries_en)),
+                   "STATE": sorted(_closed_states())},
+    }
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--output", type=Path, default=OUTPUT)
+    parser.add_argument("--closed-output", type=Path, default=CLOSED_OUTPUT)
     args = parser.parse_args()
     if babel.__version__ != BABEL_VERSION:
         print(f"note: Babel {babel.__version__}, not {BABEL_VERSION}: update BABEL_VERSION if you keep the output")
@@ -206,6 +270,9 @@ def main() -> None:
     args.output.write_text(json.dumps(data, ensure_ascii=False, indent=1) + "\n", encoding="utf8")
     counts = ", ".join(f"{r['id']} {len(r['phrases'])}" for r in data["patterns"])
     print(f"wrote {args.output}: {counts}")
+    closed = build_closed()
+    args.closed_output.write_text(json.dumps(closed, ensure_ascii=False, indent=1) + "\n", encoding="utf8")
+    print(f"wrote {args.closed_output}: " + ", ".join(f"{k} {len(v)}" for k, v in closed["labels"].items()))
 
 
 if __name__ == "__main__":

@@ -1,0 +1,178 @@
+"""`deid_ner` (spacy_deid/closed_ner.py): closed labels only on their names, no entity across a line,
+and otherwise exactly spaCy's greedy `ner` with the same weights."""
+import json
+from importlib import resources
+from random import Random
+from typing import List, Tuple
+
+import pytest
+import spacy
+from spacy.pipeline.ner import EntityRecognizer
+from spacy.training import Example
+
+import spacy_deid
+import spacy_deid.closed_ner as closed_ner
+from spacy_deid.closed_ner import ClosedClassNames, load_closed_names
+
+Ents = List[Tuple[int, int, str]]
+
+
+def _ents(nlp, texts: List[str], plain: bool = False) -> List[Ents]:
+    """Entities of `nlp`'s NER; `plain`: as spaCy's `ner` sets them from the same greedy states."""
+    docs = [nlp.make_doc(text) for text in texts]
+    for name, proc in nlp.pipeline:
+        if name == "ner":
+            break
+        docs = list(proc.pipe(docs))
+    ner = nlp.get_pipe("ner")
+    states = ner.predict(docs)
+    (EntityRecognizer.set_annotations if plain else type(ner).set_annotations)(ner, docs, states)
+    return [[(e.start_char, e.end_char, e.label_) for e in doc.ents] for doc in docs]
+
+
+@pytest.fixture(scope="module")
+def default_nlp():
+    return spacy_deid.load(exclude=["deid"])
+
+
+@pytest.fixture(scope="module")
+def generated_texts() -> List[str]:
+    from spacy_deid.synth import generate
+    # Held-out frames and values: the shipped model has not seen them, so it breaks the constraints
+    # in some notes and not in others.
+    return [record.text for record in generate(12, seed=11, split="heldout")]
+
+
+def _tiny_trained(examples: List[Tuple[str, Ents]], closed_labels=("COUNTRY", "STATE")):
+    """A blank pipeline whose `deid_ner` learned `examples` by heart."""
+    nlp = spacy.blank("xx", config={"nlp": {"tokenizer": {"@tokenizers": "spacy_deid.CodeMixedTokenizer.v1"}}})
+    nlp.add_pipe("deid_ner", name="ner", config={"closed_labels": list(closed_labels)})
+    train = [Example.from_dict(nlp.make_doc(text), {"entities": ents}) for text, ents in examples]
+    optimizer = nlp.initialize(lambda: train)
+    rng = Random(0)
+    for _ in range(40):
+        rng.shuffle(train)
+        nlp.update(train, sgd=optimizer, drop=0.0)
+    return nlp
+
+
+@pytest.fixture(scope="module")
+def tiny_nlp():
+    # Gold that breaks both constraints, so that spaCy's `ner` with these weights does too.
+    return _tiny_trained([
+        ("他去門諾戒酒", [(2, 4, "COUNTRY")]),
+        ("他去日本出差", [(2, 4, "COUNTRY")]),
+        ("住在多倫多很久", [(2, 5, "CITY")]),
+        ("他去門諾戒酒, 住在多倫多", [(2, 4, "COUNTRY"), (10, 13, "CITY")]),
+        ("轉介 仁愛\n醫院 治療", [(3, 8, "HOSPITAL")]),
+    ])
+
+
+def test_the_shipped_default_uses_deid_ner(default_nlp):
+    ner = default_nlp.get_pipe("ner")
+    assert isinstance(ner, closed_ner.ClosedClassNER)
+    assert set(ner.closed.names) == {"COUNTRY", "STATE"}
+
+
+def test_step_by_step_decoding_is_spacys_greedy_decoding(default_nlp, generated_texts, monkeypatch):
+    """Without penalties, the Python decoder the constraints use gives spaCy's compiled result."""
+    ner = default_nlp.get_pipe("ner")
+    plain = _ents(default_nlp, generated_texts, plain=True)
+    monkeypatch.setattr(closed_ner, "FORBIDDEN_MOVE_PENALTY", 0.0)
+    monkeypatch.setattr(ner.closed, "breaks", lambda doc: True)  # decode every doc again
+    assert _ents(default_nlp, generated_texts) == plain
+
+
+def test_closed_labels_hold_only_their_names_and_other_docs_are_untouched(default_nlp, generated_texts):
+    texts = generated_texts + [
+        "曾在門諾戒酒, 後到義美上班, 之後去廣州出差",
+        "Moved from Jiufen to Texas; visited JAPAN and the Philippines",
+        "病人從孟加拉出差回來\nRisk assessment completed",
+    ]
+    ner = default_nlp.get_pipe("ner")
+    plain = _ents(default_nlp, texts, plain=True)
+    closed = _ents(default_nlp, texts)
+    changed = 0
+    for text, before, after in zip(texts, plain, closed):
+        for start, end, label in after:
+            assert "\n" not in text[start:end]
+            assert ner.closed.allows(label, text[start:end]), (label, text[start:end])
+        broke = any("\n" in text[s:e] or not ner.closed.allows(label, text[s:e]) for s, e, label in before)
+        if broke:
+            changed += 1
+        else:
+            assert after == before
+    assert changed  # the check above compared something
+
+
+def test_a_forbidden_label_gives_way_to_the_models_next_choice(tiny_nlp):
+    text = "他去門諾戒酒, 住在多倫多"
+    [plain] = _ents(tiny_nlp, [text], plain=True)
+    [closed] = _ents(tiny_nlp, [text])
+    assert (2, 4, "COUNTRY") in plain
+    assert not any(label == "COUNTRY" for _, _, label in closed)
+    assert (10, 13, "CITY") in closed
+    assert _ents(tiny_nlp, ["他去日本出差"]) == [[(2, 4, "COUNTRY")]]
+
+
+def test_no_entity_runs_across_a_line(tiny_nlp):
+    text = "轉介 仁愛\n醫院 治療"
+    [plain] = _ents(tiny_nlp, [text], plain=True)
+    [closed] = _ents(tiny_nlp, [text])
+    assert any("\n" in text[s:e] for s, e, _ in plain)
+    assert all("\n" not in text[s:e] for s, e, _ in closed)
+
+
+def test_saved_and_loaded_it_keeps_its_class_and_labels(tiny_nlp, tmp_path):
+    tiny_nlp.to_disk(tmp_path / "p")
+    loaded = spacy.load(tmp_path / "p")
+    assert isinstance(loaded.get_pipe("ner"), closed_ner.ClosedClassNER)
+    assert loaded.config["components"]["ner"]["closed_labels"] == ["COUNTRY", "STATE"]
+    texts = ["他去門諾戒酒, 住在多倫多", "轉介 仁愛\n醫院 治療"]
+    assert _ents(loaded, texts) == _ents(tiny_nlp, texts)
+
+
+def test_a_label_without_a_list_is_refused():
+    nlp = spacy.blank("xx")
+    with pytest.raises(ValueError, match="'HOSPITAL'"):
+        nlp.add_pipe("deid_ner", config={"closed_labels": ["HOSPITAL"]})
+
+
+def test_names_match_on_token_boundaries_and_ignore_latin_case():
+    names = ClosedClassNames({"COUNTRY": frozenset({"日本", "united states"}), "STATE": frozenset({"texas"})})
+    nlp = spacy.blank("xx", config={"nlp": {"tokenizer": {"@tokenizers": "spacy_deid.CodeMixedTokenizer.v1"}}})
+    doc = nlp.make_doc("去日本 and the UNITED STATES, Texan in TEXAS")
+    spans = names.spans(doc)
+    found = {(label, doc[first:last + 1].text) for label, by_first in spans.items()
+             for first, lasts in by_first.items() for last in lasts}
+    assert found == {("COUNTRY", "日本"), ("COUNTRY", "UNITED STATES"), ("STATE", "TEXAS")}
+
+
+def test_every_lexicon_country_and_state_is_a_closed_name():
+    """The surrogate lexicons' values (and so the training corpus's gold) are names the NER may give."""
+    from spacy_deid import lexicons
+
+    names = load_closed_names(["COUNTRY", "STATE"])
+    for lexicon, label in (("countries", "COUNTRY"), ("states", "STATE")):
+        for part in ("train", "heldout"):
+            for entry in lexicons.load(lexicon).split(part):
+                for field in ("zh", "en"):
+                    assert entry[field].casefold() in names[label], (lexicon, entry[field])
+
+
+def test_closed_classes_file_is_what_the_build_script_writes():
+    babel = pytest.importorskip("babel")
+    import importlib.util
+    from pathlib import Path
+
+    script = Path(__file__).resolve().parent.parent / "scripts" / "build_places.py"
+    if not script.exists():
+        pytest.skip("scripts/ is not part of an installed package")
+    spec = importlib.util.spec_from_file_location("build_places", script)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    if babel.__version__ != module.BABEL_VERSION:
+        pytest.skip(f"closed_classes.json was written with Babel {module.BABEL_VERSION}")
+    shipped = json.loads(resources.files("spacy_deid").joinpath("resources", "closed_classes.json")
+                         .read_text("utf8"))
+    assert module.build_closed() == shipped
