@@ -24,7 +24,7 @@ Beam decoding (`beam_width` > 1) is left as spaCy has it.
 """
 import json
 from importlib import resources
-from typing import Callable, Dict, FrozenSet, Iterable, List, Optional, Sequence, Set, Tuple
+from typing import Callable, Dict, FrozenSet, Iterable, List, Optional, Sequence, Set
 
 import numpy
 from spacy.language import Language
