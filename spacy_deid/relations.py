@@ -33,7 +33,8 @@ KINSHIP_ZH = ("配偶", "太太", "妻子", "丈夫", "老公", "老婆", "前�
               "表哥", "表姊", "表姐", "表妹", "表弟", "姪子", "姪女", "外甥", "外甥女", "家屬")
 KINSHIP_EN = ("wife", "husband", "spouse", "son", "daughter", "mother", "father", "brother", "sister",
               "aunt", "uncle", "cousin", "niece", "nephew", "grandson", "granddaughter", "grandmother",
-              "grandfather", "mom", "dad", "stepson", "stepdaughter", "stepmother", "stepfather")
+              "grandfather", "mom", "dad", "stepson", "stepdaughter", "stepmother", "stepfather",
+              "family", "family member", "relative")  # 家屬's English words
 OTHERS_ZH = ("朋友", "好友", "鄰居", "同事", "同學", "室友", "雇主", "老闆", "主管", "房東", "社工", "社工師",
              "個管師", "個案管理師", "志工", "牧師", "神父", "教練", "男友", "女友", "同居人")
 OTHERS_EN = ("friend", "neighbor", "neighbour", "colleague", "coworker", "co-worker", "classmate", "roommate",

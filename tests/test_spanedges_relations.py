@@ -53,6 +53,8 @@ def test_trimmed_bounds():
     ("由表哥: 彭恆彥陪同。", ("彭恆彥", "PATIENT")),
     ("visited by his daughter Mei-Ling Chen today", ("Mei-Ling Chen", "DOCTOR")),
     ("Wife: Mary Jones called.", ("Mary Jones", "PERSON")),
+    ("Family Wang Mei-Hua came to the ward.", ("Wang Mei-Hua", "PATIENT")),
+    ("relative: Lin Chia-Hao called", ("Lin Chia-Hao", "PERSON")),
 ])
 def test_a_name_after_a_kinship_word_is_family(text, found):
     assert repaired(text, found, by_relation) == (1, [(found[0], "FAMILY")])
