@@ -32,6 +32,8 @@ from spacy.pipeline.ner import DEFAULT_NER_MODEL, EntityRecognizer
 from spacy.tokens import Doc
 from thinc.api import Model
 
+from .doctext import doc_text
+
 # Added to a forbidden move's score: far beyond any score's range, so a forbidden move wins only where
 # every valid move is forbidden (then the model's own order among them decides, as without the rule).
 FORBIDDEN_MOVE_PENALTY = 1e6
@@ -74,7 +76,7 @@ class ClosedClassNames:
         extends only while the text is a prefix of some name, so the cost is the text's length times
         the longest name's token count at most."""
         out: NameSpans = {label: {} for label in self.names}
-        text = doc.text
+        text = doc_text(doc)
         for first in range(len(doc)):
             start = doc[first].idx
             for last in range(first, len(doc)):
@@ -129,7 +131,8 @@ class ClosedClassNER(EntityRecognizer):
         moves = self._move_index()
         while todo:
             states = [state for state, _, _ in todo]
-            scores = numpy.ascontiguousarray(step_model.predict(states), dtype="f")
+            # on a GPU the scores come as a cupy array; the move system reads host memory
+            scores = numpy.ascontiguousarray(self.model.ops.to_numpy(step_model.predict(states)), dtype="f")
             for row, (state, spans, breaks) in zip(scores, todo):
                 _penalise(row, state, spans, breaks, moves)
             self.transition_states(states, scores)
