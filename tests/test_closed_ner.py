@@ -169,3 +169,19 @@ def test_closed_classes_file_is_what_the_build_script_writes():
     shipped = json.loads(resources.files("spacy_deid").joinpath("resources", "closed_classes.json")
                          .read_text("utf8"))
     assert load_build_places().build_closed() == shipped
+
+
+def test_entities_set_before_it_stay_when_a_doc_is_parsed_again(tiny_nlp):
+    """A doc parsed again starts from the entities it came in with (an earlier component's), not
+    from the first parse's."""
+    text = "他去門諾戒酒, 住在多倫多"
+    ner = tiny_nlp.get_pipe("ner")
+    found = {}
+    for plain in (True, False):
+        doc = tiny_nlp.make_doc(text)
+        doc.set_ents([doc.char_span(10, 13, label="LOCATION")], default="missing")
+        (EntityRecognizer.set_annotations if plain else type(ner).set_annotations)(ner, [doc], ner.predict([doc]))
+        found[plain] = [(e.start_char, e.end_char, e.label_) for e in doc.ents]
+    assert found[True] == [(2, 4, "COUNTRY"), (10, 13, "LOCATION")]  # so the doc is parsed again
+    assert (10, 13, "LOCATION") in found[False]
+    assert not any(label == "COUNTRY" for _, _, label in found[False])
