@@ -127,6 +127,11 @@ CLOSED_STATE_EXTRA = ["Jilin", "Tokyo Metropolis", "廣西", "內蒙古", "西�
 STATE_SUFFIXES_ZH = ("自治區", "省", "縣", "府", "都", "州")
 
 
+def _countries(locale: Locale) -> Set[str]:
+    """CLDR's territory names in `locale` that are countries (letter codes, no groupings)."""
+    return {v for k, v in locale.territories.items() if k.isalpha() and k not in NOT_COUNTRIES}
+
+
 def _closed_states() -> Set[str]:
     names = set(STATES_ZH) | set(STATES_EN) | set(CLOSED_STATE_EXTRA) | set(US_STATE_CODES)
     for name in STATES_ZH:
@@ -184,8 +189,7 @@ def build() -> Dict[str, object]:
     zh = Locale.parse("zh_Hant_TW")
     en = Locale.parse("en")
     personal = _names("given_names_en") | _names("surnames_en")
-    countries_zh = {v for k, v in zh.territories.items() if k.isalpha() and k not in NOT_COUNTRIES}
-    countries_en = {v for k, v in en.territories.items() if k.isalpha() and k not in NOT_COUNTRIES}
+    countries_zh, countries_en = _countries(zh), _countries(en)
     countries_zh = (countries_zh | set(COUNTRY_SHORT_ZH)) - COUNTRY_WORDS_ZH
     countries_en |= set(COUNTRY_SHORT_EN)
     regions_zh = {v for k, v in zh.territories.items() if k.isdigit() and k != "001"}
@@ -248,8 +252,7 @@ def build_closed() -> Dict[str, object]:
     """The names the NER's closed labels may take (`closed_classes.json`)."""
     zh = Locale.parse("zh_Hant_TW")
     en = Locale.parse("en")
-    countries_zh = {v for k, v in zh.territories.items() if k.isalpha() and k not in NOT_COUNTRIES}
-    countries_en = {v for k, v in en.territories.items() if k.isalpha() and k not in NOT_COUNTRIES}
+    countries_zh, countries_en = _countries(zh), _countries(en)
     return {
         "description": "Every name a closed-class label may be written as (CLDR territories zh_Hant_TW and en, "
                        "short forms, first-level divisions with and without their suffix); the NER may give "

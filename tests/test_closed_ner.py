@@ -27,10 +27,13 @@ def _ents(nlp, texts: List[str], plain: bool = False) -> List[Ents]:
         if name == "ner":
             break
         docs = list(proc.pipe(docs))
-    ner = nlp.get_pipe("ner")
-    states = ner.predict(docs)
-    (EntityRecognizer.set_annotations if plain else type(ner).set_annotations)(ner, docs, states)
+    _annotate(nlp.get_pipe("ner"), docs, plain)
     return [[(e.start_char, e.end_char, e.label_) for e in doc.ents] for doc in docs]
+
+
+def _annotate(ner, docs: List, plain: bool) -> None:
+    """Run `ner` on `docs`; `plain`: set the entities as spaCy's `ner` does from the same states."""
+    (EntityRecognizer.set_annotations if plain else type(ner).set_annotations)(ner, docs, ner.predict(docs))
 
 
 @pytest.fixture(scope="module")
@@ -180,7 +183,7 @@ def test_entities_set_before_it_stay_when_a_doc_is_parsed_again(tiny_nlp):
     for plain in (True, False):
         doc = tiny_nlp.make_doc(text)
         doc.set_ents([doc.char_span(10, 13, label="LOCATION")], default="missing")
-        (EntityRecognizer.set_annotations if plain else type(ner).set_annotations)(ner, [doc], ner.predict([doc]))
+        _annotate(ner, [doc], plain)
         found[plain] = [(e.start_char, e.end_char, e.label_) for e in doc.ents]
     assert found[True] == [(2, 4, "COUNTRY"), (10, 13, "LOCATION")]  # so the doc is parsed again
     assert (10, 13, "LOCATION") in found[False]
