@@ -26,6 +26,10 @@ definitions of docs/annotation.md and nothing else:
 - a span of digits only right after a measurement word (`FS [180]`, `HR [78]`; the date finder's
   list) is a measured value, whatever label the model gave it;
 - other location labels hold a letter or digit (`[804]` is a hospital, `[7B]` a room);
+- a STREET written in Chinese holds the word that makes it a street: 路, 街, 道, 段, 巷, 弄 or 胡同
+  (`忠孝東路`, `台灣大道二段`, `Sec. 2, 中山路`): a Chinese road's name is always written with its
+  kind, and a phrase without one (`溝通良好`) is not a street. English streets are not held to this
+  (`Broadway`, and a house number the model took with an unnamed street, are still PHI);
 - names, professions and location labels are not an English function word (`for`, `the`, `with`):
   closed-class words name nobody and nothing (words that are also surnames, `He`, `An`, `Do`, `No`,
   `So`, `On`, are not in the list);
@@ -143,6 +147,13 @@ _TITLE_BEFORE = re.compile(r"(?:(?<![A-Za-z])(?i:dr|mr|mrs|ms|miss|prof|mx|vs|r)
                            r"|(?:醫師|醫生|社工|護理師|心理師|主治|主任|老師)[ ]?[:：]?[ ]?)$")
 HAN_CHAR = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]")
 
+# The kinds of Chinese roads: 路, 街, 大道 (ends in 道), 段 (a road's section), 巷 and 弄 (lanes), 胡同.
+_STREET_WORD_ZH = re.compile(r"[路街道段巷弄]|胡同")
+
+
+def _street(text: str) -> bool:
+    return _place(text) and (HAN_CHAR.search(text) is None or _STREET_WORD_ZH.search(text) is not None)
+
 
 def _titled(text: str, start: int, end: int) -> bool:
     """Does a title stand right after text[start:end], or an English title, a role or 老/小/阿 before it?"""
@@ -183,6 +194,7 @@ SHAPE_OF: Dict[str, Callable[[str], bool]] = {
     "PROFESSION": _name,
     **{label: _person for label in NAME_LABELS},
     **{label: _place for label in LOCATION_LABELS if label != "NUMBER"},
+    "STREET": _street,
 }
 
 

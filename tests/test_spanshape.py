@@ -23,6 +23,8 @@ from ner_spans import deid_after
     ("804", "HOSPITAL"), ("7B", "ROOM"), ("12診", "ROOM"), ("711", "GENERAL_BUSINESS"), ("台灣", "COUNTRY"),
     ("Taipei City Hospital (Renai Branch)", "HOSPITAL"), ("台北市立聯合醫院（仁愛院區）", "HOSPITAL"),
     ("taipei city", "CITY"), ("de la Cruz Park", "LOCATION"), ("sung Hsiung-Cheng", "PERSON"),
+    ("忠孝東路", "STREET"), ("台灣大道二段", "STREET"), ("民生路123巷", "STREET"), ("大街", "STREET"),
+    ("Sec. 2, 中山北路", "STREET"), ("Main Street", "STREET"), ("Broadway", "STREET"), ("1234 Elm", "STREET"),
 ])
 def test_shapes_the_annotation_guide_allows(text, label):
     assert fits_label(text, label)
@@ -40,6 +42,7 @@ def test_shapes_the_annotation_guide_allows(text, label):
     ("https://www.youtube.com/@meiling.liu", "PERSON"), ("lin@ntuh.gov.tw", "DOCTOR"), ("7B://", "ROOM"),
     ("supervisor)參加", "COUNTRY"), ("Chen (nephew", "FAMILY"), ("holds an ARC", "COUNTRY"),
     ("moved to Taipei", "CITY"),
+    ("溝通良好", "STREET"), ("仁愛", "STREET"), ("中山北", "STREET"), ("Sec. 2, 中山", "STREET"),
 ])
 def test_shapes_no_annotator_could_give(text, label):
     assert not fits_label(text, label)
