@@ -7,6 +7,8 @@ from typing import Callable, Dict, Iterable, List, Sequence
 from spacy.tokens import Span
 from spacy.util import registry
 
+from .labels import CATEGORY_OF
+
 # Validated patterns (checksummed IDs, phones) beat the date finder, which beats the statistical NER:
 # the more constrained recognizer knows the exact boundaries better.
 DEFAULT_SOURCE_PRIORITY: Dict[str, int] = {"rule": 3, "date": 2, "ner": 1}
@@ -14,17 +16,38 @@ DEFAULT_SOURCE_PRIORITY: Dict[str, int] = {"rule": 3, "date": 2, "ner": 1}
 OverlapPolicy = Callable[[Iterable[Span]], List[Span]]
 
 
+def _is_identifier(span: Span) -> bool:
+    return CATEGORY_OF.get(span.label_) == "ID"
+
+
+def _ner_over_rule_identifier(spans: Sequence[Span]) -> List[Span]:
+    """NER spans of another category that overlap an identifier (PHONE, ID_NUMBER, EMAIL...) the
+    rules found. WHY: the rule matched the identifier's exact pattern (and checksum), so a model span
+    that reaches into it is wrong at least at its edge (`電話 07 3345678 [ext. 502.]` read as a
+    HOSPITAL), and by being longer it would otherwise win and relabel the phone extension."""
+    identifier_tokens = set()
+    for span in spans:
+        if span._.source == "rule" and _is_identifier(span):
+            identifier_tokens.update(range(span.start, span.end))
+    return [span for span in spans
+            if (span._.source or "ner") == "ner" and not _is_identifier(span)
+            and any(i in identifier_tokens for i in range(span.start, span.end))]
+
+
 def longest_span_wins(spans: Iterable[Span], source_priority: Dict[str, int] = DEFAULT_SOURCE_PRIORITY,
                       ) -> List[Span]:
     """Keep the longest span of each overlapping group; ties go to the higher-priority source, then
-    to the earlier start. Returns spans sorted by position."""
+    to the earlier start. A NER span of another category never beats an identifier the rules found
+    (`_ner_over_rule_identifier`). Returns spans sorted by position."""
     def key(span: Span):
         return (-(span.end_char - span.start_char), -source_priority.get(span._.source or "ner", 0),
                 span.start_char)
 
+    spans = list(spans)
+    overruled = {id(span) for span in _ner_over_rule_identifier(spans)}
     taken: List[Span] = []
     seen_tokens = set()
-    for span in sorted(spans, key=key):
+    for span in sorted((s for s in spans if id(s) not in overruled), key=key):
         if any(i in seen_tokens for i in range(span.start, span.end)):
             continue
         taken.append(span)

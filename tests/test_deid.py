@@ -39,6 +39,30 @@ def test_merges_with_existing_entities():
     assert ("0912-345-678", "PHONE", "rule") in ents(doc)
 
 
+@pytest.mark.parametrize("ner_pattern, label", [
+    ([{"LOWER": "ext."}, {"ORTH": "502"}, {"ORTH": "."}], "HOSPITAL"),
+    ([{"ORTH": "3345678"}, {"LOWER": "ext."}], "ROOM"),
+])
+def test_ner_span_of_another_category_never_beats_a_rule_identifier(ner_pattern, label):
+    nlp = spacy_deid.blank()
+    ruler = nlp.add_pipe("entity_ruler", name="ner")
+    ruler.add_patterns([{"label": label, "pattern": ner_pattern}])
+    nlp.add_pipe("deid", config={"surrogates": False})
+    doc = nlp("電話 07 3345678 ext. 502.")
+    assert [(e.text, e.label_, e._.source) for e in doc.ents] == [
+        ("07 3345678", "PHONE", "rule"), ("502", "PHONE", "rule")]
+
+
+def test_ner_identifier_longer_than_the_rule_span_still_wins():
+    # same category: the longest span wins as before (the model may see a prefix the pattern did not)
+    nlp = spacy_deid.blank()
+    ruler = nlp.add_pipe("entity_ruler", name="ner")
+    ruler.add_patterns([{"label": "PHONE", "pattern": [{"ORTH": "886"}, {"ORTH": "0912-345-678"}]}])
+    nlp.add_pipe("deid", config={"surrogates": False})
+    doc = nlp("call 886 0912-345-678 now")
+    assert [(e.text, e.label_, e._.source) for e in doc.ents] == [("886 0912-345-678", "PHONE", "ner")]
+
+
 def test_adds_only_what_is_missing():
     nlp = spacy_deid.blank()
     nlp.add_pipe("deid_rules")
