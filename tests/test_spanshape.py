@@ -113,15 +113,25 @@ def fake_ner_swallowing_url(doc):
     return doc
 
 
-@pytest.mark.parametrize("check,expected", [(True, ("https://line.me/ti/p/mei92", "URL")),
-                                            (False, ("https://line.me/ti/p/mei92 直播", "LOCATION"))])
-def test_a_url_swallowed_into_a_place_goes_back_to_the_rules(check, expected):
+@pytest.mark.parametrize("check", [True, False])
+def test_a_url_swallowed_into_a_place_goes_back_to_the_rules(check):
+    # the shape check drops the place; without it, the overlap policy still gives the URL the rules
+    # found precedence over a NER span of another category
     text = "病人在 https://line.me/ti/p/mei92 直播, 內容混亂."
     nlp = deid_after("fake_ner_swallowing_url", check_ner_shapes=check)
     doc = nlp(text)
-    assert [(e.text, e.label_) for e in doc.ents] == [expected]
+    assert [(e.text, e.label_, e._.source) for e in doc.ents] == [("https://line.me/ti/p/mei92", "URL", "rule")]
     assert "mei92" not in doc._.deid_text
-    assert ("直播" in doc._.deid_text) is check
+    assert "直播" in doc._.deid_text
+
+
+@pytest.mark.parametrize("check", [True, False])
+def test_the_shape_check_alone_drops_a_place_holding_a_url(check):
+    # with the rules switched off no identifier protects the URL: only the shape check removes the span
+    text = "病人在 https://line.me/ti/p/mei92 直播, 內容混亂."
+    nlp = deid_after("fake_ner_swallowing_url", check_ner_shapes=check, rules=False)
+    doc = nlp(text)
+    assert [(e.text, e.label_) for e in doc.ents] == ([] if check else [("https://line.me/ti/p/mei92 直播", "LOCATION")])
 
 
 @Language.component("fake_ner_phone_as_date")
