@@ -12,6 +12,13 @@ for spans the NER found (never rule or date spans):
   annotation.md keeps `英語補習班老師` whole as a PROFESSION), or the span alone is a generic
   modifier (`[高級]中學`), or the longer span would reach into another entity;
   A department span is never extended: `[OPH] CLINIC` is the department's clinic;
+- a Chinese institution is named after its place (`北京協和醫院`, `臺北市立關渡醫院`, `高雄醫學大學`), and a
+  NER that knows the place but not the name stops at the place (`[北京]協和醫院` CITY); so a city,
+  state, country or region span followed by a name of two to five Han characters and a type word
+  takes them both, with the type word's label (and a second type word right after it, as in
+  `高雄醫學大學附設醫院`, HOSPITAL), when the name holds no grammatical character (`的`,
+  `在`, `某`, `家`...: `[台北]的醫院`, `[台北]某醫院` name no institution) and a name of one character
+  does not count (`[台東縣]分公司` is a company's branch in that county);
 - a place span that ends with a type word (and holds more than it) takes that word's label
   (`[大安國小]` SCHOOL, `[新加坡中央醫院]` HOSPITAL). Names of people are left alone: a span the NER
   calls a person that ends in 醫院 is a name the extension rule above may have completed.
@@ -54,6 +61,13 @@ GENERIC_MODIFIERS = frozenset("""
 高級 國立 私立 市立 縣立 公立 英語 美語 英文 數學 社區 教學 地區 區域 綜合 精神 精神科 附近 一般 大型 小型 這家
 那家 其他 該 某 本 貴 傳統 觀光 科技 醫學 技術 職業 實驗
 """.split())
+
+
+# Place labels that name the city, state or country an institution is named after.
+NAMED_AFTER_LABELS = frozenset({"CITY", "STATE", "COUNTRY", "REGION"})
+# Characters that make a run of Han characters a phrase rather than a name (`台北的醫院`, `台北某醫院`).
+_GRAMMAR_ZH = frozenset("的之在到去回住與及或跟等各其某該這那一家間所於由從往向至是有為了也都很就再又此並")
+_NAME_BEFORE_TYPE_WORD = range(2, 6)
 
 
 def _by_length(table: Dict[str, Tuple[str, ...]]) -> List[Tuple[str, str]]:
@@ -107,11 +121,28 @@ def completed(doc: Doc, text: str, ent: Span, following: Optional[Span] = None) 
     return new
 
 
+def _named_after_place(text: str, ent: Span) -> Optional[Tuple[int, str]]:
+    """(end, label) of the institution named after the place `ent` (module docstring), else None."""
+    if ent.label_ not in NAMED_AFTER_LABELS or not HAN_CHAR.match(text, ent.end_char - 1):
+        return None
+    for length in _NAME_BEFORE_TYPE_WORD:
+        name = text[ent.end_char:ent.end_char + length]
+        if len(name) < length or not all(HAN_CHAR.match(c) and c not in _GRAMMAR_ZH for c in name):
+            return None
+        found = type_word_after(text, ent.end_char + length)
+        if found is not None:
+            return found
+    return None
+
+
 def _extended(doc: Doc, text: str, ent: Span, following: Optional[Span]) -> Optional[Span]:
-    found = type_word_after(text, ent.end_char)
+    found = type_word_after(text, ent.end_char) or _named_after_place(text, ent)
     if found is None or text[ent.start_char:ent.end_char].strip() in GENERIC_MODIFIERS:
         return None
     end, label = found
+    longer = type_word_after(text, end)  # `[高雄醫學]大學附設醫院`: the institution's last type word decides
+    if longer is not None:
+        end, label = longer
     if following is not None and following.start_char < end:
         return None
     return doc.char_span(ent.start_char, end, label=label)

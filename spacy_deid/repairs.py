@@ -5,7 +5,8 @@ span, or spans where one is split (None: unchanged):
 1. `spanedges.trimmed`: a place span drops the preposition before it and the activity after it
    (`[至]童綜合醫院`, `門諾[戒酒]`);
 2. `institutions.completed`: a span takes the type word after it or the label of the one it ends with
-   (`[國立成功]大學` -> `[國立成功大學]` SCHOOL);
+   (`[國立成功]大學` -> `[國立成功大學]` SCHOOL), and a place the name and type word of an institution
+   named after it (`[北京]協和醫院` -> `[北京協和醫院]` HOSPITAL);
 3. `departments.by_department`: a department name decides its label and edges, and is split off the
    institution before it (`[SGH Thoracic Surgery]` -> `[SGH]` + `[Thoracic Surgery]` DEPARTMENT,
    `[外科收住院]` -> `[外科]`);

@@ -19,6 +19,13 @@ from ner_spans import deid_after, doc_with_ents, ents_of, repaired
     ("transferred from Calvert Memorial Hospital today", ("Calvert", "CITY"), ("Calvert Memorial Hospital", "HOSPITAL")),
     ("TRANSFERRED FROM CALVERT HOSPITAL ER", ("CALVERT", "PATIENT"), ("CALVERT HOSPITAL", "HOSPITAL")),
     ("She studied at Tunghai University before.", ("Tunghai", "CITY"), ("Tunghai University", "SCHOOL")),
+    # an institution named after its place: the NER stopped at the place
+    ("住北京協和醫院(東京)。", ("北京", "CITY"), ("北京協和醫院", "HOSPITAL")),
+    ("於臺北市立關渡醫院住院。", ("臺北市", "CITY"), ("臺北市立關渡醫院", "HOSPITAL")),
+    ("畢業於加州理工學院。", ("加州", "STATE"), ("加州理工學院", "SCHOOL")),
+    # the institution's last type word decides
+    ("於高雄醫學大學附設醫院開刀。", ("高雄", "CITY"), ("高雄醫學大學附設醫院", "HOSPITAL")),
+    ("於國立成功大學附設醫院開刀。", ("國立成功", "STATE"), ("國立成功大學附設醫院", "HOSPITAL")),
 ])
 def test_a_span_takes_the_type_word_after_it(text, found, expected):
     assert repaired(text, found, completed) == (1, [expected])
@@ -31,6 +38,12 @@ def test_a_span_takes_the_type_word_after_it(text, found, expected):
     ("子宮切除後。", ("子", "PATIENT")),  # one-character type words never extend: an organ
     ("lives near Lee park now", ("Lee", "PERSON")),  # a lower-case word is no type word
     ("Dr. Park Hospitalized him", ("Park", "DOCTOR")),  # `Hospitalized` is not `Hospital`
+    ("去台北的醫院看病。", ("台北", "CITY")),  # a phrase, not a name: 的
+    ("轉到台北某大醫院。", ("台北", "CITY")),  # 某: no institution named
+    ("調到台東縣分公司。", ("台東縣", "CITY")),  # a one-character name: a company's branch
+    ("住在台南市新化大學路。", ("台南市", "CITY")),  # the type word runs on into a street
+    ("病人王小明大安醫院轉來。", ("王小明", "PATIENT")),  # only places name institutions
+    ("住在台北市信義區忠孝東路附近的長庚醫院", ("台北市", "CITY")),  # too far: more than five characters
 ])
 def test_words_that_only_look_like_type_words_leave_the_span_alone(text, found):
     assert repaired(text, found, completed) == (0, [found])
