@@ -15,7 +15,10 @@ date spans):
   visit word (`clinic`, `OPD`; `收住院`, `門診` after its 科 or 部);
 - a span of another place or name label that is a department name becomes DEPARTMENT;
 - a place or name span that ends with a department name is split there: the part before keeps its
-  label, the department gets its own span (`[SGH] [Thoracic Surgery]`, `[Chou], [Nephrology]`).
+  label, the department gets its own span (`[SGH] [Thoracic Surgery]`, `[Chou], [Nephrology]`);
+- a span the NER calls a school, a business or a market right before `OPD`, `clinic` or `門診` is the
+  department whose clinic it is (`Return to [RAD] OPD`, the NER's SCHOOL): none of those holds an
+  outpatient clinic. A hospital keeps its label (`NTUH OPD` is that hospital's clinic).
 
 The words are the specialties of medicine, written from general knowledge; abbreviations (SURG, RAD)
 are not decided here: an all-capitals word of three letters is as often a hospital as a department.
@@ -55,6 +58,9 @@ GENERIC_HEADS = frozenset("unit ward department therapy nursing diseases".split(
 _CONNECTORS = frozenset("and of & department dept dept. division".split()) | GENERIC_HEADS
 
 Repaired = Union[Span, Tuple[Span, ...]]
+# Labels of organisations that hold no outpatient clinic: before one, the span is a department.
+CLINICLESS_LABELS = frozenset({"SCHOOL", "GENERAL_BUSINESS", "MARKET"})
+_CLINIC_AFTER = re.compile(r"[ ]?(?:(?i:opd|clinic)(?![A-Za-z])|門診)")
 
 
 def _is_head(word: str) -> bool:
@@ -131,6 +137,8 @@ def by_department(doc: Doc, text: str, ent: Span, following: Optional[Span] = No
         return None if bounds == (s, e) else doc.char_span(*bounds, label="DEPARTMENT")
     if ent.label_ not in LOCATION_LABELS and ent.label_ not in NAME_LABELS:
         return None
+    if ent.label_ in CLINICLESS_LABELS and _CLINIC_AFTER.match(text, e):
+        return Span(doc, ent.start, ent.end, label="DEPARTMENT")
     part = text[s:e]
     if zh_department(part):
         return Span(doc, ent.start, ent.end, label="DEPARTMENT")

@@ -36,6 +36,10 @@ from ner_spans import doc_with_ents, repaired
     ("日期 2215/5/11  科別 外科  醫師", ("科別 外科", "DEPARTMENT"), [("外科", "DEPARTMENT")]),
     ("MCH Department of Intensive Care Unit", ("of Intensive Care Unit", "DEPARTMENT"),
      [("Intensive Care Unit", "DEPARTMENT")]),
+    # a school, business or market holds no outpatient clinic: before one, the span is a department
+    ("Return to RAD OPD on 2/3", ("RAD", "SCHOOL"), [("RAD", "DEPARTMENT")]),
+    ("RETURN TO NEPH CLINIC ON 2/3", ("NEPH", "GENERAL_BUSINESS"), [("NEPH", "DEPARTMENT")]),
+    ("下週回身心門診追蹤", ("身心", "MARKET"), [("身心", "DEPARTMENT")]),
 ])
 def test_department_names_are_relabelled_trimmed_or_split(text, found, expected):
     assert repaired(text, found, by_department) == (1, expected)
@@ -54,6 +58,9 @@ def test_department_names_are_relabelled_trimmed_or_split(text, found, expected)
     ("骨科部", ("骨科部", "DEPARTMENT")),
     ("Psychiatry", ("Psychiatry", "DEPARTMENT")),
     ("seen by surgery today", ("surgery", "PERSON")),  # lower case: a word, not a name
+    ("f/u at NTUH OPD on 2/3", ("NTUH", "HOSPITAL")),  # a hospital's own clinic
+    ("Return to TSMC clinical trials", ("TSMC", "GENERAL_BUSINESS")),  # `clinical` is not `clinic`
+    ("works at TSMC; OPD f/u", ("TSMC", "GENERAL_BUSINESS")),  # the clinic is not right after it
 ])
 def test_names_that_are_not_department_names_are_left_alone(text, found):
     assert repaired(text, found, by_department) == (0, [found])
