@@ -16,6 +16,9 @@ Cohabitants (同居人) and partners are not relatives by that definition: they 
 alone are not relation words here (`[周]先生` is also Mr Chou), but as a field they are
 (`先生: [趙承翰]`: Mr takes no colon). In apposition a word needs brackets or
 a comma and an article or pronoun (`, a coach`, `, her friend`): `Lee, coach` could be a list.
+A name span that starts with a Chinese relation word or title, or with its last characters, drops
+it first (`[生盧瑋]` after 先, `[公 宋瓊美]` after 阿, `[堂妹 范雄晉]`): annotation.md keeps titles and
+relation words outside the name, and a NER that cut a word in two saw neither the word nor the name.
 `repairs` applies it to NER spans only, never rule spans.
 """
 import re
@@ -72,6 +75,11 @@ _KIN_AFTER = _after(KINSHIP_ZH, KINSHIP_EN)
 _OTHER_BEFORE = _before(OTHERS_ZH, OTHERS_EN)
 _OTHER_AFTER = _after(OTHERS_ZH, OTHERS_EN)
 _LONGEST = max(len(w) for w in KINSHIP_ZH + KINSHIP_EN + OTHERS_ZH + OTHERS_EN)
+# Words that stand before a name and never inside it (the relation words, and titles used before one).
+_WORDS_BEFORE_NAME_ZH = tuple(sorted(set(KINSHIP_ZH + OTHERS_ZH + ("先生", "太太", "小姐", "女士")),
+                                     key=lambda w: (-len(w), w)))
+_BETWEEN_WORD_AND_NAME = " :："
+_ORDER_BEFORE_WORD = frozenset("大小二三四老")  # `大女兒`, `小兒子`
 _WINDOW_BEFORE = _LONGEST + 3  # the word, a colon and spaces
 _WINDOW_AFTER = _LONGEST + 30  # a bracket or comma, `the patient's`, a modifier, the word
 
@@ -96,12 +104,30 @@ def relation_label(text: str, start: int, end: int) -> Optional[str]:
     return None
 
 
+def name_start(text: str, start: int, end: int) -> int:
+    """Where the name in text[start:end] starts: after a Chinese relation word or title that the span
+    starts with, or with the end of (the module docstring); `start` when there is none."""
+    order = 1 if text[start:start + 1] in _ORDER_BEFORE_WORD else 0
+    for word in _WORDS_BEFORE_NAME_ZH:
+        for inside in range(1, len(word) + 1 + order):  # how many of the word's characters are in the span
+            if start + inside - len(word) >= 0 and text.startswith(word, start + inside - len(word)):
+                new = start + inside
+                while new < end and text[new] in _BETWEEN_WORD_AND_NAME:
+                    new += 1
+                if new < end and text[new].isalnum():
+                    return new
+    return start
+
+
 def by_relation(doc: Doc, text: str, ent: Span, following: Optional[Span] = None) -> Optional[Span]:
-    """`ent` relabelled PATIENT, FAMILY or PERSON when it is a name of another kind next to a patient
-    field or a relation word, else None."""
+    """`ent` without a relation word at its start, and relabelled PATIENT, FAMILY or PERSON when it is
+    a name of another kind next to a patient field or a relation word, else None."""
     if ent.label_ not in NAME_LABELS:
         return None
-    label = relation_label(text, ent.start_char, ent.end_char)
-    if label is None or label == ent.label_:
+    start = name_start(text, ent.start_char, ent.end_char)
+    label = relation_label(text, start, ent.end_char) or ent.label_
+    if start == ent.start_char and label == ent.label_:
         return None
-    return Span(doc, ent.start, ent.end, label=label)
+    if start == ent.start_char:
+        return Span(doc, ent.start, ent.end, label=label)
+    return doc.char_span(start, ent.end_char, label=label)

@@ -10,7 +10,8 @@ span, or spans where one is split (None: unchanged):
 3. `departments.by_department`: a department name decides its label and edges, and is split off the
    institution before it (`[SGH Thoracic Surgery]` -> `[SGH]` + `[Thoracic Surgery]` DEPARTMENT,
    `[外科收住院]` -> `[外科]`), and a school, business or market before `OPD` is a department;
-4. `relations.by_relation`: the name in a chart's patient field is PATIENT (`Patient: [呂雄晨]`), a name
+4. `relations.by_relation`: a name span drops the relation word it starts with (`[堂妹范雄晉]` ->
+   `[范雄晉]`), the name in a chart's patient field is PATIENT (`Patient: [呂雄晨]`), a name
    next to a kinship word is FAMILY (`配偶: [劉宏鴻]`, `[范] (nephew)`),
    next to a word for another person in the patient's life PERSON (`[Yang Ya-Yu], a coach`).
 Only spans whose source is the NER (or unset) change; the step counts what it changed, for benchmarks

@@ -125,6 +125,28 @@ def test_names_without_a_relation_word_next_to_them_keep_their_label(text, found
     assert repaired(text, found, by_relation) == (0, [found])
 
 
+@pytest.mark.parametrize("text,found,expected", [
+    ("先生盧瑋與大女兒一同來電.", ("生盧瑋", "FAMILY"), ("盧瑋", "FAMILY")),  # the NER cut 先生 in two
+    ("plans to visit 阿公 宋瓊美 in May", ("公 宋瓊美", "FAMILY"), ("宋瓊美", "FAMILY")),
+    ("7/23 堂妹范雄晉與案姐一同到病房.", ("堂妹范雄晉", "PERSON"), ("范雄晉", "FAMILY")),
+    ("由小兒子: 曾佑雄帶來急診.", ("小兒子: 曾佑雄", "PATIENT"), ("曾佑雄", "FAMILY")),
+    ("employed by 大女兒 周先生 since May", ("大女兒 周", "PATIENT"), ("周", "FAMILY")),
+    ("由社工謝美華聯絡.", ("工謝美華", "PATIENT"), ("謝美華", "PERSON")),
+])
+def test_a_name_span_drops_the_relation_word_it_starts_with(text, found, expected):
+    assert repaired(text, found, by_relation) == (1, [expected])
+
+
+@pytest.mark.parametrize("text,found", [
+    ("王大明今天回診.", ("王大明", "PATIENT")),
+    ("老王今天沒來.", ("老王", "PATIENT")),  # 老 before a name, not before a relation word
+    ("大明來電.", ("大明", "PATIENT")),
+    ("先生:", ("先生", "PATIENT")),  # nothing left after the word: not a name to cut
+])
+def test_a_name_without_a_relation_word_at_its_start_keeps_its_edges(text, found):
+    assert repaired(text, found, by_relation) == (0, [found])
+
+
 def test_relation_label_reads_both_sides():
     text = "母親：林美玲 and 王大明 (neighbor)"
     assert relation_label(text, 3, 6) == "FAMILY"
