@@ -8,7 +8,8 @@ name is, by the definitions of FAMILY and PERSON in annotation.md:
   `wife [Mary]`) or in apposition right after it (`[范] (nephew)`, `[梁晉振]（堂妹）`,
   `[Chen], his cousin`) makes it FAMILY;
 - a word for another person in the patient's life (friend, neighbour, colleague, employer, coach,
-  volunteer, pastor, social worker; 朋友, 鄰居, 同事, 社工, 志工…) in the same places makes it PERSON
+  volunteer, pastor, social worker, teacher, mentor, counsellor; 朋友, 鄰居, 同事, 社工, 志工, 老師, 師父,
+  學長…) in the same places makes it PERSON
   (`social worker [Heng-Jung]`, `[Yang Ya-Yu], a coach,`, `Ms [Liang] (coach)`).
 A chart's patient field before a name (`Patient: [呂雄晨]`, `姓名：[王小明]`, `病患: [陳]`) makes it PATIENT:
 the field names whose chart it is (a contact's or relative's field, `家屬姓名:`, is not one).
@@ -39,10 +40,12 @@ KINSHIP_EN = ("wife", "husband", "spouse", "son", "daughter", "mother", "father"
               "grandfather", "mom", "dad", "stepson", "stepdaughter", "stepmother", "stepfather",
               "family", "family member", "relative")  # 家屬's English words
 OTHERS_ZH = ("朋友", "好友", "鄰居", "同事", "同學", "室友", "雇主", "老闆", "主管", "房東", "社工", "社工師",
-             "個管師", "個案管理師", "志工", "牧師", "神父", "教練", "男友", "女友", "同居人")
+             "個管師", "個案管理師", "志工", "牧師", "神父", "教練", "男友", "女友", "同居人", "老師", "導師",
+             "師父", "師傅", "學長", "學姊", "學姐", "學弟", "學妹", "輔導員")
 OTHERS_EN = ("friend", "neighbor", "neighbour", "colleague", "coworker", "co-worker", "classmate", "roommate",
              "employer", "boss", "supervisor", "landlord", "coach", "volunteer", "pastor", "priest",
-             "social worker", "case manager", "boyfriend", "girlfriend", "partner")
+             "social worker", "case manager", "boyfriend", "girlfriend", "partner", "teacher", "tutor",
+             "mentor", "counselor", "counsellor")
 
 
 # What may stand before an English relation word in apposition: one determiner, one modifier.

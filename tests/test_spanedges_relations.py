@@ -105,6 +105,12 @@ def test_a_name_next_to_a_kinship_word_is_family(text, found):
     ("同居人: 周瑋振來院。", ("周瑋振", "FAMILY")),  # a cohabitant is not a relative by definition
     ("社工 謝美華聯絡基金會.", ("謝美華", "DOCTOR")),
     ("An-Hua Yang, her neighbour, called.", ("An-Hua Yang", "PATIENT")),
+    # annotation.md's PERSON: a teacher; and mentors, counsellors, schoolmates
+    ("家庭會談: 師父 呂勝亞參加.", ("呂勝亞", "FAMILY")),
+    ("學長: 劉鳳寶來電, 詢問病人近況.", ("劉鳳寶", "DOCTOR")),
+    ("班導師陳怡君來訪.", ("陳怡君", "PATIENT")),
+    ("talked with Mr Lu (counselor) at school", ("Lu", "FAMILY")),
+    ("Wang Mei, her teacher, called.", ("Wang Mei", "PATIENT")),
 ])
 def test_a_name_next_to_another_relation_word_is_person(text, found):
     assert repaired(text, found, by_relation) == (1, [(found[0], "PERSON")])
