@@ -56,6 +56,20 @@ def test_readme_first_command(tmp_path):
     assert not list(tmp_path.glob(".*tmp"))  # the temporary file was renamed
 
 
+def test_the_readme_sample_loses_its_names_and_hospitals(tmp_path):
+    # the README's first command on the shipped default: the NER's labels, not only rules and dates
+    out = tmp_path / "out.jsonl"
+    assert run(SAMPLE, out, "--demo-key", "--no-progress").exit_code == 0
+    inputs, outputs = read_jsonl(SAMPLE), read_jsonl(out)
+    names = ("林美玲", "陳怡君", "黃志豪", "Huang Chih-Hao", "王淑芬", "張雅婷")
+    hospitals = ("新竹馬偕", "阮綜合醫院")
+    for phi in names + hospitals:
+        assert any(phi in rec["text"] for rec in inputs)
+        assert not any(phi in rec["text"] for rec in outputs), phi
+    labels = {r["label"] for rec in outputs for r in rec["replacements"]}
+    assert {"PATIENT", "FAMILY", "HOSPITAL"} <= labels
+
+
 def test_missing_key_is_an_error_and_writes_nothing(tmp_path):
     out = tmp_path / "out.jsonl"
     result = run(SAMPLE, out, "--no-progress")
