@@ -53,6 +53,8 @@ _LEADING_FIELD_ZH = re.compile(r"(?:科別|科室|科部)[ \t:：]*")
 VISIT_WORDS_ZH = ("收住院", "收治", "收", "住院", "門診", "就診", "看診", "求診", "追蹤", "治療", "主任", "醫師",
                   "會診", "照會")
 _TOKEN = re.compile(r"\S+")
+# Specialties named by one character before 科: 內科, 外科, 兒科, 眼科, 牙科, 骨科, 婦科, 產科, 皮科.
+_ONE_CHARACTER_SPECIALTIES = frozenset("內外兒眼牙骨婦產皮")
 # Heads that name a department only after a modifier (`Emergency Department`, `Intensive Care Unit`).
 GENERIC_HEADS = frozenset("unit ward department therapy nursing diseases".split())
 _CONNECTORS = frozenset("and of & department dept dept. division".split()) | GENERIC_HEADS
@@ -101,8 +103,12 @@ def department_start(text: str) -> Optional[Tuple[int, int]]:
 
 
 def zh_department(text: str) -> bool:
-    """A Chinese span that is a department name: Han characters ending in 科 (`麻醉科`, `心身醫學科`)."""
-    return 2 <= len(text) <= 8 and text.endswith("科") and all(HAN_CHAR.match(c) for c in text)
+    """A Chinese span that is a department name: Han characters ending in 科 (`麻醉科`, `心身醫學科`);
+    of two characters only the specialties named by one (`外科`, `眼科`): `竹科` is a science park,
+    `專科` a college, `文科` a field of study."""
+    if len(text) == 2:
+        return text[1] == "科" and text[0] in _ONE_CHARACTER_SPECIALTIES
+    return 2 < len(text) <= 8 and text.endswith("科") and all(HAN_CHAR.match(c) for c in text)
 
 
 def trimmed_department(text: str, start: int, end: int) -> Tuple[int, int]:

@@ -59,6 +59,8 @@ def test_department_names_are_relabelled_trimmed_or_split(text, found, expected)
     ("Psychiatry", ("Psychiatry", "DEPARTMENT")),
     ("seen by surgery today", ("surgery", "PERSON")),  # lower case: a word, not a name
     ("f/u at NTUH OPD on 2/3", ("NTUH", "HOSPITAL")),  # a hospital's own clinic
+    ("engineer at 竹科 since 2019", ("竹科", "CITY")),  # a science park: two characters, no specialty
+    ("讀專科時開始喝酒", ("專科", "SCHOOL")),  # a college
     ("Return to TSMC clinical trials", ("TSMC", "GENERAL_BUSINESS")),  # `clinical` is not `clinic`
     ("works at TSMC; OPD f/u", ("TSMC", "GENERAL_BUSINESS")),  # the clinic is not right after it
 ])
