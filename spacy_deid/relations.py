@@ -108,8 +108,8 @@ def relation_label(text: str, start: int, end: int) -> Optional[str]:
 
 
 def name_start(text: str, start: int, end: int) -> int:
-    """Where the name in text[start:end] starts: after a Chinese relation word or title that the span
-    starts with, or with the end of (the module docstring); `start` when there is none."""
+    """Where the name in text[start:end] starts: after the Chinese relation word or title that the span
+    starts with, or starts with the end of (`[生盧瑋]` after 先); `start` when there is none."""
     order = 1 if text[start:start + 1] in _ORDER_BEFORE_WORD else 0
     for word in _WORDS_BEFORE_NAME_ZH:
         for inside in range(1, len(word) + 1 + order):  # how many of the word's characters are in the span
