@@ -131,6 +131,4 @@ def by_relation(doc: Doc, text: str, ent: Span, following: Optional[Span] = None
     label = relation_label(text, start, ent.end_char) or ent.label_
     if start == ent.start_char and label == ent.label_:
         return None
-    if start == ent.start_char:
-        return Span(doc, ent.start, ent.end, label=label)
     return doc.char_span(start, ent.end_char, label=label)

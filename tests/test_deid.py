@@ -10,13 +10,17 @@ from linear import assert_linear
 TEXT = "Patient 陳志明, 病歷號: 5520931, admitted 110.03.02, 電話 0912-345-678 分機 2234."
 
 
-def make(config=None, ner=False):
+NER_PATTERNS = [{"label": "PATIENT", "pattern": "陳志明"},
+                {"label": "NUMBER", "pattern": [{"TEXT": "0912-345-678"}]}]
+
+
+def make(config=None, ner=False, ner_patterns=None):
+    """A blank pipeline with `deid`; with `ner` (or `ner_patterns`) an entity ruler named `ner` before
+    it stands in for a trained `ner`: any component that sets doc.ents before deid."""
     nlp = spacy_deid.blank()
-    if ner:
-        # stands in for a trained `ner`: any component that sets doc.ents before deid
+    if ner or ner_patterns:
         ruler = nlp.add_pipe("entity_ruler", name="ner")
-        ruler.add_patterns([{"label": "PATIENT", "pattern": "陳志明"},
-                            {"label": "NUMBER", "pattern": [{"TEXT": "0912-345-678"}]}])
+        ruler.add_patterns(ner_patterns or NER_PATTERNS)
     nlp.add_pipe("deid", config={"demo_key": True, **(config or {})})
     return nlp
 
@@ -44,10 +48,7 @@ def test_merges_with_existing_entities():
     ([{"ORTH": "3345678"}, {"LOWER": "ext."}], "ROOM"),
 ])
 def test_ner_span_of_another_category_never_beats_a_rule_identifier(ner_pattern, label):
-    nlp = spacy_deid.blank()
-    ruler = nlp.add_pipe("entity_ruler", name="ner")
-    ruler.add_patterns([{"label": label, "pattern": ner_pattern}])
-    nlp.add_pipe("deid", config={"surrogates": False})
+    nlp = make({"surrogates": False}, ner_patterns=[{"label": label, "pattern": ner_pattern}])
     doc = nlp("電話 07 3345678 ext. 502.")
     assert [(e.text, e.label_, e._.source) for e in doc.ents] == [
         ("07 3345678", "PHONE", "rule"), ("502", "PHONE", "rule")]
@@ -55,10 +56,8 @@ def test_ner_span_of_another_category_never_beats_a_rule_identifier(ner_pattern,
 
 def test_ner_identifier_longer_than_the_rule_span_still_wins():
     # same category: the longest span wins as before (the model may see a prefix the pattern did not)
-    nlp = spacy_deid.blank()
-    ruler = nlp.add_pipe("entity_ruler", name="ner")
-    ruler.add_patterns([{"label": "PHONE", "pattern": [{"ORTH": "886"}, {"ORTH": "0912-345-678"}]}])
-    nlp.add_pipe("deid", config={"surrogates": False})
+    nlp = make({"surrogates": False},
+               ner_patterns=[{"label": "PHONE", "pattern": [{"ORTH": "886"}, {"ORTH": "0912-345-678"}]}])
     doc = nlp("call 886 0912-345-678 now")
     assert [(e.text, e.label_, e._.source) for e in doc.ents] == [("886 0912-345-678", "PHONE", "ner")]
 
