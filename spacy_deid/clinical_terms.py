@@ -9,9 +9,14 @@ is closed-class vocabulary, not PHI values: no entry equals a value of any PHI l
 The place-name rules ask the other question, whether a match lies inside such a term in the text
 (`日本` in `日本腦炎` is no country): `inside_clinical_term`.
 """
+import re
 from functools import lru_cache
 from importlib import resources
 from typing import FrozenSet, Tuple
+
+# A result written after a test or scale (`CAM-ICU neg`, `Cx pending`, `HBsAg (+)`): the span is still
+# the term, not a name.
+_RESULT_AFTER = re.compile(r"[ ]?(?:\([+-]\)|[+-]|neg|negative|pos|positive|pending|wnl)\.?$")
 
 
 def _normalize(text: str) -> str:
@@ -31,8 +36,13 @@ def clinical_terms() -> FrozenSet[str]:
 
 
 def is_clinical_term(text: str) -> bool:
-    """Is the whole of `text` (case and spacing aside) a medication or a chart shorthand?"""
-    return _normalize(text) in clinical_terms()
+    """Is the whole of `text` (case and spacing aside) a medication or a chart shorthand, alone or
+    with its result after it?"""
+    normalized = _normalize(text)
+    if normalized in clinical_terms():
+        return True
+    result = _RESULT_AFTER.search(normalized)
+    return result is not None and result.start() > 0 and normalized[:result.start()] in clinical_terms()
 
 
 @lru_cache(maxsize=4096)

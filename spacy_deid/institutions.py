@@ -19,6 +19,11 @@ for spans the NER found (never rule or date spans):
   `高雄醫學大學附設醫院`, HOSPITAL), when the name holds no grammatical character (`的`,
   `在`, `某`, `家`...: `[台北]的醫院`, `[台北]某醫院` name no institution) and a name of one character
   does not count (`[台東縣]分公司` is a company's branch in that county);
+- a span that runs on past its type word into two to four more Han characters is an institution and
+  the name of a person after it (`[國軍台中總醫院楊勳鴻]` -> `[國軍台中總醫院]` + `[楊勳鴻]`, labelled by
+  a relation word next to it, else PERSON), unless those characters are a part of the institution
+  (`台大醫院新竹分院`, `淡水院區`, `精神科`) or a staff word (`護理師`, `職員`); an English institution
+  span drops a trailing `Department` or `Division` (`[Mennonite Christian Hospital] Department of`);
 - a place span that ends with a type word (and holds more than it) takes that word's label
   (`[大安國小]` SCHOOL, `[新加坡中央醫院]` HOSPITAL). Names of people are left alone: a span the NER
   calls a person that ends in 醫院 is a name the extension rule above may have completed.
@@ -29,11 +34,12 @@ before `大學` in `高雄醫學大學附設醫院`). Chinese type words of one 
 span but never extend one: `子宮` is an organ.
 """
 import re
-from typing import Dict, List, Optional, Tuple
+from typing import Dict, List, Optional, Tuple, Union
 
 from spacy.tokens import Doc, Span
 
 from .labels import LOCATION_LABELS, NAME_LABELS
+from .relations import relation_label
 from .spanshape import HAN_CHAR
 
 TYPE_WORDS_ZH: Dict[str, Tuple[str, ...]] = {
@@ -68,6 +74,11 @@ NAMED_AFTER_LABELS = frozenset({"CITY", "STATE", "COUNTRY", "REGION"})
 # Characters that make a run of Han characters a phrase rather than a name (`台北的醫院`, `台北某醫院`).
 _GRAMMAR_ZH = frozenset("的之在到去回住與及或跟等各其某該這那一家間所於由從往向至是有為了也都很就再又此並")
 _NAME_BEFORE_TYPE_WORD = range(2, 6)
+_NAME_AFTER_TYPE_WORD = range(2, 5)
+# Endings that make the characters after a type word a part of the institution, not a person's name.
+_PART_ENDINGS = ("院", "區", "科", "部", "室", "房", "中心", "所", "組", "館", "校", "處", "站")
+_STAFF_ENDINGS = ("師", "員", "長", "工", "生")
+_UNIT_AFTER_EN = re.compile(r"[ ](?:Department|Dept\.?|Division)$")
 
 
 def _by_length(table: Dict[str, Tuple[str, ...]]) -> List[Tuple[str, str]]:
@@ -107,11 +118,17 @@ def type_word_ending(span_text: str) -> Optional[str]:
     return None
 
 
-def completed(doc: Doc, text: str, ent: Span, following: Optional[Span] = None) -> Optional[Span]:
-    """`ent` with the type word after it, or relabelled by the one it ends with (module docstring),
-    else None. `following` is the next entity, which a longer span must not reach."""
+def completed(doc: Doc, text: str, ent: Span,
+              following: Optional[Span] = None) -> Optional[Union[Span, Tuple[Span, ...]]]:
+    """`ent` with the type word after it, or relabelled by the one it ends with, or cut where the
+    institution ends (module docstring), else None. `following` is the next entity, which a longer
+    span must not reach."""
     if not (ent.label_ in LOCATION_LABELS or ent.label_ in NAME_LABELS):
         return None
+    if ent.label_ in LOCATION_LABELS:
+        cut = _ran_past_type_word(doc, text, ent)
+        if cut is not None:
+            return cut
     # A department before `Clinic` is that department's clinic (`[OPH] CLINIC`), not a hospital.
     new = _extended(doc, text, ent, following) if ent.label_ != "DEPARTMENT" else None
     if new is None and ent.label_ in LOCATION_LABELS:
@@ -119,6 +136,33 @@ def completed(doc: Doc, text: str, ent: Span, following: Optional[Span] = None) 
         if label is not None and label != ent.label_:
             new = Span(doc, ent.start, ent.end, label=label)
     return new
+
+
+def _ran_past_type_word(doc: Doc, text: str, ent: Span) -> Optional[Union[Span, Tuple[Span, ...]]]:
+    """The institution and the person's name after it, or the English institution without its
+    trailing `Department`, when `ent` runs past its type word (module docstring), else None."""
+    span = text[ent.start_char:ent.end_char]
+    unit = _UNIT_AFTER_EN.search(span)
+    if unit is not None and type_word_ending(span[:unit.start()]) is not None:
+        return doc.char_span(ent.start_char, ent.start_char + unit.start(), label=ent.label_)
+    for length in _NAME_AFTER_TYPE_WORD:
+        head, tail = span[:-length], span[-length:]
+        if len(head) < 3 or not all(HAN_CHAR.match(c) and c not in _GRAMMAR_ZH for c in tail):
+            return None
+        if (tail.endswith(_PART_ENDINGS + _STAFF_ENDINGS) or any(tail.startswith(w) for w in _CONTINUES_ZH)
+                or any(tail.endswith(w) for w, _ in _ZH)):
+            continue  # a part of the institution, a staff word, or a second institution (`南機場夜市`)
+        label = type_word_ending(head)
+        if label is None or not any(head.endswith(w) and len(w) > 1 for w, _ in _ZH):
+            continue
+        name_start = ent.start_char + len(head)
+        institution = doc.char_span(ent.start_char, name_start, label=label)
+        name = doc.char_span(name_start, ent.end_char,
+                             label=relation_label(text, name_start, ent.end_char) or "PERSON")
+        if institution is None or name is None:
+            return None
+        return institution, name
+    return None
 
 
 def _named_after_place(text: str, ent: Span) -> Optional[Tuple[int, str]]:

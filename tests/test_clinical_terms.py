@@ -37,6 +37,14 @@ def test_terms_are_found_whatever_the_case_and_spacing():
         assert not is_clinical_term(text), text
 
 
+def test_a_term_with_its_result_after_it_is_still_the_term():
+    for text in ("CAM-ICU neg", "CAM-ICU (-)", "Cx pending", "CX PENDING", "CBC wnl", "CXR negative", "K+ +"):
+        assert is_clinical_term(text), text
+    # the result alone, or after a word that is no term, is not clinical vocabulary
+    for text in ("neg", "pending", "Chang Pos", "Lin (+)", "Mary neg"):
+        assert not is_clinical_term(text), text
+
+
 @pytest.mark.parametrize("label", ["CITY", "PATIENT", "DOCTOR", "GENERAL_BUSINESS", "PROFESSION", "HOSPITAL"])
 def test_a_drug_or_shorthand_cannot_be_a_name_or_place(label):
     assert not fits_label("Effexor", label)

@@ -62,6 +62,46 @@ def test_ner_identifier_longer_than_the_rule_span_still_wins():
     assert [(e.text, e.label_, e._.source) for e in doc.ents] == [("886 0912-345-678", "PHONE", "ner")]
 
 
+@pytest.mark.parametrize("text, ner_pattern, expected", [
+    # the model's date ran into the number before it: the date finder's reading wins
+    ("ECT #1, 20911109 ECT #2", [{"ORTH": "1"}, {"ORTH": ","}, {"ORTH": "20911109"}], [("20911109", "DATE")]),
+])
+def test_ner_date_never_beats_a_date_the_date_finder_read(text, ner_pattern, expected):
+    nlp = make({"surrogates": False}, ner_patterns=[{"label": "DATE", "pattern": ner_pattern}])
+    doc = nlp(text)
+    assert [(e.text, e.label_) for e in doc.ents] == expected
+    assert all(e._.source == "date" for e in doc.ents)
+
+
+def test_what_an_overruled_ner_date_holds_beyond_the_finders_dates_stays_when_it_is_a_date():
+    # one model date over two: the finder read `2083年`; the bare year `2087` is the model's own
+    nlp = make({"surrogates": False}, ner_patterns=[{"label": "DATE", "pattern": [
+        {"ORTH": "2083"}, {"ORTH": "年"}, {"ORTH": "、"}, {"ORTH": "2087"}]}])
+    doc = nlp("2083年、2087 兩次住院")
+    assert [(e.text, e.label_, e._.source) for e in doc.ents] == [("2083年", "DATE", "date"), ("2087", "DATE", "ner")]
+
+
+@pytest.mark.parametrize("text, ner_pattern, expected", [
+    # speech writes a day without 日: the finder reads `9月`, the model the whole date
+    ("我9月15回診", [{"ORTH": "9"}, {"ORTH": "月"}, {"ORTH": "15"}], "9月15"),
+    # a two-digit year after the day: the finder reads `Jan 12th`
+    ("seen Jan 12th '23 in clinic", [{"ORTH": "Jan"}, {"ORTH": "12th"}, {"ORTH": "'"}, {"ORTH": "23"}],
+     "Jan 12th '23"),
+    # a year after a comma continues the date the finder read without it
+    ("admitted 12 Oct, 93 for", [{"ORTH": "12"}, {"ORTH": "Oct"}, {"ORTH": ","}, {"ORTH": "93"}], "12 Oct, 93"),
+])
+def test_ner_date_with_more_digits_and_no_list_separator_stays(text, ner_pattern, expected):
+    nlp = make({"surrogates": False}, ner_patterns=[{"label": "DATE", "pattern": ner_pattern}])
+    doc = nlp(text)
+    assert [(e.text, e.label_, e._.source) for e in doc.ents] == [(expected, "DATE", "ner")]
+
+
+def test_ner_date_the_date_finder_missed_stays():
+    nlp = make({"surrogates": False}, ner_patterns=[{"label": "DATE", "pattern": [{"ORTH": "May"}]}])
+    doc = nlp("去年May曾自行停藥")
+    assert [(e.text, e.label_, e._.source) for e in doc.ents] == [("May", "DATE", "ner")]
+
+
 def test_adds_only_what_is_missing():
     nlp = spacy_deid.blank()
     nlp.add_pipe("deid_rules")

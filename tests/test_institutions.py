@@ -61,6 +61,32 @@ def test_a_place_span_ending_in_a_type_word_takes_its_label(text, found, label):
     assert repaired(text, found, completed) == (1, [(found[0], label)])
 
 
+@pytest.mark.parametrize("text,found,expected", [
+    ("經國軍台中總醫院楊勳鴻轉介.", ("國軍台中總醫院楊勳鴻", "HOSPITAL"),
+     [("國軍台中總醫院", "HOSPITAL"), ("楊勳鴻", "PERSON")]),
+    ("由大安國小林美轉來.", ("大安國小林美", "SCHOOL"), [("大安國小", "SCHOOL"), ("林美", "PERSON")]),
+    ("家屬說花蓮慈濟醫院陳美華有來.", ("花蓮慈濟醫院陳美華", "HOSPITAL"), [("花蓮慈濟醫院", "HOSPITAL"), ("陳美華", "PERSON")]),
+    ("Seen at Mennonite Christian Hospital Department of Surgery.",
+     ("Mennonite Christian Hospital Department", "HOSPITAL"), [("Mennonite Christian Hospital", "HOSPITAL")]),
+])
+def test_an_institution_span_that_runs_into_a_name_is_cut_where_the_institution_ends(text, found, expected):
+    assert repaired(text, found, completed) == (1, expected)
+
+
+@pytest.mark.parametrize("text,found", [
+    ("轉至台大醫院新竹分院.", ("台大醫院新竹分院", "HOSPITAL")),  # a branch of the hospital
+    ("轉至馬偕醫院淡水院區.", ("馬偕醫院淡水院區", "HOSPITAL")),
+    ("轉至台大醫院精神科.", ("台大醫院精神科", "HOSPITAL")),  # its department (departments.py splits it)
+    ("聯絡台大醫院護理師.", ("台大醫院護理師", "HOSPITAL")),  # staff, not a name
+    ("聯絡台大醫院職員.", ("台大醫院職員", "HOSPITAL")),
+    ("轉至林口長庚醫院.", ("林口長庚醫院", "HOSPITAL")),  # nothing after the type word
+    ("去南機場夜市吃宵夜.", ("南機場夜市", "MARKET")),  # a type word after a type word: one market
+    ("Seen at Mercy Department today.", ("Mercy Department", "HOSPITAL")),  # no type word before it
+])
+def test_an_institution_with_its_own_parts_after_the_type_word_stays_whole(text, found):
+    assert repaired(text, found, completed) == (0, [found])
+
+
 def test_names_of_people_and_rule_spans_are_not_relabelled():
     text = "病人王醫院今日出院。"  # an odd name, but a name: the NER called it one
     doc = doc_with_ents(text, [("王醫院", "PATIENT")])

@@ -7,6 +7,13 @@ Working next to a trained `ner` (policy, applied before the shared overlap polic
   dashes/tildes, `on`/`since`/`to`/`and`, 於/自/至/到/及/和, a stray 年/月/日 of `去年3月`) is replaced
   by the finder's spans: the finder follows the annotation conventions (`[2223.3]-[2224.9]`, the
   date without `on`, `去年[3月]`);
+- a NER DATE span that holds finder dates and, after a comma or `、` beside one of them, another
+  number (not a year after a comma: `12 Oct, 93`) has run on into the next item of a list (`ECT #[1, 20911109]`, `[2083年、2087]` for two
+  dates): the finder's spans replace it, and of the rest only a stretch that parses as a date by
+  itself stays, as the NER's (`[20911109]`; `[2083年]`, `[2087]`, a bare year the finder reads only
+  in context). Digits beside a finder date without such a separator, and words without digits, are
+  left to the shared policy: in real notes the longer span is often the annotated one (`[Jan 12th
+  '23]`, `[9月15]` in speech, where the finder reads `Jan 12th` and `9月`; `[去年五月]`);
 - a NER DATE span of ASCII digits and `/ . -` with at least one `/` (`4/10`, `18/1.1`, `13/13/2020`)
   that no finder date overlaps is dropped: a slashed number is a date only in a shape and context the
   finder reads, and its context vetoes (`Pain 4/10`, `BP 120/80`) and validity checks are the
@@ -47,6 +54,10 @@ _FILLER_RE = re.compile(r"(?i:[\s,.;:()\[\]\-~–—/至到及和與于於自從
 # Digits and separators: with a `/`, a date only where the finder reads one (policy above).
 _NUMERIC_DATE_RE = re.compile(r"[0-9][0-9./-]*[0-9]")
 # Trimmed from the part of a span left beside the dates it held.
+_ASCII_DIGIT = re.compile(r"[0-9]")
+_LIST_SEPARATORS = frozenset("、;；")
+# After a comma, a year that the finder's date left out (`12 Oct, 93`) continues it, not a list.
+_YEAR_AFTER_DAY = re.compile(r"'?[0-9]{2}|[0-9]{4}")
 _EDGE_FILLER = frozenset(" \t\r\n,.;:()[]（）、，。；：-–—~/")
 
 
@@ -217,6 +228,16 @@ class DateRecognizer:
             if inside and self._only_filler(text, ent, inside):
                 dropped = True
                 continue  # replaced by the finder's spans below
+            rest = _parts_outside(text, ent, inside) if inside and ent._.source in (None, "ner") else []
+            if any(_ASCII_DIGIT.search(text, start, end) and listed for start, end, listed in rest):
+                dropped = True  # replaced by the finder's spans below, and the dates of its rest
+                for start, end, _ in rest:
+                    readings = parse(text[start:end], settings=self.settings)
+                    part = doc.char_span(start, end, label="DATE") if readings else None
+                    if part is not None:
+                        writes.append((start, end, {"date_readings": readings, "source": "ner"}))
+                        kept_ents.append(part)
+                continue
             if (ent._.source in (None, "ner") and "/" in text[key[0]:key[1]]
                     and _NUMERIC_DATE_RE.fullmatch(text, key[0], key[1])
                     and not any(s < key[1] and key[0] < e for s, e in finder_offsets)):
@@ -261,6 +282,30 @@ class DateRecognizer:
 
     def score(self, examples: Iterable[Example], **kwargs: Any) -> Dict[str, Any]:
         return (self.scorer or score_dates)(examples, **kwargs)
+
+
+def _parts_outside(text: str, ent: Span, inside: Sequence[Span]) -> List[Tuple[int, int, bool]]:
+    """(start, end, listed) of each stretch of `ent` between the dates it holds, without the spaces
+    and punctuation at its edges (empty stretches left out); `listed`: a `、` or `;` stands between it
+    and a date beside it, or a comma, as between two items (`ECT #1, 20911109`, `2083年、2087`; not
+    `Jan 12th '23`, `9月15`, nor a year after a comma, `12 Oct, 93`)."""
+    out = []
+    pos = ent.start_char
+    for stop, resume in sorted((s.start_char, s.end_char) for s in inside) + [(ent.end_char, ent.end_char)]:
+        start, end = pos, stop
+        while start < end and text[start] in _EDGE_FILLER:
+            start += 1
+        while end > start and text[end - 1] in _EDGE_FILLER:
+            end -= 1
+        if start < end:
+            before = text[pos:start] if pos > ent.start_char else ""
+            after = text[end:stop] if stop < ent.end_char else ""
+            listed = any(c in _LIST_SEPARATORS for c in before + after) or (
+                any(c in ",，" for c in after) or (any(c in ",，" for c in before)
+                                                  and not _YEAR_AFTER_DAY.fullmatch(text, start, end)))
+            out.append((start, end, listed))
+        pos = max(pos, resume)
+    return out
 
 
 def _outside_dates(text: str, ent: Span, inside: Sequence[Span]) -> Optional[Tuple[int, int]]:
