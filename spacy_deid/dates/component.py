@@ -8,10 +8,10 @@ Working next to a trained `ner` (policy, applied before the shared overlap polic
   by the finder's spans: the finder follows the annotation conventions (`[2223.3]-[2224.9]`, the
   date without `on`, `去年[3月]`);
 - a NER DATE span that holds finder dates and, after a comma or `、` beside one of them, another
-  number (not a year after a comma: `12 Oct, 93`) has run on into the next item of a list (`ECT #[1, 20911109]`, `[2083年、2087]` for two
-  dates): the finder's spans replace it, and of the rest only a stretch that parses as a date by
-  itself stays, as the NER's (`[20911109]`; `[2083年]`, `[2087]`, a bare year the finder reads only
-  in context). Digits beside a finder date without such a separator, and words without digits, are
+  number (not a year after a comma: `12 Oct, 93`) has run on into the next item of a list
+  (`ECT #[1, 20911109]`, `[2083年、2087]` for two dates): the finder's spans replace it, and of the
+  rest only a stretch that parses as a date by itself stays, as the NER's (`[20911109]`; `[2083年]`,
+  `[2087]`, a bare year the finder reads only in context). Digits beside a finder date without such a separator, and words without digits, are
   left to the shared policy: in real notes the longer span is often the annotated one (`[Jan 12th
   '23]`, `[9月15]` in speech, where the finder reads `Jan 12th` and `9月`; `[去年五月]`);
 - a NER DATE span of ASCII digits and `/ . -` with at least one `/` (`4/10`, `18/1.1`, `13/13/2020`)
@@ -284,6 +284,15 @@ class DateRecognizer:
         return (self.scorer or score_dates)(examples, **kwargs)
 
 
+def _without_edge_filler(text: str, start: int, end: int) -> Tuple[int, int]:
+    """(start, end) moved inward past the spaces and punctuation at both edges."""
+    while start < end and text[start] in _EDGE_FILLER:
+        start += 1
+    while end > start and text[end - 1] in _EDGE_FILLER:
+        end -= 1
+    return start, end
+
+
 def _parts_outside(text: str, ent: Span, inside: Sequence[Span]) -> List[Tuple[int, int, bool]]:
     """(start, end, listed) of each stretch of `ent` between the dates it holds, without the spaces
     and punctuation at its edges (empty stretches left out); `listed`: a `、` or `;` stands between it
@@ -292,17 +301,13 @@ def _parts_outside(text: str, ent: Span, inside: Sequence[Span]) -> List[Tuple[i
     out = []
     pos = ent.start_char
     for stop, resume in sorted((s.start_char, s.end_char) for s in inside) + [(ent.end_char, ent.end_char)]:
-        start, end = pos, stop
-        while start < end and text[start] in _EDGE_FILLER:
-            start += 1
-        while end > start and text[end - 1] in _EDGE_FILLER:
-            end -= 1
+        start, end = _without_edge_filler(text, pos, stop)
         if start < end:
             before = text[pos:start] if pos > ent.start_char else ""
             after = text[end:stop] if stop < ent.end_char else ""
-            listed = any(c in _LIST_SEPARATORS for c in before + after) or (
-                any(c in ",，" for c in after) or (any(c in ",，" for c in before)
-                                                  and not _YEAR_AFTER_DAY.fullmatch(text, start, end)))
+            comma_before = any(c in ",，" for c in before) and not _YEAR_AFTER_DAY.fullmatch(text, start, end)
+            listed = comma_before or any(c in _LIST_SEPARATORS or c in ",，" for c in after) or any(
+                c in _LIST_SEPARATORS for c in before)
             out.append((start, end, listed))
         pos = max(pos, resume)
     return out
@@ -315,10 +320,7 @@ def _outside_dates(text: str, ent: Span, inside: Sequence[Span]) -> Optional[Tup
     first = min(s.start_char for s in inside)
     last = max(s.end_char for s in inside)
     for start, end in ((ent.start_char, first), (last, ent.end_char)):
-        while start < end and text[start] in _EDGE_FILLER:
-            start += 1
-        while end > start and text[end - 1] in _EDGE_FILLER:
-            end -= 1
+        start, end = _without_edge_filler(text, start, end)
         if any(c.isalpha() for c in text[start:end]):
             if ent.label_ in EDGE_LABELS:
                 start, end = trimmed_bounds(text, start, end) or (start, end)
