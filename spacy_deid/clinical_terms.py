@@ -14,7 +14,7 @@ from functools import lru_cache
 from importlib import resources
 from typing import FrozenSet, Tuple
 
-# A result written after a test or scale (`CAM-ICU neg`, `Cx pending`, `HBsAg (+)`): the span is still
+# A result written after a test or scale (`CAM-ICU neg`, `Cx pending`, `CXR (-)`): the span is still
 # the term, not a name.
 _RESULT_AFTER = re.compile(r"[ ]?(?:\([+-]\)|[+-]|neg|negative|pos|positive|pending|wnl)\.?$")
 

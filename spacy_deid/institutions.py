@@ -138,6 +138,11 @@ def completed(doc: Doc, text: str, ent: Span,
     return new
 
 
+def _name_like(text: str) -> bool:
+    """Han characters only, none of them grammatical: a name, not a phrase (`協和`, not `的醫`)."""
+    return all(HAN_CHAR.match(c) and c not in _GRAMMAR_ZH for c in text)
+
+
 def _ran_past_type_word(doc: Doc, text: str, ent: Span) -> Optional[Union[Span, Tuple[Span, ...]]]:
     """The institution and the person's name after it, or the English institution without its
     trailing `Department`, when `ent` runs past its type word (module docstring), else None."""
@@ -147,7 +152,7 @@ def _ran_past_type_word(doc: Doc, text: str, ent: Span) -> Optional[Union[Span, 
         return doc.char_span(ent.start_char, ent.start_char + unit.start(), label=ent.label_)
     for length in _NAME_AFTER_TYPE_WORD:
         head, tail = span[:-length], span[-length:]
-        if len(head) < 3 or not all(HAN_CHAR.match(c) and c not in _GRAMMAR_ZH for c in tail):
+        if len(head) < 3 or not _name_like(tail):
             return None
         if (tail.endswith(_PART_ENDINGS + _STAFF_ENDINGS) or any(tail.startswith(w) for w in _CONTINUES_ZH)
                 or any(tail.endswith(w) for w, _ in _ZH)):
@@ -171,7 +176,7 @@ def _named_after_place(text: str, ent: Span) -> Optional[Tuple[int, str]]:
         return None
     for length in _NAME_BEFORE_TYPE_WORD:
         name = text[ent.end_char:ent.end_char + length]
-        if len(name) < length or not all(HAN_CHAR.match(c) and c not in _GRAMMAR_ZH for c in name):
+        if len(name) < length or not _name_like(name):
             return None
         found = type_word_after(text, ent.end_char + length)
         if found is not None:

@@ -11,8 +11,8 @@ Working next to a trained `ner` (policy, applied before the shared overlap polic
   number (not a year after a comma: `12 Oct, 93`) has run on into the next item of a list
   (`ECT #[1, 20911109]`, `[2083年、2087]` for two dates): the finder's spans replace it, and of the
   rest only a stretch that parses as a date by itself stays, as the NER's (`[20911109]`; `[2083年]`,
-  `[2087]`, a bare year the finder reads only in context). Digits beside a finder date without such a separator, and words without digits, are
-  left to the shared policy: in real notes the longer span is often the annotated one (`[Jan 12th
+  `[2087]`, a bare year the finder reads only in context). Digits beside a finder date without such
+  a separator, and words without digits, are left to the shared policy: in real notes the longer span is often the annotated one (`[Jan 12th
   '23]`, `[9月15]` in speech, where the finder reads `Jan 12th` and `9月`; `[去年五月]`);
 - a NER DATE span of ASCII digits and `/ . -` with at least one `/` (`4/10`, `18/1.1`, `13/13/2020`)
   that no finder date overlaps is dropped: a slashed number is a date only in a shape and context the
@@ -262,13 +262,7 @@ class DateRecognizer:
 
     @staticmethod
     def _only_filler(text: str, ent: Span, inside: List[Span]) -> bool:
-        pos = ent.start_char
-        rest = []
-        for s in sorted(inside, key=lambda s: s.start_char):
-            rest.append(text[pos:s.start_char])
-            pos = s.end_char
-        rest.append(text[pos:ent.end_char])
-        return all(_FILLER_RE.fullmatch(part) for part in rest)
+        return all(_FILLER_RE.fullmatch(text, start, end) for start, end in _gaps_between(ent, inside))
 
     def resolve_docs(self, docs: Iterable[Doc], *, same_patient: bool = False) -> List[Doc]:
         """Resolve with this component's settings (patient vote when docs share a patient id)."""
@@ -282,6 +276,15 @@ class DateRecognizer:
 
     def score(self, examples: Iterable[Example], **kwargs: Any) -> Dict[str, Any]:
         return (self.scorer or score_dates)(examples, **kwargs)
+
+
+def _gaps_between(ent: Span, inside: Sequence[Span]) -> List[Tuple[int, int]]:
+    """(start, end) of the text of `ent` before, between and after the (non-overlapping) dates it holds."""
+    bounds = [ent.start_char]
+    for s in sorted(inside, key=lambda s: s.start_char):
+        bounds += [s.start_char, s.end_char]
+    bounds.append(ent.end_char)
+    return list(zip(bounds[::2], bounds[1::2]))
 
 
 def _without_edge_filler(text: str, start: int, end: int) -> Tuple[int, int]:
@@ -299,17 +302,15 @@ def _parts_outside(text: str, ent: Span, inside: Sequence[Span]) -> List[Tuple[i
     and a date beside it, or a comma, as between two items (`ECT #1, 20911109`, `2083年、2087`; not
     `Jan 12th '23`, `9月15`, nor a year after a comma, `12 Oct, 93`)."""
     out = []
-    pos = ent.start_char
-    for stop, resume in sorted((s.start_char, s.end_char) for s in inside) + [(ent.end_char, ent.end_char)]:
-        start, end = _without_edge_filler(text, pos, stop)
+    for gap_start, gap_end in _gaps_between(ent, inside):
+        start, end = _without_edge_filler(text, gap_start, gap_end)
         if start < end:
-            before = text[pos:start] if pos > ent.start_char else ""
-            after = text[end:stop] if stop < ent.end_char else ""
+            before = text[gap_start:start] if gap_start > ent.start_char else ""
+            after = text[end:gap_end] if gap_end < ent.end_char else ""
             comma_before = any(c in ",，" for c in before) and not _YEAR_AFTER_DAY.fullmatch(text, start, end)
             listed = comma_before or any(c in _LIST_SEPARATORS or c in ",，" for c in after) or any(
                 c in _LIST_SEPARATORS for c in before)
             out.append((start, end, listed))
-        pos = max(pos, resume)
     return out
 
 
