@@ -20,10 +20,13 @@ a comma and an article or pronoun (`, a coach`, `, her friend`): `Lee, coach` co
 A name span that starts with a Chinese relation word or title, or with its last characters, drops
 it first (`[生盧瑋]` after 先, `[公 宋瓊美]` after 阿, `[堂妹 范雄晉]`): annotation.md keeps titles and
 relation words outside the name, and a NER that cut a word in two saw neither the word nor the name.
-`repairs` applies it to NER spans only, never rule spans.
+A relation word in apposition after a name (`[Yang Ying], a pastor,`, `Liu, a colleague`) says who
+that person is to the patient; the NER that reads it as the patient's PROFESSION is dropped there
+(annotation.md's PROFESSION is an occupation stated as one: `OCCUPATION: pastor`).
+`repairs` applies these to NER spans only, never rule spans.
 """
 import re
-from typing import Iterable, Optional
+from typing import Iterable, Optional, Tuple
 
 from spacy.tokens import Doc, Span
 
@@ -120,6 +123,26 @@ def name_start(text: str, start: int, end: int) -> int:
                 if new < end and text[new].isalnum():
                     return new
     return start
+
+
+_APPOSITION_BEFORE = re.compile(r",[ ]" + _DETERMINER + r"[ ]$")
+_OTHER_WORDS = frozenset(w.casefold() for w in OTHERS_EN)
+
+
+def relation_in_apposition(doc: Doc, text: str, ent: Span,
+                           following: Optional[Span] = None) -> Optional[Tuple[Span, ...]]:
+    """No span (the entity dropped) when `ent` is a PROFESSION that is a relation word in apposition
+    right after a name (module docstring), else None."""
+    if ent.label_ != "PROFESSION":
+        return None
+    word = text[ent.start_char:ent.end_char].rstrip(",.;:").casefold()
+    before = _APPOSITION_BEFORE.search(text, max(0, ent.start_char - 20), ent.start_char)
+    if word not in _OTHER_WORDS or before is None:
+        return None
+    name_end = before.start()
+    if any(e.end_char == name_end and e.label_ in NAME_LABELS for e in doc.ents):
+        return ()
+    return None
 
 
 def by_relation(doc: Doc, text: str, ent: Span, following: Optional[Span] = None) -> Optional[Span]:

@@ -1,7 +1,7 @@
 """Repairs of NER spans that general knowledge of names decides, run by `deid` before rules and dates.
 
 In order, each in its own module (the WHY is there), each a function from one span to its repaired
-span, or spans where one is split (None: unchanged):
+span, or spans where one is split, or none where it is dropped (None: unchanged):
 1. `spanedges.trimmed`: a place span drops the preposition before it and the activity after it
    (`[至]童綜合醫院`, `門諾[戒酒]`);
 2. `institutions.completed`: a span takes the type word after it or the label of the one it ends with
@@ -10,10 +10,12 @@ span, or spans where one is split (None: unchanged):
 3. `departments.by_department`: a department name decides its label and edges, and is split off the
    institution before it (`[SGH Thoracic Surgery]` -> `[SGH]` + `[Thoracic Surgery]` DEPARTMENT,
    `[外科收住院]` -> `[外科]`), and a school, business or market before `OPD` is a department;
-4. `relations.by_relation`: a name span drops the relation word it starts with (`[堂妹范雄晉]` ->
+4. `workplaces.as_workplace`: a span in a frame of work is a business (`在[中鋼]上班`, `works at [IKEA]`);
+5. `relations.by_relation`: a name span drops the relation word it starts with (`[堂妹范雄晉]` ->
    `[范雄晉]`), the name in a chart's patient field is PATIENT (`Patient: [呂雄晨]`), a name
    next to a kinship word is FAMILY (`配偶: [劉宏鴻]`, `[范] (nephew)`),
-   next to a word for another person in the patient's life PERSON (`[Yang Ya-Yu], a coach`).
+   next to a word for another person in the patient's life PERSON (`[Yang Ya-Yu], a coach`);
+6. `relations.relation_in_apposition`: that word is not the patient's PROFESSION (`Yang, a [pastor]`).
 Only spans whose source is the NER (or unset) change; the step counts what it changed, for benchmarks
 and tests, and never records span text (PHI).
 """
@@ -23,13 +25,15 @@ from spacy.tokens import Doc, Span
 
 from .departments import by_department
 from .institutions import completed
-from .relations import by_relation
+from .relations import by_relation, relation_in_apposition
 from .spanedges import trimmed
+from .workplaces import as_workplace
 
 # (doc, text, entity, next entity or None) -> the repaired span or spans, or None to keep the entity
 Repair = Callable[[Doc, str, Span, Optional[Span]], Optional[Union[Span, Tuple[Span, ...]]]]
 REPAIRS: Dict[str, Repair] = {"edges": trimmed, "institutions": completed, "departments": by_department,
-                              "relations": by_relation}
+                              "workplaces": as_workplace, "relations": by_relation,
+                              "apposition": relation_in_apposition}
 
 
 def apply_repair(doc: Doc, text: str, repair: Repair) -> int:

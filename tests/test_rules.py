@@ -72,7 +72,7 @@ POSITIVE = [
     ("轉入7B病房", [("7B", "ROOM")]),
     ("admitted to 7A ward", [("7A", "ROOM")]),
     ("moved to Room 502", [("502", "ROOM")]),
-    ("seen at SURG clinic 612, chart no. 3345", [("612", "ROOM"), ("3345", "MEDICAL_RECORD")]),
+    ("seen at SURG clinic 612, chart no. 3345", [("SURG", "DEPARTMENT"), ("612", "ROOM"), ("3345", "MEDICAL_RECORD")]),
     ("Psychiatry Clinic #3 today", [("3", "ROOM")]),
     ("住8A-15床", [("8A", "ROOM"), ("15", "NUMBER")]),
     ("bed 12", [("12", "NUMBER")]),

@@ -240,6 +240,104 @@ def validate_place_name(text: str, start: int, end: int) -> Optional[bool]:
     return False if inside_clinical_term(text, start, end) else None
 
 
+# What says a Chinese department name is the unit of a hospital (`經[眼科]收住院`, `入本院[急診部]`,
+# `科別 [眼科]`) rather than the specialty in general (`眼科疾病`, `看精神科的藥`).
+_DEPARTMENT_BEFORE_ZH = ("本院", "貴院", "該院", "科別", "科室", "經", "轉", "轉入", "轉至", "轉到", "轉介至", "轉介到",
+                         "會診", "照會", "入", "住", "住進", "收入")
+_DEPARTMENT_AFTER_ZH = ("收住院", "收治", "住院", "門診", "病房", "就診", "看診", "求診", "追蹤", "會診", "照會")
+_FIELD_SEPARATORS = " \t:："
+
+
+def validate_department_zh(text: str, start: int, end: int) -> Optional[bool]:
+    # A hospital's unit, said by the field, the admission or the visit around it; the specialty alone
+    # is a word of medicine (`精神科藥物`, `眼科疾病`) and a department only with one of those.
+    before = text[max(0, start - 8):start].rstrip(_FIELD_SEPARATORS)
+    if before.endswith(_DEPARTMENT_BEFORE_ZH) or text.startswith(_DEPARTMENT_AFTER_ZH, end):
+        return True
+    return False
+
+
+# Words that stand where a chart's demographic line puts the occupation (`38歲工程師, 因`, `印尼籍看護,
+# 52歲`) but say something else: sex, marital status, the person's role, an age group, a relation.
+_NOT_OCCUPATIONS_ZH = frozenset("""
+男 女 男性 女性 男生 女生 男子 女子 男童 女童 男孩 女孩 病人 病患 患者 個案 案主 已婚 未婚 離婚 分居 喪偶 單身 同居
+小孩 孩童 兒童 少年 少女 青少年 青年 中年 老人 長者 老年 婦人 婦女 先生 太太 小姐 女士 阿伯 阿嬤 阿公 阿姨 右利 左利
+本國籍 外籍 華僑 無業 家管 退休 學齡前 住民 居民 病史 新住民 單親 獨居 家屬 配偶
+""".split())
+# Characters that make the run a phrase or a clinical finding, not an occupation (`歲時`, `歲開始`, `歲起`).
+_NOT_IN_OCCUPATION_ZH = frozenset("的之在到去回住與及或跟等其某該這那一於由從往向至是有為了也都很就再又此並因時起後前"
+                                  "歲年月日次天週個位名病症痛炎癌藥")
+
+
+def validate_profession_slot_zh(text: str, start: int, end: int) -> Optional[bool]:
+    # The occupation slot of a demographic line holds a word, not a phrase, a sex or a status.
+    word = text[start:end]
+    if word in _NOT_OCCUPATIONS_ZH or any(c in _NOT_IN_OCCUPATION_ZH for c in word):
+        return False
+    return True if not word.endswith(("性", "籍", "人")) else False
+
+
+# Words that stand in an English occupation slot (`A 70yo [male] from`, `Occupation: [retired]`) but
+# say something else: sex, a role, a status, a finding; a slot holding one of them is no occupation.
+_NOT_OCCUPATION_WORDS_EN = frozenset("""
+male female man woman men women gentleman gent lady boy girl child infant baby toddler adolescent teen
+teenager patient pt m f yo y/o old year years with who whom and or of the a an in on at from to for as
+is was h/o s/p hx history obese married single divorced widowed separated healthy previously otherwise
+right left handed right-handed left-handed ambulatory pregnant retired unemployed none unknown n/a na nil
+disabled homeless smoker nonsmoker non-smoker drinker alcoholic diabetic hypertensive stay home
+""".split())
+
+
+def validate_profession_slot_en(text: str, start: int, end: int) -> Optional[bool]:
+    # The occupation slot holds one to three plain words, none of them a sex, role, status or finding.
+    words = text[start:end].casefold().replace("-", " ").split()
+    if not words or len(words) > 3 or not all(w.isalpha() for w in words):
+        return False
+    return False if any(w in _NOT_OCCUPATION_WORDS_EN for w in words) else True
+
+
+# Words that stand between 至/於/在 and a visit word (`安排至[門諾]追蹤`) without naming a hospital.
+_NOT_HOSPITAL_NAMES_ZH = frozenset("""
+本院 外院 他院 該院 貴院 醫院 病房 門診 急診 診所 家中 家裡 附近 當地 國外 國內 外地 南部 北部 中部 東部 學校 公司
+""".split())
+_UNIT_ENDINGS_ZH = ("科", "部", "房", "室", "中", "內", "外", "上", "下", "區", "市", "縣", "鄉", "鎮")
+
+
+# Words that stand between 在/從 and a word of work (`在[友達]上班`) without naming an employer.
+_NOT_EMPLOYER_NAMES_ZH = frozenset("""
+公司 工廠 工地 家裡 家中 店裡 夜市 市場 餐廳 超商 便利商店 學校 醫院 診所 外地 附近 當地 國外 國內 台灣 這裡 那裡
+南部 北部 中部 東部 工業區 農場 漁船 港口 辦公室 家 小吃店 早餐店
+""".split())
+
+
+def _named_place_zh(name: str, generic: "frozenset[str]", label: str) -> bool:
+    """A name, not a phrase (`家中`), a unit (`精神科`), a generic word, a known place (`台北`) or an
+    institution whose type word says it is of another kind (`在[南門市場]工作` is a market)."""
+    from ..institutions import _name_like, type_word_ending  # validators load before the repairs
+    from ..workplaces import place_phrases
+
+    if name in generic or not _name_like(name) or name.endswith(_UNIT_ENDINGS_ZH):
+        return False
+    if type_word_ending(name) not in (None, label):
+        return False
+    return name.casefold() not in place_phrases()
+
+
+def validate_care_place_zh(text: str, start: int, end: int) -> Optional[bool]:
+    # A hospital's short name (門諾, 協和) where a visit happens; `在台北住院` names the city.
+    return _named_place_zh(text[start:end], _NOT_HOSPITAL_NAMES_ZH, "HOSPITAL")
+
+
+def validate_employer_zh(text: str, start: int, end: int) -> Optional[bool]:
+    # An employer's name (友達, 全家, AUO) where someone works; `在工廠上班` names no employer.
+    from ..workplaces import place_phrases
+
+    name = text[start:end]
+    if name.isascii():
+        return name.casefold() not in place_phrases()
+    return _named_place_zh(name, _NOT_EMPLOYER_NAMES_ZH, "GENERAL_BUSINESS")
+
+
 class Validators:
     """A name -> validator table. An object, not a global: each component holds its own copy."""
 
@@ -280,6 +378,11 @@ DEFAULT_VALIDATORS: Dict[str, Validator] = {
     "ip_address": validate_ip_address,
     "intl_phone": validate_intl_phone,
     "place_name": validate_place_name,
+    "department_zh": validate_department_zh,
+    "profession_slot_zh": validate_profession_slot_zh,
+    "profession_slot_en": validate_profession_slot_en,
+    "care_place_zh": validate_care_place_zh,
+    "employer_zh": validate_employer_zh,
 }
 
 

@@ -1,0 +1,178 @@
+"""Rule patterns that the words around a candidate decide: a hospital's departments (`departments.json`),
+the occupation where a note puts one (`professions.json`) and a hospital named by its department or a
+visit (`hospitals.json`), an employer where someone works and a nationality status
+(`employers_nationality.json`); what must stand around each, what must not pass, and linear time."""
+import pytest
+
+from spacy_deid.rules import compile_rules, find_matches, load_patterns
+from spacy_deid.rules.validators import make_default_validators
+
+from linear import assert_linear
+from test_rules import found, nlp  # noqa: F401 (nlp is the rules pipeline fixture)
+
+
+@pytest.mark.parametrize("text,expected", [
+    ("日期 194/1/3  科別 眼科  醫師 周友晨", "眼科"),
+    ("於2088.06.09入本院急診部.", "急診部"),
+    ("情緒不穩於180/10/23經加護病房收住院", "加護病房"),
+    ("經老年醫學科收住院", "老年醫學科"),
+    ("轉至一般外科追蹤", "一般外科"),  # the longest name, not 外科
+    ("預約心身醫學科門診", "心身醫學科"),
+    ("科別: 急性病房", "急性病房"),
+])
+def test_a_chinese_department_with_a_field_admission_or_visit(nlp, text, expected):
+    assert (expected, "DEPARTMENT") in found(nlp, text)
+
+
+@pytest.mark.parametrize("text", [
+    "有眼科疾病的家族史",  # the specialty of medicine, not a hospital's unit
+    "服用精神科藥物多年",
+    "內科治療無效",
+])
+def test_a_specialty_alone_is_no_department(nlp, text):
+    assert [label for _, label in found(nlp, text) if label == "DEPARTMENT"] == []
+
+
+@pytest.mark.parametrize("text,expected", [
+    ("The patient presented to GDH ED on 2085.12.1", "ED"),
+    ("PATIENT PRESENTED TO TTMHH GS ON 195/05/03", "GS"),
+    ("Reviewed by Dr Lan, SURG, CMMC", "SURG"),
+    ("Department of ANES\nDischarge summary", "ANES"),
+    ("RETURN TO NEPH CLINIC ON 3/2", "NEPH"),
+    ("follow up at RAD OPD", "RAD"),
+    ("回 OPH 門診追蹤", "OPH"),
+])
+def test_an_english_department_abbreviation_next_to_a_hospital_or_a_clinic(nlp, text, expected):
+    assert (expected, "DEPARTMENT") in found(nlp, text)
+
+
+@pytest.mark.parametrize("text", [
+    "Pt transferred to the ICU overnight.",  # no hospital, clinic or `Department of`
+    "Seen in ED, given NS 1L.",
+    "ED and ICU notified.",
+])
+def test_an_abbreviation_alone_is_no_department(nlp, text):
+    assert [label for _, label in found(nlp, text) if label == "DEPARTMENT"] == []
+
+
+@pytest.mark.parametrize("text,expected", [
+    ("85歲看護, 因 panic attack 來院", "看護"),
+    ("44歲導遊, 因情緒不穩住院", "導遊"),
+    ("38歲 工程師, 於門診追蹤", "工程師"),
+    ("印尼籍看護, 52歲, 於家中跌倒", "看護"),
+    ("台灣人製程工程師, 76歲, 於工廠工作時多疑", "製程工程師"),
+])
+def test_the_occupation_slot_of_a_chinese_demographic_line(nlp, text, expected):
+    assert (expected, "PROFESSION") in found(nlp, text)
+
+
+@pytest.mark.parametrize("text", [
+    "38歲男性, 因胸痛來院",  # sex
+    "38歲女, 因胸痛來院",
+    "52歲已婚, 因失眠來院",  # marital status
+    "70歲病人, 因跌倒來院",  # the role
+    "16歲青少年, 因拒學來院",  # an age group
+    "10歲時開始, 因家暴",  # a phrase
+    "45歲罹患乳癌, 於本院治療",  # a finding
+    "越南籍配偶, 32歲",  # a relation
+])
+def test_what_else_stands_in_the_slot_is_no_occupation(nlp, text):
+    assert [label for _, label in found(nlp, text) if label == "PROFESSION"] == []
+
+
+@pytest.mark.parametrize("text,expected", [
+    ("Occupation: auto mechanic.\nOriented x3", "auto mechanic"),
+    ("OCCUPATION: PASTOR.", "PASTOR"),
+    ("職業: 導遊\n", "導遊"),
+    ("Works as a firefighter in Central Taiwan.", "firefighter"),
+    ("A 70yo nurse from Yunlin was brought in.", "nurse"),
+    ("The 44-year-old auto mechanic presented with mania.", "auto mechanic"),
+    ("85y/o, Indian, insurance agent; onset in 2019", "insurance agent"),
+    ("外配護理師, 85歲, 於大遠百工作時", "護理師"),
+])
+def test_occupation_fields_and_english_demographic_openings(nlp, text, expected):
+    assert (expected, "PROFESSION") in found(nlp, text)
+
+
+@pytest.mark.parametrize("text", [
+    "Occupation: retired.",
+    "A 70yo male from Yunlin was brought in.",
+    "The 72-year-old previously healthy woman presented with chest pain.",
+    "45yo, Taiwanese, married; onset in 2019",
+    "He works as a team with his family.",  # no occupation's end after three words
+])
+def test_what_else_stands_in_an_english_slot_is_no_occupation(nlp, text):
+    assert [label for _, label in found(nlp, text) if label == "PROFESSION"] == []
+
+
+@pytest.mark.parametrize("text,expected", [
+    ("The patient presented to GDH ED on 2085.12.1", "GDH"),
+    ("Reviewed by Dr Lan, SURG, CMMC\n", "CMMC"),
+    ("bipolar disorder dx at TTMHH; 2010.8 relapse", "TTMHH"),
+    ("She was referred from NTUH on 3/2.", "NTUH"),
+    ("3/27回診, 並安排至門諾追蹤.", "門諾"),
+    ("alcohol use disorder, 曾於門諾戒酒 三個月", "門諾"),
+    ("家族病史: 先生曾在亞東住院", "亞東"),
+    ("於2219.3-2220.7住協和(上海), 主治高大夫", "協和"),
+])
+def test_a_hospital_named_by_its_department_or_a_visit(nlp, text, expected):
+    assert (expected, "HOSPITAL") in found(nlp, text)
+
+
+@pytest.mark.parametrize("text", [
+    "安排至門診追蹤",  # a generic word
+    "安排至本院追蹤",
+    "曾在家中戒酒",  # a phrase
+    "安排至精神科追蹤",  # a department
+    "曾在台北住院",  # a known place: the city
+    "Pt transferred to MICU overnight.",  # no H or MC at the end: a unit
+    "經加護病房收住院",  # a department, taken by its own rule
+])
+def test_what_else_stands_where_a_visit_happens_is_no_hospital(nlp, text):
+    assert [label for _, label in found(nlp, text) if label == "HOSPITAL"] == []
+
+
+@pytest.mark.parametrize("text,expected", [
+    ("9/9 朋友劉蕾燕從友達下班後來訪.", "友達"),
+    ("2218-04-14回愛買上班, 診斷書交給主管", "愛買"),
+    ("in MK84, 之後在FamilyMart工作.", "FamilyMart"),
+    ("之後在 AUO 工作", "AUO"),
+])
+def test_an_employer_named_where_someone_works(nlp, text, expected):
+    assert (expected, "GENERAL_BUSINESS") in found(nlp, text)
+
+
+@pytest.mark.parametrize("text", [
+    "在工廠上班十年",  # a generic word
+    "之後在家中工作",  # a phrase
+    "在台北上班",  # a known place: the city
+    "在Tokyo工作",
+    "在精神科工作",  # a unit
+    "起在南門市場工作",  # a market, by its type word
+])
+def test_what_else_stands_where_someone_works_is_no_employer(nlp, text):
+    assert [label for _, label in found(nlp, text) if label == "GENERAL_BUSINESS"] == []
+
+
+@pytest.mark.parametrize("text,expected", [
+    ("他是本國籍, 在西歐長大", "本國籍"),
+    ("外配配偶, 中文溝通可", "外配"),
+    ("雙重國籍人資, 71歲", "雙重國籍"),
+])
+def test_nationality_status_words(nlp, text, expected):
+    assert (expected, "NATIONALITY") in found(nlp, text)
+
+
+@pytest.mark.parametrize("make,size", [
+    (lambda n: "38歲" * n + "工程師, 因", 30_000), (lambda n: "籍" * n, 100_000),
+    (lambda n: "GDH " * n, 25_000), (lambda n: "Department of " * n, 8_000),
+    (lambda n: "科別 眼" * n, 25_000), (lambda n: "加護病" * n, 30_000), (lambda n: "ED, " * n, 25_000),
+    (lambda n: "Occupation: " + "a " * n, 30_000), (lambda n: "works as a " * n, 10_000),
+    (lambda n: "70yo " * n, 20_000), (lambda n: "Indonesian, " * n, 8_000),
+    (lambda n: "安排至門諾" * n, 20_000), (lambda n: "住(" * n, 50_000), (lambda n: "dx at " * n, 16_000),
+    (lambda n: "在友達" * n, 30_000), (lambda n: "在A" * n + "工作", 50_000), (lambda n: "外配" * n, 50_000),
+])
+def test_linear_time_on_adversarial_notes(make, size):
+    validators = make_default_validators()
+    compiled = compile_rules(load_patterns("default"), validators)
+    assert_linear(lambda n: find_matches(make(n), compiled, validators), size)
