@@ -171,7 +171,8 @@ def test_organisations_named_after_a_place_keep_the_ner_span():
     nlp.add_pipe("deid", config={"surrogates": False})
     assert _with_ner(nlp, "轉至新加坡中央醫院", [("新加坡中央醫院", "HOSPITAL")]) == [
         ("新加坡中央醫院", "HOSPITAL", "ner")]
-    assert _with_ner(nlp, "送至基隆長庚急診", [("基隆長庚", "HOSPITAL")]) == [("基隆長庚", "HOSPITAL", "ner")]
+    # (not before a visit word: `送至基隆長庚急診` is also found by hospitals.json's care frame)
+    assert _with_ner(nlp, "送基隆長庚的病房", [("基隆長庚", "HOSPITAL")]) == [("基隆長庚", "HOSPITAL", "ner")]
     # the NER's span stays whole; its type word (醫院) gives it its label (`repairs`)
     assert _with_ner(nlp, "住台北市立萬芳醫院", [("台北市立萬芳醫院", "CITY")]) == [
         ("台北市立萬芳醫院", "HOSPITAL", "ner")]
