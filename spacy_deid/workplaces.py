@@ -42,6 +42,12 @@ def place_phrases() -> FrozenSet[str]:
                      if rule.label in LOCATION_LABELS for p in rule.phrases)
 
 
+def named_otherwise(name: str, label: str) -> bool:
+    """Is `name` a known place (`台北`), or an institution whose type word gives it a label other than
+    `label` (`台大醫院` for a business)? Either way the frame around it does not name it."""
+    return name.casefold() in place_phrases() or type_word_ending(name) not in (None, label)
+
+
 def in_work_frame(text: str, start: int, end: int) -> bool:
     """Do the words around text[start:end] say someone works there?"""
     before = text[max(0, start - _WINDOW_BEFORE):start]
@@ -54,10 +60,6 @@ def as_workplace(doc: Doc, text: str, ent: Span, following: Optional[Span] = Non
     """`ent` relabelled GENERAL_BUSINESS when it is a workplace (module docstring), else None."""
     if ent.label_ not in _RELABELLED or not in_work_frame(text, ent.start_char, ent.end_char):
         return None
-    span_text = text[ent.start_char:ent.end_char]
-    if span_text.casefold() in place_phrases():
-        return None
-    kind = type_word_ending(span_text)
-    if kind is not None and kind != WORKPLACE_LABEL:
+    if named_otherwise(text[ent.start_char:ent.end_char], WORKPLACE_LABEL):
         return None
     return Span(doc, ent.start, ent.end, label=WORKPLACE_LABEL)

@@ -11,6 +11,7 @@ from typing import Callable, Dict, Iterator, Optional
 from spacy.util import registry
 
 from ..clinical_terms import inside_clinical_term
+from ..departments import VISIT_WORDS_ZH
 
 Validator = Callable[[str, int, int], Optional[bool]]
 
@@ -241,10 +242,12 @@ def validate_place_name(text: str, start: int, end: int) -> Optional[bool]:
 
 
 # What says a Chinese department name is the unit of a hospital (`經[眼科]收住院`, `入本院[急診部]`,
-# `科別 [眼科]`) rather than the specialty in general (`眼科疾病`, `看精神科的藥`).
+# `科別 [眼科]`) rather than the specialty in general (`眼科疾病`, `看精神科的藥`): the field or the
+# admission before it, or a visit word of `departments.py` after it, less those that follow a
+# specialty in general too (`內科治療`, `精神科醫師`, `收` of `收費`), and its ward.
 _DEPARTMENT_BEFORE_ZH = ("本院", "貴院", "該院", "科別", "科室", "經", "轉", "轉入", "轉至", "轉到", "轉介至", "轉介到",
                          "會診", "照會", "入", "住", "住進", "收入")
-_DEPARTMENT_AFTER_ZH = ("收住院", "收治", "住院", "門診", "病房", "就診", "看診", "求診", "追蹤", "會診", "照會")
+_DEPARTMENT_AFTER_ZH = tuple(w for w in VISIT_WORDS_ZH if w not in ("收", "治療", "主任", "醫師")) + ("病房",)
 _FIELD_SEPARATORS = " \t:："
 
 
@@ -252,9 +255,7 @@ def validate_department_zh(text: str, start: int, end: int) -> Optional[bool]:
     # A hospital's unit, said by the field, the admission or the visit around it; the specialty alone
     # is a word of medicine (`精神科藥物`, `眼科疾病`) and a department only with one of those.
     before = text[max(0, start - 8):start].rstrip(_FIELD_SEPARATORS)
-    if before.endswith(_DEPARTMENT_BEFORE_ZH) or text.startswith(_DEPARTMENT_AFTER_ZH, end):
-        return True
-    return False
+    return before.endswith(_DEPARTMENT_BEFORE_ZH) or text.startswith(_DEPARTMENT_AFTER_ZH, end)
 
 
 # Words that stand where a chart's demographic line puts the occupation (`38歲工程師, 因`, `印尼籍看護,
@@ -274,7 +275,7 @@ def validate_profession_slot_zh(text: str, start: int, end: int) -> Optional[boo
     word = text[start:end]
     if word in _NOT_OCCUPATIONS_ZH or any(c in _NOT_IN_OCCUPATION_ZH for c in word):
         return False
-    return True if not word.endswith(("性", "籍", "人")) else False
+    return not word.endswith(("性", "籍", "人"))
 
 
 # Words that stand in an English occupation slot (`A 70yo [male] from`, `Occupation: [retired]`) but
@@ -293,7 +294,7 @@ def validate_profession_slot_en(text: str, start: int, end: int) -> Optional[boo
     words = text[start:end].casefold().replace("-", " ").split()
     if not words or len(words) > 3 or not all(w.isalpha() for w in words):
         return False
-    return False if any(w in _NOT_OCCUPATION_WORDS_EN for w in words) else True
+    return not any(w in _NOT_OCCUPATION_WORDS_EN for w in words)
 
 
 # Words that stand between 至/於/在 and a visit word (`安排至[門諾]追蹤`) without naming a hospital.
@@ -313,14 +314,12 @@ _NOT_EMPLOYER_NAMES_ZH = frozenset("""
 def _named_place_zh(name: str, generic: "frozenset[str]", label: str) -> bool:
     """A name, not a phrase (`家中`), a unit (`精神科`), a generic word, a known place (`台北`) or an
     institution whose type word says it is of another kind (`在[南門市場]工作` is a market)."""
-    from ..institutions import _name_like, type_word_ending  # validators load before the repairs
-    from ..workplaces import place_phrases
+    from ..institutions import _name_like  # validators load before the repairs
+    from ..workplaces import named_otherwise
 
     if name in generic or not _name_like(name) or name.endswith(_UNIT_ENDINGS_ZH):
         return False
-    if type_word_ending(name) not in (None, label):
-        return False
-    return name.casefold() not in place_phrases()
+    return not named_otherwise(name, label)
 
 
 def validate_care_place_zh(text: str, start: int, end: int) -> Optional[bool]:
@@ -330,12 +329,12 @@ def validate_care_place_zh(text: str, start: int, end: int) -> Optional[bool]:
 
 def validate_employer_zh(text: str, start: int, end: int) -> Optional[bool]:
     # An employer's name (友達, 全家, AUO) where someone works; `在工廠上班` names no employer.
-    from ..workplaces import place_phrases
+    from ..workplaces import WORKPLACE_LABEL, named_otherwise
 
     name = text[start:end]
     if name.isascii():
-        return name.casefold() not in place_phrases()
-    return _named_place_zh(name, _NOT_EMPLOYER_NAMES_ZH, "GENERAL_BUSINESS")
+        return not named_otherwise(name, WORKPLACE_LABEL)
+    return _named_place_zh(name, _NOT_EMPLOYER_NAMES_ZH, WORKPLACE_LABEL)
 
 
 class Validators:
