@@ -34,6 +34,11 @@ def heldout():
     return list(generate(120, seed=11, split="heldout"))
 
 
+@pytest.fixture(scope="module")
+def fresh():
+    return list(generate(60, seed=11, split="fresh"))
+
+
 def _dump(records):
     return [r.to_dict() for r in records]
 
@@ -67,7 +72,7 @@ def test_cli_writes_byte_identical_files(tmp_path):
     assert rec.patient_id and rec.id.startswith(rec.patient_id)
 
 
-@pytest.mark.parametrize("args", [["--split", "test"], ["--notes-per-patient", "3-1"], ["--notes-per-patient", "x"]])
+@pytest.mark.parametrize("args", [["--split", "test"], ["--values", "fresh"], ["--notes-per-patient", "3-1"], ["--notes-per-patient", "x"]])
 def test_cli_rejects_bad_options(tmp_path, args):
     result = CliRunner().invoke(app, ["synth", str(tmp_path / "x.jsonl"), "--patients", "1", *args])
     assert result.exit_code != 0
@@ -80,7 +85,7 @@ def test_generate_rejects_bad_arguments(kwargs):
         list(generate(1, seed=0, **kwargs))
 
 
-@pytest.mark.parametrize("split", ["train", "heldout"])
+@pytest.mark.parametrize("split", ["train", "heldout", "fresh"])
 def test_every_label_appears_in_50_patients(split):
     labels = {s.label for r in generate(50, seed=1, split=split) for s in r.spans}
     assert labels == set(LABELS)
@@ -115,8 +120,8 @@ def test_about_sixty_percent_of_lines_are_code_mixed(split):
     assert kinds["zh"] / total >= 0.10 and kinds["en"] / total >= 0.08
 
 
-def test_offsets_norms_and_note_lengths(train, heldout):
-    for r in train + heldout:
+def test_offsets_norms_and_note_lengths(train, heldout, fresh):
+    for r in train + heldout + fresh:
         r.validate()
         # 5..25 templated lines, plus a third to two thirds as many PHI-free lines
         assert 5 + 1 <= len(r.text.splitlines()) <= 25 + (2 * 25) // 3
@@ -131,9 +136,9 @@ def test_offsets_norms_and_note_lengths(train, heldout):
                 assert s.norm is None
 
 
-def test_every_span_aligns_to_the_code_mixing_tokenizer(train, heldout):
+def test_every_span_aligns_to_the_code_mixing_tokenizer(train, heldout, fresh):
     nlp = spacy_deid.blank()
-    records = train[:250] + heldout[:250]
+    records = train[:250] + heldout[:250] + fresh[:150]
     assert len(records) >= 400
     bad = [(r.id, s.label, s.start, s.end) for r in records for s, doc in [(s, nlp.make_doc(r.text)) for s in r.spans]
            if doc.char_span(s.start, s.end) is None]
@@ -208,17 +213,26 @@ def test_date_renderer(fmt, day, text, norm):
     assert D.render(day, fmt, random.Random(0)) == (text, norm)
 
 
-def test_heldout_uses_only_heldout_templates(train, heldout):
+def test_each_split_uses_only_its_own_templates(train, heldout, fresh):
     split_of = {t.id: t.split for t in all_templates()}
-    used_train = {i for r in train for i in r.meta["templates"]}
-    used_held = {i for r in heldout for i in r.meta["templates"]}
-    assert used_train and used_held and not used_train & used_held
-    assert {split_of[i] for i in used_train} == {"train"}
-    assert {split_of[i] for i in used_held} == {"heldout"}
+    used = {name: {i for r in records for i in r.meta["templates"]}
+            for name, records in (("train", train), ("heldout", heldout), ("fresh", fresh))}
+    assert all(used.values())
+    assert not used["train"] & used["heldout"] and not used["fresh"] & (used["train"] | used["heldout"])
+    for name, ids in used.items():
+        assert {split_of[i] for i in ids} == {name}
 
 
-def test_every_section_has_templates_in_both_splits():
-    assert set(by_section("train")) == set(by_section("heldout"))
+def test_fresh_notes_take_heldout_values_and_their_own_ids(fresh):
+    assert {r.meta["values"] for r in fresh} == {"heldout"}
+    assert all(r.patient_id.startswith("SYNF11-") for r in fresh)
+    for r in fresh:
+        r.validate()
+        assert all(r.text[s.start:s.end] == s.text for s in r.spans)
+
+
+def test_every_section_has_templates_in_every_split():
+    assert set(by_section("train")) == set(by_section("heldout")) == set(by_section("fresh"))
 
 
 def _skeleton(template) -> str:
@@ -228,12 +242,13 @@ def _skeleton(template) -> str:
                    for p in template.parts)
 
 
-def test_training_templates_are_not_near_copies_of_heldout_ones():
-    # The held-out split measures unseen sentence frames; a training frame that copies one (character
-    # similarity >= 0.9 of the skeletons) would turn that measure into one of memory.
+@pytest.mark.parametrize("other_split", ["heldout", "fresh"])
+def test_training_templates_are_not_near_copies_of_evaluation_ones(other_split):
+    # The held-out and fresh splits measure unseen sentence frames; a training frame that copies one
+    # (character similarity >= 0.9 of the skeletons) would turn that measure into one of memory.
     import difflib
     templates = all_templates()
-    held = [_skeleton(t) for t in templates if t.split == "heldout"]
+    held = [_skeleton(t) for t in templates if t.split == other_split]
     close = []
     for t in templates:
         if t.split != "train":

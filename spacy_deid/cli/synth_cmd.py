@@ -23,20 +23,22 @@ def synth_command(
     output: Path = typer.Argument(..., help="Output JSONL file (annotation format)."),
     patients: int = typer.Option(100, "--patients", "-n", min=0, help="Number of synthetic patients."),
     seed: int = typer.Option(0, "--seed", help="Random seed: same seed, same bytes."),
-    split: str = typer.Option("train", "--split", help="train or heldout (unseen templates and values)."),
+    split: str = typer.Option(
+        "train", "--split",
+        help="train, heldout (unseen templates and values) or fresh (templates written blind to the rules, held-out values)."),
     notes_per_patient: str = typer.Option("2-5", "--notes-per-patient", help="N or MIN-MAX notes per patient."),
     values: Optional[str] = typer.Option(
-        None, "--values", help="Lexicon split of the values (default: --split); train with --split heldout "
-                               "scores unseen contexts alone, heldout with --split train unseen values alone."),
+        None, "--values", help="Lexicon split of the values (default: --split; heldout for fresh); train with --split "
+                               "heldout scores unseen contexts alone, heldout with --split train unseen values alone."),
 ) -> None:
     """Generate OUTPUT with notes of PATIENTS synthetic patients (discharge, progress, OPD, nursing)."""
     from ..corpus.jsonl import write_jsonl
-    from ..synth import SPLITS, generate
+    from ..synth import SPLITS, VALUE_SPLITS, generate
 
     if split not in SPLITS:
         raise typer.BadParameter(f"--split must be one of {', '.join(SPLITS)}")
-    if values is not None and values not in SPLITS:
-        raise typer.BadParameter(f"--values must be one of {', '.join(SPLITS)}")
+    if values is not None and values not in VALUE_SPLITS:
+        raise typer.BadParameter(f"--values must be one of {', '.join(VALUE_SPLITS)}")
     output.parent.mkdir(parents=True, exist_ok=True)
     n = write_jsonl(generate(patients, seed=seed, split=split, notes_per_patient=_range(notes_per_patient),
                              values=values), output)

@@ -12,7 +12,7 @@ from typing import Iterator, List, Optional, Sequence, Tuple
 from ..corpus import PhiSpan, Record
 from .slots import SLOTS, Context, Piece
 from .templates import SPLITS, Template, by_section, note_layouts
-from .values import Patient, Pools, make_patient
+from .values import VALUE_SPLITS, Patient, Pools, make_patient
 
 DEFAULT_NOTES_PER_PATIENT = (2, 5)
 # Share of templates whose English literal text gets one typo: charts are typed in a hurry, and a
@@ -157,23 +157,25 @@ def generate(n_patients: int, seed: int = 0, split: str = "train",
              values: Optional[str] = None) -> Iterator[Record]:
     """Yield notes (Records in the annotation format) for `n_patients` synthetic patients.
 
-    `split="heldout"` uses only held-out templates and lexicon values, for testing generalization.
+    `split="heldout"` uses only held-out templates and lexicon values, for testing generalization;
+    `split="fresh"` uses the fresh templates (see `templates`) with held-out values.
     `values` takes the lexicon values from another split than the templates (default: the same):
     crossing them tells how much of a held-out score is lost to unseen contexts and how much to
     unseen names and places.
     """
     if split not in SPLITS:
         raise ValueError(f"Unknown split {split!r}; expected one of {SPLITS}")
-    values = split if values is None else values
-    if values not in SPLITS:
-        raise ValueError(f"Unknown value split {values!r}; expected one of {SPLITS}")
+    if values is None:
+        values = "heldout" if split == "fresh" else split
+    if values not in VALUE_SPLITS:
+        raise ValueError(f"Unknown value split {values!r}; expected one of {VALUE_SPLITS}")
     lo, hi = notes_per_patient
     if not 1 <= lo <= hi:
         raise ValueError(f"notes_per_patient must be 1 <= min <= max, got {notes_per_patient}")
     if n_patients < 0:
         raise ValueError("n_patients must be >= 0")
     pools = Pools(values, respell_names=split == values == "train")
-    tag = "T" if split == "train" else "H"
+    tag = split[0].upper()
     for i in range(n_patients):
         rng = Random(f"spacy-deid-synth/{split}/{seed}/{i}")
         pid = f"SYN{tag}{seed}-{i:05d}"

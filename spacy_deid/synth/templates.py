@@ -2,7 +2,9 @@
 
 Templates are data, values come from lexicons, and both are split: a template line starts with `T`
 (train) or `H` (held-out), so a held-out corpus is written with sentence frames the model never saw.
-Line format: `T|H <id> [w=<weight>] | <text>`, `[section]` starts a section, `#` starts a comment,
+`F` (fresh) marks frames written by an author who never saw the rules, and from whose errors no rule
+is written: the held-out split's errors were read to write rules, so its score alone flatters them.
+Line format: `T|H|F <id> [w=<weight>] | <text>`, `[section]` starts a section, `#` starts a comment,
 `\\n` in text starts a new note line, `{SLOT}` is filled by `slots.SLOTS`.
 """
 import json
@@ -17,9 +19,10 @@ from .slots import SLOTS
 
 register_cues()  # C_<NAME> cue-list slots must exist before templates are checked
 
-SPLITS = ("train", "heldout")
+SPLITS = ("train", "heldout", "fresh")
+_SPLIT_OF_MARK = {"T": "train", "H": "heldout", "F": "fresh"}
 _SLOT_RE = re.compile(r"\{([A-Z_]+)\}")
-_HEAD_RE = re.compile(r"([TH]) ([a-z0-9_.-]+)(?: w=([0-9.]+))?")
+_HEAD_RE = re.compile(r"([THF]) ([a-z0-9_.-]+)(?: w=([0-9.]+))?")
 
 
 class TemplateError(ValueError):
@@ -65,13 +68,13 @@ def parse_file(content: str, source: str) -> List[Template]:
         head, sep, body = raw.partition(" | ")
         m = _HEAD_RE.fullmatch(head.strip())
         if not sep or not m or section is None:
-            raise TemplateError(f"{source} line {lineno}: expected '[section]' then 'T|H id [w=N] | text'")
+            raise TemplateError(f"{source} line {lineno}: expected '[section]' then 'T|H|F id [w=N] | text'")
         text = body.rstrip("\n").replace("\\n", "\n")
         parts = parse_template_text(text)
         unknown = [p[0] for p in parts if isinstance(p, tuple) and p[0] not in SLOTS]
         if unknown:
             raise TemplateError(f"{source} line {lineno}: unknown slot(s) {unknown}")
-        out.append(Template(m.group(2), section, "train" if m.group(1) == "T" else "heldout",
+        out.append(Template(m.group(2), section, _SPLIT_OF_MARK[m.group(1)],
                             float(m.group(3) or 1.0), parts))
     return out
 
@@ -97,7 +100,7 @@ def all_templates() -> Tuple[Template, ...]:
 @lru_cache(maxsize=None)
 def by_section(split: str) -> Dict[str, Tuple[Template, ...]]:
     """Templates of `split`, grouped by section. Sections with no template of that split fall back to
-    none: every section has train and held-out templates (checked by the tests)."""
+    none: every section has templates of every split (checked by the tests)."""
     if split not in SPLITS:
         raise ValueError(f"Unknown split {split!r}; expected one of {SPLITS}")
     groups: Dict[str, List[Template]] = {}

@@ -43,6 +43,9 @@ def make_taiwan_id(rng: Random, gender: str) -> str:
     return f"{letter}{digits8}{taiwan_id_check_digit(letter, digits8)}"
 
 
+VALUE_SPLITS = ("train", "heldout")  # lexicon parts; "fresh" templates take held-out values
+
+
 class Pools:
     """Lexicon entries of one split ('train' or 'heldout'), with the weights choices use."""
 
