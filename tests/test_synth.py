@@ -226,9 +226,6 @@ def test_each_split_uses_only_its_own_templates(train, heldout, fresh):
 def test_fresh_notes_take_heldout_values_and_their_own_ids(fresh):
     assert {r.meta["values"] for r in fresh} == {"heldout"}
     assert all(r.patient_id.startswith("SYNF11-") for r in fresh)
-    for r in fresh:
-        r.validate()
-        assert all(r.text[s.start:s.end] == s.text for s in r.spans)
 
 
 def test_every_section_has_templates_in_every_split():
