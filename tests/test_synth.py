@@ -72,7 +72,8 @@ def test_cli_writes_byte_identical_files(tmp_path):
     assert rec.patient_id and rec.id.startswith(rec.patient_id)
 
 
-@pytest.mark.parametrize("args", [["--split", "test"], ["--values", "fresh"], ["--notes-per-patient", "3-1"], ["--notes-per-patient", "x"]])
+@pytest.mark.parametrize("args", [["--split", "test"], ["--values", "fresh"], ["--notes-per-patient", "3-1"],
+                                  ["--notes-per-patient", "x"]])
 def test_cli_rejects_bad_options(tmp_path, args):
     result = CliRunner().invoke(app, ["synth", str(tmp_path / "x.jsonl"), "--patients", "1", *args])
     assert result.exit_code != 0

@@ -19,10 +19,11 @@ from .slots import SLOTS
 
 register_cues()  # C_<NAME> cue-list slots must exist before templates are checked
 
-SPLITS = ("train", "heldout", "fresh")
 _SPLIT_OF_MARK = {"T": "train", "H": "heldout", "F": "fresh"}
+SPLITS = tuple(_SPLIT_OF_MARK.values())
 _SLOT_RE = re.compile(r"\{([A-Z_]+)\}")
-_HEAD_RE = re.compile(r"([THF]) ([a-z0-9_.-]+)(?: w=([0-9.]+))?")
+_MARKS = "".join(_SPLIT_OF_MARK)
+_HEAD_RE = re.compile(f"([{_MARKS}])" + r" ([a-z0-9_.-]+)(?: w=([0-9.]+))?")
 
 
 class TemplateError(ValueError):
@@ -68,7 +69,8 @@ def parse_file(content: str, source: str) -> List[Template]:
         head, sep, body = raw.partition(" | ")
         m = _HEAD_RE.fullmatch(head.strip())
         if not sep or not m or section is None:
-            raise TemplateError(f"{source} line {lineno}: expected '[section]' then 'T|H|F id [w=N] | text'")
+            raise TemplateError(f"{source} line {lineno}: expected '[section]' then "
+                                f"'{'|'.join(_MARKS)} id [w=N] | text'")
         text = body.rstrip("\n").replace("\\n", "\n")
         parts = parse_template_text(text)
         unknown = [p[0] for p in parts if isinstance(p, tuple) and p[0] not in SLOTS]
