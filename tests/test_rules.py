@@ -8,6 +8,7 @@ from spacy.training import Example
 
 import spacy_deid
 from spacy_deid.rules import PatternRule, RuleError, Validators, load_patterns, tw_id_check_digit
+from spacy_deid.rules.loading import default_pattern_files
 from spacy_deid.rules.validators import tw_id_checksum, tw_old_resident_checksum
 
 from linear import assert_linear
@@ -218,16 +219,45 @@ def test_missing_pattern_file_error(tmp_path):
         load_patterns(tmp_path / "nope.json")
 
 
-def test_patterns_serialize_with_pipeline(tmp_path):
+def test_fragments_serve_every_file_of_a_folder(tmp_path):
+    folder = tmp_path / "patterns"
+    folder.mkdir()
+    (folder / "a.json").write_text(json.dumps({"fragments": {"WARD": "7B|12A"}, "patterns": [
+        {"id": "ward_room", "label": "ROOM", "pattern": r"(?<![A-Z0-9])(?P<r>{{WARD}})(?=病房)", "group": "r"}]}),
+        encoding="utf8")
+    (folder / "b.json").write_text(json.dumps([
+        {"id": "ward_bed", "label": "NUMBER", "pattern": r"{{WARD}}-(?P<n>\d{1,2})(?=床)", "group": "n"}]),
+        encoding="utf8")
     nlp = spacy_deid.blank()
-    rules = nlp.add_pipe("deid_rules", config={"patterns": ""})
-    rules.add_patterns([{"id": "kh_mrn", "label": "MEDICAL_RECORD", "pattern": r"KH\d{7}"}])
-    nlp.to_disk(tmp_path / "p")
-    loaded = spacy.load(tmp_path / "p")
-    assert found(loaded, "KH1234567") == [("KH1234567", "MEDICAL_RECORD")]
-    again = spacy_deid.blank()
-    again.add_pipe("deid_rules", config={"patterns": ""}).from_bytes(rules.to_bytes())
-    assert found(again, "KH1234567") == [("KH1234567", "MEDICAL_RECORD")]
+    nlp.add_pipe("deid_rules", config={"patterns": ""}).initialize(pattern_files=[str(folder)])
+    assert found(nlp, "轉到7B病房, 12A-15床, 9C-3床") == [("7B", "ROOM"), ("15", "NUMBER")]
+    # the rule keeps the expanded regex, so a saved pipeline needs no pattern files
+    assert [r.pattern for r in load_patterns(folder)][1] == r"(?:7B|12A)-(?P<n>\d{1,2})(?=床)"
+
+
+@pytest.mark.parametrize("files,message", [
+    ({"a.json": [{"id": "x", "label": "ROOM", "pattern": "{{WARD}}"}]}, "rule 'x' in .*a.json: unknown fragment"),
+    ({"a.json": {"fragments": {"W": "7B"}, "patterns": []},
+      "b.json": {"fragments": {"W": "8C"}, "patterns": []}}, "b.json: fragment 'W' is defined differently"),
+    ({"a.json": {"fragments": {"W-1": "7B"}, "patterns": []}}, "a.json: `fragments` must map names"),
+    ({"a.json": {"fragments": ["7B"], "patterns": []}}, "a.json: `fragments` must map names"),
+])
+def test_fragment_errors_name_the_file_and_rule(tmp_path, files, message):
+    for name, content in files.items():
+        (tmp_path / name).write_text(json.dumps(content), encoding="utf8")
+    with pytest.raises(RuleError, match=message):
+        load_patterns(tmp_path)
+
+
+def test_shipped_department_list_is_written_once():
+    from importlib import resources
+    folder = resources.files("spacy_deid") / "resources" / "patterns"
+    raw = "".join((folder / name).read_text(encoding="utf8") for name in default_pattern_files())
+    assert raw.count("CHEST|CVICU|") == 1
+    using = {r.id for r in load_patterns("default") if r.pattern and "(?:CHEST|CVICU|" in r.pattern}
+    assert using >= {"department_abbr_after_hospital", "department_abbr_of",
+                     "hospital_abbr_before_department", "hospital_abbr_after_department"}
+    assert all("{{" not in r.pattern for r in load_patterns("default") if r.pattern)
 
 
 def test_rules_merge_with_existing_entities(nlp):

@@ -1,14 +1,20 @@
 """Reading pattern files: the shipped defaults (package data) or a hospital's own JSON/YAML files.
 
-A file holds `{"description": ..., "patterns": [rule, ...]}` or a bare list of rules. A directory means
-all its `*.json`/`*.yml`/`*.yaml` files in name order. Rule ids are unique within a set; a later set
-(extra patterns from `[initialize.components.deid_rules]`) replaces a rule with the same id, so a
-hospital can tighten one default rule without copying the others.
+A file holds `{"description": ..., "fragments": {...}, "patterns": [rule, ...]}` or a bare list of rules.
+A directory means all its `*.json`/`*.yml`/`*.yaml` files in name order. Rule ids are unique within a set;
+a later set (extra patterns from `[initialize.components.deid_rules]`) replaces a rule with the same id, so
+a hospital can tighten one default rule without copying the others.
+
+`fragments` names a regex shared by several rules (a list of department abbreviations); a pattern writes
+`{{NAME}}` where it stands, and gets it as a non-capturing group. Fragments are shared by every file of a
+set (the shipped files, or one folder), so one list serves rules in several files; rules keep the
+expanded pattern, so a saved pipeline does not depend on the files.
 """
 import json
+import re
 from importlib import resources
 from pathlib import Path
-from typing import Any, Dict, Iterable, List, Sequence, Union
+from typing import Any, Dict, Iterable, List, Sequence, Tuple, Union
 
 from .rule import PatternRule, RuleError, rules_from_list
 
@@ -30,15 +36,62 @@ def _parse(text: str, suffix: str, source: str) -> Any:
     return yaml.safe_load(text)
 
 
-def _rules_of(data: Any, source: str) -> List[PatternRule]:
+_FRAGMENT_REF_RE = re.compile(r"\{\{([A-Za-z_][A-Za-z0-9_]*)\}\}")
+_FRAGMENT_NAME_RE = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
+# (source, its rule dicts, its fragments): one parsed file.
+_ParsedFile = Tuple[str, List[Any], Dict[str, str]]
+
+
+def _contents_of(data: Any, source: str) -> _ParsedFile:
+    fragments: Dict[str, str] = {}
     if isinstance(data, dict):
-        unknown = sorted(set(data) - {"description", "patterns"})
+        unknown = sorted(set(data) - {"description", "fragments", "patterns"})
         if unknown:
-            raise RuleError(f"{source}: unknown top-level key(s) {unknown}; allowed: description, patterns")
+            raise RuleError(f"{source}: unknown top-level key(s) {unknown}; "
+                            "allowed: description, fragments, patterns")
+        fragments = data.get("fragments") or {}
+        if not isinstance(fragments, dict) or not all(
+                isinstance(k, str) and _FRAGMENT_NAME_RE.fullmatch(k) and isinstance(v, str) and v
+                for k, v in fragments.items()):
+            raise RuleError(f"{source}: `fragments` must map names (letters, digits, _) to non-empty regexes")
         data = data.get("patterns", [])
     if not isinstance(data, list):
         raise RuleError(f"{source}: expected a list of pattern rules")
-    return rules_from_list(data, source=source)
+    return source, data, dict(fragments)
+
+
+def _shared_fragments(files: Sequence[_ParsedFile]) -> Dict[str, str]:
+    shared: Dict[str, str] = {}
+    for source, _, fragments in files:
+        for name, regex in fragments.items():
+            if shared.get(name, regex) != regex:
+                raise RuleError(f"{source}: fragment {name!r} is defined differently in another file of the set")
+            shared[name] = regex
+    return shared
+
+
+def _expand(item: Any, fragments: Dict[str, str], source: str) -> Any:
+    pattern = item.get("pattern") if isinstance(item, dict) else None
+    if not isinstance(pattern, str) or "{{" not in pattern:
+        return item
+
+    def fragment(match: "re.Match[str]") -> str:
+        name = match.group(1)
+        if name not in fragments:
+            raise RuleError(f"rule {item.get('id')!r} in {source}: unknown fragment {{{{{name}}}}}; "
+                            f"defined: {sorted(fragments) or 'none'}")
+        return f"(?:{fragments[name]})"
+
+    return {**item, "pattern": _FRAGMENT_REF_RE.sub(fragment, pattern)}
+
+
+def _rules_of_set(files: Sequence[_ParsedFile]) -> List[PatternRule]:
+    """Rules of files read together: fragments of any file serve every file's rules."""
+    fragments = _shared_fragments(files)
+    rules: List[PatternRule] = []
+    for source, items, _ in files:
+        rules.extend(rules_from_list([_expand(item, fragments, source) for item in items], source=source))
+    return check_unique(rules)
 
 
 def default_pattern_files() -> List[str]:
@@ -49,11 +102,12 @@ def default_pattern_files() -> List[str]:
 
 def load_default_patterns() -> List[PatternRule]:
     folder = resources.files("spacy_deid") / "resources" / "patterns"
-    rules: List[PatternRule] = []
+    files = []
     for name in default_pattern_files():
         text = (folder / name).read_text(encoding="utf8")
-        rules.extend(_rules_of(_parse(text, Path(name).suffix, name), f"default patterns/{name}"))
-    return check_unique(rules)
+        source = f"default patterns/{name}"
+        files.append(_contents_of(_parse(text, Path(name).suffix, source), source))
+    return _rules_of_set(files)
 
 
 def load_pattern_path(path: Union[str, Path]) -> List[PatternRule]:
@@ -64,10 +118,8 @@ def load_pattern_path(path: Union[str, Path]) -> List[PatternRule]:
         files = [path]
     else:
         raise RuleError(f"pattern file or folder not found: {path}")
-    rules: List[PatternRule] = []
-    for file in files:
-        rules.extend(_rules_of(_parse(file.read_text(encoding="utf8"), file.suffix, str(file)), str(file)))
-    return check_unique(rules)
+    return _rules_of_set([_contents_of(_parse(file.read_text(encoding="utf8"), file.suffix, str(file)), str(file))
+                          for file in files])
 
 
 def load_patterns(spec: Union[str, Path]) -> List[PatternRule]:
