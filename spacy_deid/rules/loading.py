@@ -36,8 +36,8 @@ def _parse(text: str, suffix: str, source: str) -> Any:
     return yaml.safe_load(text)
 
 
-_FRAGMENT_REF_RE = re.compile(r"\{\{([A-Za-z_][A-Za-z0-9_]*)\}\}")
 _FRAGMENT_NAME_RE = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
+_FRAGMENT_REF_RE = re.compile(r"\{\{(" + _FRAGMENT_NAME_RE.pattern + r")\}\}")
 # (source, its rule dicts, its fragments): one parsed file.
 _ParsedFile = Tuple[str, List[Any], Dict[str, str]]
 
