@@ -260,6 +260,18 @@ def test_shipped_department_list_is_written_once():
     assert all("{{" not in r.pattern for r in load_patterns("default") if r.pattern)
 
 
+def test_patterns_serialize_with_pipeline(tmp_path):
+    nlp = spacy_deid.blank()
+    rules = nlp.add_pipe("deid_rules", config={"patterns": ""})
+    rules.add_patterns([{"id": "kh_mrn", "label": "MEDICAL_RECORD", "pattern": r"KH\d{7}"}])
+    nlp.to_disk(tmp_path / "p")
+    loaded = spacy.load(tmp_path / "p")
+    assert found(loaded, "KH1234567") == [("KH1234567", "MEDICAL_RECORD")]
+    again = spacy_deid.blank()
+    again.add_pipe("deid_rules", config={"patterns": ""}).from_bytes(rules.to_bytes())
+    assert found(again, "KH1234567") == [("KH1234567", "MEDICAL_RECORD")]
+
+
 def test_rules_merge_with_existing_entities(nlp):
     """Same boundaries: the rule's label wins the tie (rule > date > ner); other NER spans stay."""
     doc = nlp.make_doc("Dr. 周 0912-345-678")
