@@ -24,7 +24,9 @@ definitions of docs/annotation.md and nothing else:
   of these is a word the model misread (`班[別] 小夜` in a nursing header). This check and the next
   read the span's neighbours;
 - a span of digits only right after a measurement word (`FS [180]`, `HR [78]`; the date finder's
-  list) is a measured value, whatever label the model gave it;
+  list) is a measured value, whatever label the model gave it; so is one right before a unit
+  (`[50] mcg/hr`, `[1200] kcal`), and four digits in a time-of-day context are a clock reading
+  (`at [2045]`, `[2200] hrs`, `晚上 [2300]`, `[2300] to 0600`; `dates/nondates.py`);
 - other location labels hold a letter or digit (`[804]` is a hospital, `[7B]` a room);
 - a STREET written in Chinese holds the word that makes it a street: 路, 街, 道, 段, 巷, 弄 or 胡同
   (`忠孝東路`, `台灣大道二段`, `Sec. 2, 中山路`): a Chinese road's name is always written with its
@@ -54,6 +56,7 @@ from spacy.tokens import Doc, Span
 
 from .clinical_terms import is_clinical_term
 from .dates.finder import after_measurement_word, find_readings
+from .dates.nondates import clock_time, is_amount, unit_after
 from .dates.numerals import NUMERAL_CHARS
 from .doctext import doc_text
 from .labels import LOCATION_LABELS, NAME_LABELS
@@ -66,9 +69,9 @@ _HAS_MONTH = re.compile(r"(?i:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)")
 _NUMERALS_AND_DATE_MARKS = re.compile(rf"[\d{NUMERAL_CHARS}年月日號号/.\-~～ ]+")
 _DIGITS_ONLY_DATE_LENGTHS = (4, 6, 7, 8)
 # Four digits with a leading zero are a clock time (`0600`), never a year (the finder's years start
-# at 1800, and MMDD is not a form of the guide); a range of four-digit groups with one of them is a
-# shift (`1900-0700`).
-_CLOCK_TIME = re.compile(r"0[0-9][0-5][0-9]")
+# at 1800, and MMDD is not a form of the guide), and so is 2400 (midnight, past the finder's last
+# year); a range of four-digit groups with one of them is a shift (`1900-0700`, `1600-2400`).
+_CLOCK_TIME = re.compile(r"0[0-9][0-5][0-9]|2400")
 _CLOCK_TIME_RANGE = re.compile(r"[0-9]{4}[ ]?[-–~][ ]?[0-9]{4}")
 _HAS_ADDRESS = re.compile(r"(?i:://|www\.|[^\W_]@[^\W_])")
 _FUNCTION_WORDS = frozenset("""
@@ -177,6 +180,16 @@ def measured_value(text: str, start: int, end: int, label: str) -> bool:
             and after_measurement_word(text, start))
 
 
+def measured_amount(text: str, start: int, end: int, label: str) -> bool:
+    """A NER span of digits only right before a unit (`[50] mcg/hr` as an AGE, `[1200] kcal` as a
+    DATE) or holding its unit (`[76mmHg]` as a ROOM), or four digits that are a time of day in their context (`at [2045]` as a DATE, `上午 [0900]`
+    as a PHONE): an amount or a clock reading, not PHI (`nondates`), whatever label the model gave it."""
+    span = text[start:end]
+    if is_amount(span):
+        return True  # `[76mmHg]` as a ROOM
+    return span.isascii() and span.isdigit() and (unit_after(text, end) or clock_time(text, start, end))
+
+
 def _alnum(text: str) -> bool:
     return _HAS_ALNUM.search(text) is not None
 
@@ -218,7 +231,8 @@ def drop_misshapen(doc: Doc, sources: Iterable[str] = ("ner",)) -> List[Span]:
         source = ent._.source or "ner"
         if source in wanted and (not fits_label(ent.text, ent.label_)
                                  or lone_surname(text, ent.start_char, ent.end_char, ent.label_)
-                                 or measured_value(text, ent.start_char, ent.end_char, ent.label_)):
+                                 or measured_value(text, ent.start_char, ent.end_char, ent.label_)
+                                 or measured_amount(text, ent.start_char, ent.end_char, ent.label_)):
             dropped.append(ent)
         else:
             kept.append(ent)

@@ -132,6 +132,8 @@ def test_a_hospital_named_by_its_department_or_a_visit(nlp, text, expected):
     "曾在台北住院",  # a known place: the city
     "Pt transferred to MICU overnight.",  # no H or MC at the end: a unit
     "經加護病房收住院",  # a department, taken by its own rule
+    "PT ADMITTED FROM CATH LAB S/P STENT",  # an English word ending in H, in a note typed in capitals
+    "TRANSFERRED TO NORTH 4 FOR TELEMETRY",
 ])
 def test_what_else_stands_where_a_visit_happens_is_no_hospital(nlp, text):
     assert _labelled(nlp, text, "HOSPITAL") == []

@@ -37,6 +37,7 @@ def test_shapes_the_annotation_guide_allows(text, label):
     ("03-7452939 ext. 9558", "DATE"), ("ext. 5228", "DATE"), ("14:30", "DATE"), ("3 days", "DATE"),
     ("BP 120/80", "DATE"), ("180k", "DATE"), ("3週", "DATE"), ("180", "DATE"), ("12", "DATE"), ("55555", "DATE"),
     ("0600", "DATE"), ("0930", "DATE"), ("1900-0700", "DATE"), ("0700 - 1900", "DATE"), ("2300~0700", "DATE"),
+    ("1600-2400", "DATE"), ("2400", "DATE"),
     ("https://line.me/ti/p/abc 直播", "LOCATION"), ("www.ntuh.gov.tw", "HOSPITAL"), ("chen@ntu.edu.tw", "SCHOOL"),
     ("for", "DOCTOR"), ("FOR", "PATIENT"), ("the", "SCHOOL"), ("With", "HOSPITAL"), ("which", "PROFESSION"),
     ("https://www.youtube.com/@meiling.liu", "PERSON"), ("lin@ntuh.gov.tw", "DOCTOR"), ("7B://", "ROOM"),

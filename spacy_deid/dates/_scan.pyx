@@ -42,6 +42,7 @@ cdef object _right_veto = None       # finder._RIGHT_UNIT_VETO.match
 cdef str _left_veto_last = ""        # finder.LEFT_VETO_LAST_CHARS
 cdef str _left_strip = ""            # finder._LEFT_STRIP
 cdef object _fraction_vetoed = None  # finder._fraction_vetoed
+cdef object _clock_time = None       # nondates.clock_time
 cdef object _parse_numeral = None    # numerals.parse_numeral (Chinese numerals)
 cdef object _preference_key = None   # finder._preference_key
 cdef object _month_field = None      # finder.month_field
@@ -51,11 +52,12 @@ cdef int _CACHE_SIZE = 50000
 cdef int[13] _DAYS = [0, 31, 29, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31]
 
 
-def bind(shapes, vetoes, str left_veto_last, str left_strip, fraction_vetoed, month_field, lowercase_words,
-         parse_numeral, preference_key, int cache_size) -> None:
+def bind(shapes, vetoes, str left_veto_last, str left_strip, fraction_vetoed, clock_time, month_field,
+         lowercase_words, parse_numeral, preference_key, int cache_size) -> None:
     """Called once by `finder` when it imports this module: the pieces shared with the reference.
     vetoes: finder's (_YEAR_CUE, _ID_VETO, _LEFT_VETO_REVERSED, _RIGHT_UNIT_VETO)."""
     global _regexes, _year_cue, _id_veto, _left_veto, _right_veto, _fraction_vetoed, _parse_numeral
+    global _clock_time
     global _preference_key, _CACHE_SIZE, _left_veto_last, _left_strip, _month_field, _LOWERCASE_WORDS
     _month_field = month_field
     _LOWERCASE_WORDS = lowercase_words
@@ -66,6 +68,7 @@ def bind(shapes, vetoes, str left_veto_last, str left_strip, fraction_vetoed, mo
     _year_cue, _id_veto, _left_veto, _right_veto = (vetoes[0].search, vetoes[1].search, vetoes[2].match,
                                                     vetoes[3].match)
     _fraction_vetoed = fraction_vetoed
+    _clock_time = clock_time
     _parse_numeral = parse_numeral
     _CACHE_SIZE = cache_size
 
@@ -809,7 +812,7 @@ cdef bint _context_vetoed(str text, Py_ssize_t start, Py_ssize_t end, int shape)
     """`finder._context_vetoed`, with its regexes."""
     cdef str left = text[start - 24 if start > 24 else 0:start]
     if shape == BARE_YEAR:
-        if _year_cue(left) is None:
+        if _year_cue(left) is None or _clock_time(text, start, end):
             return True
     elif shape == COMPACT and _id_veto(left) is not None:
         return True

@@ -24,6 +24,7 @@ from dataclasses import dataclass, field
 from typing import Dict, List, Optional, Sequence, Tuple
 
 from .formats import MINGUO_OFFSET, compile_format, is_valid as _valid, parse_with_format, style_key
+from .nondates import AMOUNT_WORDS, MEASURE_UNITS, clock_time
 from .numerals import NUMERAL_CHARS, parse_numeral
 
 DEFAULT_PREFERENCE = ("minguo/ymd", "christian/ymd", "christian/mdy", "christian/dmy")
@@ -92,12 +93,14 @@ _LEFT_VETO_WORDS = frozenset((
     "hb", "hgb", "hct", "wbc", "plt", "cr", "bun", "na", "k", "ca", "glucose", "sugar", "ac", "pc",
     "hba1c", "a1c", "ldl", "hdl", "tg", "ast", "alt", "inr", "crp",  # lab values
     "fs",  # finger-stick glucose: FS 180
-    "hr", "pr", "rr", "bt", "bw", "bh", "temp", "pulse", "spo2", "sao2", "iop", "va", "ef", "fev1", "fvc",
+    "hr", "pr", "rr", "bt", "bw", "bh", "temp", "tmax", "tcurrent", "tc", "pulse", "spo2", "sao2", "iop", "va", "ef", "fev1", "fvc",
     "dose", "taper", "titrate", "ratio", "sig", "tab", "tabs",  # doses: 5/4/3 taper, sig 1/2
     "psv", "peep", "cpap", "bipap", "ipap", "epap",  # ventilator settings: PSV 5/5, BiPAP 12/5
+    "strength", "power", "grip", "motor", "rue", "lue", "rle", "lle", "bue", "ble",  # muscle power: RUE 4/5
 ))
 _LEFT_VETO_PHRASES = ("blood pressure", "vital signs", "visual acuity", "血壓", "血糖", "心跳", "脈搏", "呼吸",
-                      "體溫", "體重", "身高", "分數", "評分", "得分", "視力", "眼壓", "劑量", "比例", "疼痛")
+                      "體溫", "體重", "身高", "分數", "評分", "得分", "視力", "眼壓", "劑量", "比例", "疼痛",
+                      "肌力", "握力")
 _LINKING_WORDS = frozenset(("was", "is", "of", "at"))
 # Characters of left context the vetoes read: the longest veto phrase, a linking word and separators
 # (`_scan.pyx`, the compiled twin, writes the same 24 as a literal).
@@ -143,9 +146,8 @@ def after_measurement_word(text: str, start: int) -> bool:
 # A number right after another number and a space is a mixed fraction: `1 1/2 tab`.
 _MIXED_FRACTION = re.compile(r"[0-9][ ]$")
 _RIGHT_UNIT_VETO = re.compile(
-    r"(?i:^[ ]?(?:tabs?|tablets?|caps?|capsules?|mg|mcg|g|gm|kg|ml|cc|mmhg|mmol|meq|mm|cm|%|#|"
-    r"pcs?|amps?|vials?|puffs?|drops?|gtt|units?|iu|bpm|x[0-9]|×|times|/|°|℃|"
-    r"度|顆|錠|粒|包|次|支|瓶|片|劑|倍|歲|小時|分鐘|分(?![娩析離离泌開开])|mg/dl)(?![A-Za-z]))")
+    r"(?i:^[ ]?(?:" + MEASURE_UNITS + "|" + AMOUNT_WORDS + r"|#|x[0-9]|×|times|/|次|倍|歲|小時|分鐘|"
+    r"分(?![娩析離离泌開开]))(?![A-Za-z]))")
 # Fractions only: `1/3 of the dose`, `7/10 pain`.
 _RIGHT_FRACTION_VETO = re.compile(r"(?i:^[ ]?(?:of|pain|strength|power)(?![A-Za-z]))")
 # A pain score out of ten later in a line about pain: `Pain 4/10, ... re-eval 2/10` (the first is
@@ -468,7 +470,7 @@ def _context_vetoed(text: str, start: int, end: int, shape: str) -> bool:
     (most numbers in a note are vitals, doses and phone numbers, and they stop here)."""
     left = text[max(0, start - _LEFT_CONTEXT):start]
     if shape == "bare_year":
-        if not _YEAR_CUE.search(left):
+        if not _YEAR_CUE.search(left) or clock_time(text, start, end):  # `from 2300 to 0600`
             return True
     elif shape == "compact" and _ID_VETO.search(left):
         return True
@@ -743,7 +745,7 @@ except ImportError:  # not built: the pure-Python scan is complete on its own
     _compiled = None
 else:
     _compiled.bind(SHAPES, (_YEAR_CUE, _ID_VETO, _LEFT_VETO_REVERSED, _RIGHT_UNIT_VETO), LEFT_VETO_LAST_CHARS,
-                   _LEFT_STRIP, _fraction_vetoed, month_field, _LOWERCASE_WORDS,
+                   _LEFT_STRIP, _fraction_vetoed, clock_time, month_field, _LOWERCASE_WORDS,
                    parse_numeral, _preference_key, _CACHE_SIZE)
 
 COMPILED = _compiled is not None

@@ -1,0 +1,67 @@
+"""Numbers that look like PHI and are not: clock times and amounts with a unit.
+
+WHY: annotation.md keeps times of day, doses and measured values out of PHI, and nursing notes are
+full of both (`hung at 2045`, `at 1200 units/hr`, `drip at 50 mcg/hr`, `from 2300 to 0600`). Four
+digits are a year to a model trained on dates (`since 2019`), and a number in a name-like slot is
+an age or a room to it; the date finder's vetoes and the NER span checks (`spanshape`) ask the
+questions here, written from general clinical writing, not from any evaluation corpus.
+
+Every pattern is anchored at one end and bounded: a constant amount of work per number.
+"""
+import re
+
+# A unit written right after an amount (`650 mg`, `50 mcg/hr`, `1200 kcal`, `40 mEq`, `3顆`): what
+# stands before it is a measured amount. Not the age words (`歲`, `y/o`), not `號`/`床` (house and bed
+# numbers are PHI), not `次` (a count of times is no PHI either, but `2次` is no age or room the
+# model would call one).
+MEASURE_UNITS = (
+    r"tabs?|tablets?|caps?|capsules?|mg|mcg|ug|µg|g|gm|kg|ml|cc|mmhg|mmol|meq|mm|cm|%|pcs?|amps?|vials?|"
+    r"puffs?|drops?|gtt|units?|iu|bpm|kcal|cal|°|℃|度|顆|錠|粒|包|支|瓶|片|劑|毫克|毫升|公斤|公克|公分|mg/dl")
+# What a fraction counts (`1/2 ppd`, `3/4 cups`, `6/7 hours`, `2/3 days`): a date is never followed by
+# one of these, a portion or a range of them is.
+AMOUNT_WORDS = (
+    r"hrs?|hours?|h|mins?|minutes?|days?|wks?|weeks?|months?|yrs?|years?|ppd|packs?|pks?|cigarettes?|"
+    r"cigs?|cups?|glasses|bottles?|cans?|meals?|servings?|portions?|doses?|sessions?")
+
+_UNIT_AFTER = re.compile(r"(?i:[ ]?(?:" + MEASURE_UNITS + r")(?![A-Za-z]))")
+_AMOUNT = re.compile(r"(?i:[0-9]{1,7}(?:\.[0-9]{1,4})?[ ]?(?:" + MEASURE_UNITS + r"))")
+
+# HHMM on a 24-hour clock.
+_CLOCK = re.compile(r"(?:[01][0-9]|2[0-3])[0-5][0-9]")
+# Words a time of day stands after (`at 2045`, `@ 1400`, `晚上 2300`) or before (`2200 hrs`, `2300時`).
+_CLOCK_BEFORE = re.compile(
+    r"(?:(?<![A-Za-z])(?i:at)[ ]?|@[ ]?|(?:上午|下午|晚上|早上|凌晨|中午|清晨|傍晚|晚間|夜間|半夜|午夜|今早|今晚|昨晚|早晨)"
+    r"[ ]?(?:約|大約)?[ ]?)$")
+_CLOCK_AFTER = re.compile(r"[ ]?(?:(?i:hrs?|hours|h|o'?clock)(?![A-Za-z])|[時点點])")
+# The other end of a shift written with a leading zero (`2300 to 0600`, `0700-1900`): years have none.
+_RANGE_SEP = r"[ ]?(?:-|–|~|～|(?i:to)|至|到)[ ]?"
+_ZERO_CLOCK = r"(?:0[0-9][0-5][0-9]|2400)"  # 2400: midnight at a shift's end, beyond every year read
+_ANY_CLOCK = r"(?:[01][0-9]|2[0-3])[0-5][0-9]"
+_PARTNER_AFTER = {zero: re.compile(_RANGE_SEP + (_ANY_CLOCK if zero else _ZERO_CLOCK) + r"(?![0-9])")
+                  for zero in (False, True)}
+_PARTNER_BEFORE = {zero: re.compile(r"(?<![0-9])" + (_ANY_CLOCK if zero else _ZERO_CLOCK) + _RANGE_SEP + r"$")
+                   for zero in (False, True)}
+_CONTEXT = 12
+
+
+def clock_time(text: str, start: int, end: int) -> bool:
+    """Is text[start:end] four digits that read as HHMM in a time-of-day context (`at 2045`,
+    `2200 hrs`, `晚上 2300`, `2300 to 0600`)? A year has none of these beside it. In a range, one
+    end has to have a leading zero (`1900-0700`, `0600` in `2300 to 0600`): `2019-2021` are years."""
+    if (end - start != 4 or _CLOCK.fullmatch(text, start, end) is None
+            or (start > 0 and "0" <= text[start - 1] <= "9") or (end < len(text) and "0" <= text[end] <= "9")):
+        return False  # not HHMM, or part of a longer number
+    left = text[max(0, start - _CONTEXT):start]
+    zero = text[start] == "0"
+    return (_CLOCK_BEFORE.search(left) is not None or _PARTNER_BEFORE[zero].search(left) is not None
+            or _CLOCK_AFTER.match(text, end) is not None or _PARTNER_AFTER[zero].match(text, end) is not None)
+
+
+def unit_after(text: str, end: int) -> bool:
+    """Does a unit of measure follow text[:end] (`50| mcg/hr`, `3|顆`)?"""
+    return _UNIT_AFTER.match(text, end) is not None
+
+
+def is_amount(text: str) -> bool:
+    """Is `text` a number with its unit and nothing else (`76mmHg`, `50 mg`, `98%`)?"""
+    return _AMOUNT.fullmatch(text) is not None
