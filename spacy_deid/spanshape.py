@@ -16,7 +16,8 @@ definitions of docs/annotation.md and nothing else:
   and four digits with a leading zero are a time of day (`0600`, `1900-0700`: not PHI, annotation.md);
 - PHONE, MEDICAL_RECORD, ID_NUMBER, NIC hold a digit; EMAIL holds `@`; URL holds `.` or `/`;
 - names (PATIENT, PERSON, FAMILY, DOCTOR) and PROFESSION hold a letter and no digit, and are not one
-  ASCII letter (a single Han character is a name: `[葉]醫師`);
+  ASCII letter (a single Han character is a name: `[葉]醫師`); a PROFESSION is not a word for a
+  person that names no trade (`woman`, `smoker`, `個案`);
 - a name of one Han character stands next to its title: annotation.md keeps titles outside the span
   (`[葉]醫師`, `[陳]先生`, `Dr. [王]`), so a lone surname is written with one after it (先生, 醫師,
   阿姨…), an English title, a role (`社工 [謝]`, `主治醫師: [王]`) or 老/小/阿 before it (`老[王]`),
@@ -56,7 +57,7 @@ from spacy.tokens import Doc, Span
 
 from .clinical_terms import is_clinical_term
 from .dates.finder import after_measurement_word, find_readings
-from .dates.nondates import clock_time, is_amount, unit_after
+from .dates.nondates import clock_time, is_amount, is_number_or_range, unit_after
 from .dates.numerals import NUMERAL_CHARS
 from .doctext import doc_text
 from .labels import LOCATION_LABELS, NAME_LABELS
@@ -132,6 +133,19 @@ def _name(text: str) -> bool:
     return _HAS_LETTER.search(text) is not None and _HAS_DIGIT.search(text) is None and _can_name(text)
 
 
+# Words for a person that say nothing of a trade (`a 45-year-old [woman]`, `Former [smoker]`, `個案`):
+# no occupation, whatever slot a model reads them in.
+_PERSON_NOUNS = frozenset("""
+woman women man men lady gentleman boy girl child children kid infant baby adult teenager adolescent
+male female person people individual patient pt smoker nonsmoker non-smoker drinker
+女性 男性 女生 男生 女子 男子 病人 病患 患者 個案 案主 小孩 孩子 嬰兒 老人 長者
+""".split())
+
+
+def _profession(text: str) -> bool:
+    return _name(text) and text.strip().casefold() not in _PERSON_NOUNS
+
+
 def _person(text: str) -> bool:
     # Not the lower-case word test: a hurried note writes `sung Hsiung-Cheng`, and a name is kept.
     return _name(text) and _balanced(text)
@@ -181,13 +195,13 @@ def measured_value(text: str, start: int, end: int, label: str) -> bool:
 
 
 def measured_amount(text: str, start: int, end: int, label: str) -> bool:
-    """A NER span of digits only right before a unit (`[50] mcg/hr` as an AGE, `[1200] kcal` as a
-    DATE) or holding its unit (`[76mmHg]` as a ROOM), or four digits that are a time of day in their context (`at [2045]` as a DATE, `上午 [0900]`
+    """A NER span of a number or a range right before a unit or a thing counted (`[50] mcg/hr` as an
+    AGE, `[1200] kcal`, `[2-3] glasses` as a DATE) or holding its unit (`[76mmHg]` as a ROOM), or four digits that are a time of day in their context (`at [2045]` as a DATE, `上午 [0900]`
     as a PHONE): an amount or a clock reading, not PHI (`nondates`), whatever label the model gave it."""
     span = text[start:end]
     if is_amount(span):
         return True  # `[76mmHg]` as a ROOM
-    return span.isascii() and span.isdigit() and (unit_after(text, end) or clock_time(text, start, end))
+    return is_number_or_range(span) and (unit_after(text, end) or clock_time(text, start, end))
 
 
 def _alnum(text: str) -> bool:
@@ -204,7 +218,7 @@ SHAPE_OF: Dict[str, Callable[[str], bool]] = {
     "NIC": _digit,
     "EMAIL": lambda text: "@" in text,
     "URL": lambda text: "." in text or "/" in text,
-    "PROFESSION": _name,
+    "PROFESSION": _profession,
     **{label: _person for label in NAME_LABELS},
     **{label: _place for label in LOCATION_LABELS if label != "NUMBER"},
     "STREET": _street,

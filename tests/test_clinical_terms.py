@@ -52,6 +52,14 @@ def test_a_drug_or_shorthand_cannot_be_a_name_or_place(label):
     assert fits_label("Effie", label)  # a name that merely starts like a drug
 
 
+@pytest.mark.parametrize("text,label", [
+    ("Tmax", "HOSPITAL"), ("TMAX", "HOSPITAL"), ("CHF", "CITY"), ("CATH", "FAMILY"), ("NTG", "HOSPITAL"),
+    ("BEDREST", "CITY"), ("Penicillin", "FAMILY"), ("Neck", "DOCTOR"), ("COPD", "PERSON"),
+])
+def test_chart_shorthand_of_a_nursing_note_is_no_name_or_place(text, label):
+    assert not fits_label(text, label)
+
+
 def test_ner_spans_of_drugs_are_dropped_but_rule_spans_stay():
     nlp = spacy_deid.blank()
     doc = nlp.make_doc("依醫囑給予 Cymbalta 60mg, CVP 12, seen by Dr. Lin at 台大.")

@@ -110,6 +110,11 @@ def test_compiled_scan_applies_the_same_vetoes(text):
     ("BP:128/76mmHg SpO2:98%", "76mmHg", "ROOM", True),
     ("drank 500cc", "500cc", "NUMBER", True),
     ("moved to 7B-12", "7B", "ROOM", False),
+    ("She drinks 2-3 glasses of wine", "2-3", "DATE", True),
+    ("smokes 1 ppd", "1", "AGE", True),
+    ("45 years old", "45", "AGE", False),  # years, months, days: ages are counted in them
+    ("3 days old", "3", "AGE", False),
+    ("seen 2019-2021 at", "2019-2021", "DATE", False),
     ("since 2019 unemployed", "2019", "DATE", False),
     ("38 y/o male", "38", "AGE", False),
     ("分機 2234", "2234", "PHONE", False),

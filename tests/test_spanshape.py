@@ -44,6 +44,7 @@ def test_shapes_the_annotation_guide_allows(text, label):
     ("supervisor)參加", "COUNTRY"), ("Chen (nephew", "FAMILY"), ("holds an ARC", "COUNTRY"),
     ("moved to Taipei", "CITY"),
     ("溝通良好", "STREET"), ("仁愛", "STREET"), ("中山北", "STREET"), ("Sec. 2, 中山", "STREET"),
+    ("woman", "PROFESSION"), ("smoker", "PROFESSION"), ("Patient", "PROFESSION"), ("個案", "PROFESSION"),
 ])
 def test_shapes_no_annotator_could_give(text, label):
     assert not fits_label(text, label)

@@ -17,13 +17,17 @@ import re
 MEASURE_UNITS = (
     r"tabs?|tablets?|caps?|capsules?|mg|mcg|ug|µg|g|gm|kg|ml|cc|mmhg|mmol|meq|mm|cm|%|pcs?|amps?|vials?|"
     r"puffs?|drops?|gtt|units?|iu|bpm|kcal|cal|°|℃|度|顆|錠|粒|包|支|瓶|片|劑|毫克|毫升|公斤|公克|公分|mg/dl")
+# Things counted (`1 ppd`, `2-3 glasses`, `3 meals`): no age, date or room is followed by one.
+COUNT_WORDS = (r"ppd|packs?|pks?|cigarettes?|cigs?|cups?|glasses|bottles?|cans?|beers?|drinks|meals?|"
+               r"servings?|portions?|doses?|sessions?|times")
 # What a fraction counts (`1/2 ppd`, `3/4 cups`, `6/7 hours`, `2/3 days`): a date is never followed by
-# one of these, a portion or a range of them is.
-AMOUNT_WORDS = (
-    r"hrs?|hours?|h|mins?|minutes?|days?|wks?|weeks?|months?|yrs?|years?|ppd|packs?|pks?|cigarettes?|"
-    r"cigs?|cups?|glasses|bottles?|cans?|meals?|servings?|portions?|doses?|sessions?")
+# one of these, a portion or a range of them is. (Spans ask only for units and counts: `45 years`,
+# `3 days old` are ages.)
+AMOUNT_WORDS = r"hrs?|hours?|h|mins?|minutes?|days?|wks?|weeks?|months?|yrs?|years?|" + COUNT_WORDS
 
-_UNIT_AFTER = re.compile(r"(?i:[ ]?(?:" + MEASURE_UNITS + r")(?![A-Za-z]))")
+_UNIT_AFTER = re.compile(r"(?i:[ ]?(?:" + MEASURE_UNITS + "|" + COUNT_WORDS + r")(?![A-Za-z]))")
+# A number or a range of numbers (`2-3`, `4~5`) that a unit or count may follow.
+_NUMBER_OR_RANGE = re.compile(r"[0-9]{1,7}(?:\.[0-9]{1,4})?(?:[ ]?[-~～–][ ]?[0-9]{1,7}(?:\.[0-9]{1,4})?)?")
 _AMOUNT = re.compile(r"(?i:[0-9]{1,7}(?:\.[0-9]{1,4})?[ ]?(?:" + MEASURE_UNITS + r"))")
 
 # HHMM on a 24-hour clock.
@@ -58,8 +62,13 @@ def clock_time(text: str, start: int, end: int) -> bool:
 
 
 def unit_after(text: str, end: int) -> bool:
-    """Does a unit of measure follow text[:end] (`50| mcg/hr`, `3|顆`)?"""
+    """Does a unit of measure or a thing counted follow text[:end] (`50| mcg/hr`, `3|顆`, `2-3| glasses`)?"""
     return _UNIT_AFTER.match(text, end) is not None
+
+
+def is_number_or_range(text: str) -> bool:
+    """Is `text` a number or a range of two (`50`, `37.5`, `2-3`), nothing else?"""
+    return _NUMBER_OR_RANGE.fullmatch(text) is not None
 
 
 def is_amount(text: str) -> bool:
