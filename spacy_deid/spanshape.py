@@ -57,7 +57,7 @@ from spacy.tokens import Doc, Span
 
 from .clinical_terms import is_clinical_term
 from .dates.finder import after_measurement_word, find_readings
-from .dates.nondates import clock_time, is_amount, is_number_or_range, unit_after
+from .dates.nondates import clock_time, is_amount, is_number_or_range, unit_after, unmistakable_clock
 from .dates.numerals import NUMERAL_CHARS
 from .doctext import doc_text
 from .labels import LOCATION_LABELS, NAME_LABELS
@@ -69,10 +69,8 @@ _HAS_NUMERAL = re.compile(rf"[\d{NUMERAL_CHARS}]")
 _HAS_MONTH = re.compile(r"(?i:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)")
 _NUMERALS_AND_DATE_MARKS = re.compile(rf"[\d{NUMERAL_CHARS}年月日號号/.\-~～ ]+")
 _DIGITS_ONLY_DATE_LENGTHS = (4, 6, 7, 8)
-# Four digits with a leading zero are a clock time (`0600`), never a year (the finder's years start
-# at 1800, and MMDD is not a form of the guide), and so is 2400 (midnight, past the finder's last
-# year); a range of four-digit groups with one of them is a shift (`1900-0700`, `1600-2400`).
-_CLOCK_TIME = re.compile(r"0[0-9][0-5][0-9]|2400")
+# Four digits with a leading zero, or 2400, are a clock time (`nondates.unmistakable_clock`); a range
+# of four-digit groups with one of them is a shift (`1900-0700`, `1600-2400`).
 _CLOCK_TIME_RANGE = re.compile(r"[0-9]{4}[ ]?[-–~][ ]?[0-9]{4}")
 _HAS_ADDRESS = re.compile(r"(?i:://|www\.|[^\W_]@[^\W_])")
 _FUNCTION_WORDS = frozenset("""
@@ -86,9 +84,9 @@ def _date(text: str) -> bool:
     if _HAS_NUMERAL.search(text) is None:
         return _HAS_MONTH.search(text) is not None
     if text.isascii() and text.isdigit():
-        return len(text) in _DIGITS_ONLY_DATE_LENGTHS and not _CLOCK_TIME.fullmatch(text)
+        return len(text) in _DIGITS_ONLY_DATE_LENGTHS and not unmistakable_clock(text)
     if _CLOCK_TIME_RANGE.fullmatch(text):
-        return not any(_CLOCK_TIME.fullmatch(part.strip()) for part in re.split(r"[-–~]", text))
+        return not any(unmistakable_clock(part.strip()) for part in re.split(r"[-–~]", text))
     return _NUMERALS_AND_DATE_MARKS.fullmatch(text) is not None or bool(find_readings(text))
 
 

@@ -93,7 +93,8 @@ _LEFT_VETO_WORDS = frozenset((
     "hb", "hgb", "hct", "wbc", "plt", "cr", "bun", "na", "k", "ca", "glucose", "sugar", "ac", "pc",
     "hba1c", "a1c", "ldl", "hdl", "tg", "ast", "alt", "inr", "crp",  # lab values
     "fs",  # finger-stick glucose: FS 180
-    "hr", "pr", "rr", "bt", "bw", "bh", "temp", "tmax", "tcurrent", "tc", "pulse", "spo2", "sao2", "iop", "va", "ef", "fev1", "fvc",
+    "hr", "pr", "rr", "bt", "bw", "bh", "temp", "tmax", "tcurrent", "tc", "pulse", "spo2", "sao2", "iop", "va",
+    "ef", "fev1", "fvc",
     "dose", "taper", "titrate", "ratio", "sig", "tab", "tabs",  # doses: 5/4/3 taper, sig 1/2
     "psv", "peep", "cpap", "bipap", "ipap", "epap",  # ventilator settings: PSV 5/5, BiPAP 12/5
     "strength", "power", "grip", "motor", "rue", "lue", "rle", "lle", "bue", "ble",  # muscle power: RUE 4/5
@@ -146,7 +147,7 @@ def after_measurement_word(text: str, start: int) -> bool:
 # A number right after another number and a space is a mixed fraction: `1 1/2 tab`.
 _MIXED_FRACTION = re.compile(r"[0-9][ ]$")
 _RIGHT_UNIT_VETO = re.compile(
-    r"(?i:^[ ]?(?:" + MEASURE_UNITS + "|" + AMOUNT_WORDS + r"|#|x[0-9]|×|times|/|次|倍|歲|小時|分鐘|"
+    r"(?i:^[ ]?(?:" + MEASURE_UNITS + "|" + AMOUNT_WORDS + r"|#|x[0-9]|×|/|次|倍|歲|小時|分鐘|"
     r"分(?![娩析離离泌開开]))(?![A-Za-z]))")
 # Fractions only: `1/3 of the dose`, `7/10 pain`.
 _RIGHT_FRACTION_VETO = re.compile(r"(?i:^[ ]?(?:of|pain|strength|power)(?![A-Za-z]))")

@@ -31,7 +31,8 @@ _NUMBER_OR_RANGE = re.compile(r"[0-9]{1,7}(?:\.[0-9]{1,4})?(?:[ ]?[-~～–][ ]?
 _AMOUNT = re.compile(r"(?i:[0-9]{1,7}(?:\.[0-9]{1,4})?[ ]?(?:" + MEASURE_UNITS + r"))")
 
 # HHMM on a 24-hour clock.
-_CLOCK = re.compile(r"(?:[01][0-9]|2[0-3])[0-5][0-9]")
+_HHMM = r"(?:[01][0-9]|2[0-3])[0-5][0-9]"
+_CLOCK = re.compile(_HHMM)
 # Words a time of day stands after (`at 2045`, `@ 1400`, `晚上 2300`) or before (`2200 hrs`, `2300時`).
 _CLOCK_BEFORE = re.compile(
     r"(?:(?<![A-Za-z])(?i:at)[ ]?|@[ ]?|(?:上午|下午|晚上|早上|凌晨|中午|清晨|傍晚|晚間|夜間|半夜|午夜|今早|今晚|昨晚|早晨)"
@@ -39,11 +40,14 @@ _CLOCK_BEFORE = re.compile(
 _CLOCK_AFTER = re.compile(r"[ ]?(?:(?i:hrs?|hours|h|o'?clock)(?![A-Za-z])|[時点點])")
 # The other end of a shift written with a leading zero (`2300 to 0600`, `0700-1900`): years have none.
 _RANGE_SEP = r"[ ]?(?:-|–|~|～|(?i:to)|至|到)[ ]?"
-_ZERO_CLOCK = r"(?:0[0-9][0-5][0-9]|2400)"  # 2400: midnight at a shift's end, beyond every year read
-_ANY_CLOCK = r"(?:[01][0-9]|2[0-3])[0-5][0-9]"
-_PARTNER_AFTER = {zero: re.compile(_RANGE_SEP + (_ANY_CLOCK if zero else _ZERO_CLOCK) + r"(?![0-9])")
+# Four digits that are a clock reading whatever stands beside them: a leading zero (`0600`; the
+# finder's years start at 1800, and MMDD is no form of the guide) or 2400 (midnight at a shift's end,
+# past the finder's last year).
+_ZERO_CLOCK = r"(?:0[0-9][0-5][0-9]|2400)"
+_UNMISTAKABLE_CLOCK = re.compile(_ZERO_CLOCK)
+_PARTNER_AFTER = {zero: re.compile(_RANGE_SEP + (_HHMM if zero else _ZERO_CLOCK) + r"(?![0-9])")
                   for zero in (False, True)}
-_PARTNER_BEFORE = {zero: re.compile(r"(?<![0-9])" + (_ANY_CLOCK if zero else _ZERO_CLOCK) + _RANGE_SEP + r"$")
+_PARTNER_BEFORE = {zero: re.compile(r"(?<![0-9])" + (_HHMM if zero else _ZERO_CLOCK) + _RANGE_SEP + r"$")
                    for zero in (False, True)}
 _CONTEXT = 12
 
@@ -59,6 +63,11 @@ def clock_time(text: str, start: int, end: int) -> bool:
     zero = text[start] == "0"
     return (_CLOCK_BEFORE.search(left) is not None or _PARTNER_BEFORE[zero].search(left) is not None
             or _CLOCK_AFTER.match(text, end) is not None or _PARTNER_AFTER[zero].match(text, end) is not None)
+
+
+def unmistakable_clock(text: str) -> bool:
+    """Is `text` four digits that no year is written as (`0600`, `2400`)?"""
+    return _UNMISTAKABLE_CLOCK.fullmatch(text) is not None
 
 
 def unit_after(text: str, end: int) -> bool:
