@@ -26,9 +26,10 @@ COUNT_WORDS = (r"ppd|packs?|pks?|cigarettes?|cigs?|cups?|glasses|bottles?|cans?|
 AMOUNT_WORDS = r"hrs?|hours?|h|mins?|minutes?|days?|wks?|weeks?|months?|yrs?|years?|" + COUNT_WORDS
 
 _UNIT_AFTER = re.compile(r"(?i:[ ]?(?:" + MEASURE_UNITS + "|" + COUNT_WORDS + r")(?![A-Za-z]))")
+_NUMBER = r"[0-9]{1,7}(?:\.[0-9]{1,4})?"
 # A number or a range of numbers (`2-3`, `4~5`) that a unit or count may follow.
-_NUMBER_OR_RANGE = re.compile(r"[0-9]{1,7}(?:\.[0-9]{1,4})?(?:[ ]?[-~～–][ ]?[0-9]{1,7}(?:\.[0-9]{1,4})?)?")
-_AMOUNT = re.compile(r"(?i:[0-9]{1,7}(?:\.[0-9]{1,4})?[ ]?(?:" + MEASURE_UNITS + r"))")
+_NUMBER_OR_RANGE = re.compile(_NUMBER + r"(?:[ ]?[-~～–][ ]?" + _NUMBER + ")?")
+_AMOUNT = re.compile(_NUMBER + r"(?i:[ ]?(?:" + MEASURE_UNITS + r"))")
 
 # HHMM on a 24-hour clock.
 _HHMM = r"(?:[01][0-9]|2[0-3])[0-5][0-9]"
