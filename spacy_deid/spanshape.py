@@ -38,6 +38,10 @@ definitions of docs/annotation.md and nothing else:
   `So`, `On`, are not in the list);
 - names, professions and location labels are not a medication or a chart shorthand (`Cymbalta`,
   `CVP`, `PRN`; `clinical_terms`): closed-class clinical vocabulary, never a value of a PHI lexicon;
+- names and location labels are not common English words in a case that marks no name: all
+  capitals, lower case, or the first word of a line or sentence (`[TOMORROW]`, `[Grew] up near`,
+  `([niece])`), unless a title stands beside them (`Dr. [WILL]`); `common_words` says why and which
+  words (none of a name or place in the lexicons or in Faker's name lists);
 - names and location labels are proper names: their brackets are balanced (`supervisor)參加` ran
   over a bracket into the next words), and an English place does not start with a lower-case word
   before a capitalised one (`holds an ARC`: a phrase around a name, not a name; a note typed all in
@@ -56,6 +60,7 @@ from typing import Callable, Dict, Iterable, List
 from spacy.tokens import Doc, Span
 
 from .clinical_terms import is_clinical_term
+from .common_words import plain_words
 from .dates.finder import after_measurement_word, find_readings
 from .dates.nondates import clock_time, is_amount, is_number_or_range, unit_after, unmistakable_clock
 from .dates.numerals import NUMERAL_CHARS
@@ -184,6 +189,17 @@ def lone_surname(text: str, start: int, end: int, label: str) -> bool:
             and HAN_CHAR.match(text, end) is None and not _titled(text, start, end))
 
 
+# Labels of proper names: a PROFESSION is an ordinary word (`teacher`), a NUMBER or ROOM holds digits.
+_PROPER_NAME_LABELS = (NAME_LABELS | LOCATION_LABELS) - {"NUMBER", "ROOM"}
+
+
+def plain_word_name(text: str, start: int, end: int, label: str) -> bool:
+    """A name or place span of common English words in a case that marks no name, with no title
+    beside it (see the module docstring)."""
+    return (label in _PROPER_NAME_LABELS and plain_words(text, start, end)
+            and not _titled(text, start, end))
+
+
 def measured_value(text: str, start: int, end: int, label: str) -> bool:
     """A NER span of digits only, of another label than DATE, right after a measurement word
     (`FS [180]` as a ROOM, `HR [78]` as an AGE): a measured value, not PHI. DATE spans have the date
@@ -243,6 +259,7 @@ def drop_misshapen(doc: Doc, sources: Iterable[str] = ("ner",)) -> List[Span]:
         source = ent._.source or "ner"
         if source in wanted and (not fits_label(ent.text, ent.label_)
                                  or lone_surname(text, ent.start_char, ent.end_char, ent.label_)
+                                 or plain_word_name(text, ent.start_char, ent.end_char, ent.label_)
                                  or measured_value(text, ent.start_char, ent.end_char, ent.label_)
                                  or measured_amount(text, ent.start_char, ent.end_char, ent.label_)):
             dropped.append(ent)

@@ -1,0 +1,51 @@
+"""Common English words whose capitals say nothing: `TOMORROW`, `Grew` at a line's start, `niece`.
+
+WHY: a NER reads a capital letter as a sign of a name. In a note typed in capitals (many nursing
+notes are), at the start of a line or sentence, or in a word written in lower case, the case tells
+nothing, and a model trained on synthetic notes then calls an ordinary word a person, a department
+or a nationality (`[TOMORROW]` as a DEPARTMENT, `[Grew] up near ...` as a NATIONALITY, `([niece])` as a
+DOCTOR). A span whose every word is a frequent English word (`resources/common_words_en.txt`, built by
+`scripts/build_common_words.py`) and that nothing marks as a name is such a word, and `spanshape`
+drops it. What marks a name and keeps the span: a capital inside a sentence (`Seen by Young`), a
+title before it (`Dr. WILL`), or a word that is no common word; the list holds no word of a name or
+place in the package's lexicons or in Faker's name lists (`MARY`, `CHEN`, `TAIPEI` are not in it).
+Only words of ASCII letters are judged: Han characters carry no case.
+"""
+import re
+from functools import lru_cache
+from importlib import resources
+from typing import FrozenSet
+
+_WORD = re.compile(r"[A-Za-z]+")
+# What may stand between the words of a span judged here: spaces, a hyphen, an apostrophe, a period.
+_SPAN_OF_WORDS = re.compile(r"[A-Za-z]+(?:[ .'\-]{1,2}[A-Za-z]+)*\.?")
+# A sentence ends before a span that starts after one of these (and spaces).
+_SENTENCE_END = re.compile(r"(?:^|[\n.!?:;•*\-=]|[。！？：；])[ \t\"'(\[]*$")
+_CONTEXT = 8
+
+
+@lru_cache(maxsize=1)
+def common_words() -> FrozenSet[str]:
+    """The packaged list, lower case."""
+    raw = resources.files("spacy_deid").joinpath("resources", "common_words_en.txt").read_text(encoding="utf8")
+    return frozenset(line.strip() for line in raw.splitlines() if line.strip() and not line.startswith("#"))
+
+
+def _case_says_nothing(word: str, sentence_start: bool) -> bool:
+    return word.isupper() or word.islower() or (sentence_start and word[1:].islower())
+
+
+def plain_words(text: str, start: int, end: int) -> bool:
+    """Is text[start:end] only common English words, each in a case that marks no name: all
+    capitals (of two letters or more), all lower case, or capitalised as the first word of a line or
+    sentence?"""
+    span = text[start:end]
+    if not span.isascii() or _SPAN_OF_WORDS.fullmatch(span) is None:
+        return False
+    words = common_words()
+    sentence_start = _SENTENCE_END.search(text, max(0, start - _CONTEXT), start) is not None
+    for i, m in enumerate(_WORD.finditer(span)):
+        word = m.group()
+        if word.lower() not in words or not _case_says_nothing(word, sentence_start and i == 0):
+            return False
+    return True

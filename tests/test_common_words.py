@@ -1,0 +1,86 @@
+"""common_words: an ordinary English word in a case that marks no name is no name or place."""
+import re
+
+import pytest
+
+import spacy_deid
+from spacy_deid.common_words import common_words, plain_words
+from spacy_deid.lexicons import lexicon
+from spacy_deid.spanshape import drop_misshapen, plain_word_name
+
+from linear import assert_linear
+
+NAME_AND_PLACE_LEXICONS = ("cities", "companies", "countries", "departments", "districts", "given_chars_zh",
+                           "given_names_en", "given_names_romanized", "hospitals", "locations", "markets",
+                           "nationalities", "regions", "schools", "states", "streets", "surnames_en",
+                           "surnames_zh")
+
+
+def _words_of_lexicon_values():
+    for name in NAME_AND_PLACE_LEXICONS:
+        for entry in lexicon.load(name).entries:
+            for value in entry.values():
+                for item in value if isinstance(value, list) else [value]:
+                    if isinstance(item, str):
+                        yield from re.findall(r"[a-z]+", item.casefold())
+
+
+def test_no_word_of_a_name_or_place_is_common():
+    assert sorted(set(_words_of_lexicon_values()) & common_words()) == []
+
+
+def test_the_list_holds_ordinary_words_and_no_common_names():
+    words = common_words()
+    assert {"tomorrow", "wife", "grew", "notify", "events", "daughter"} <= words
+    assert not {"mary", "john", "smith", "young", "chen", "wang", "lee", "taipei", "boston"} & words
+
+
+@pytest.mark.parametrize("text,span,plain", [
+    ("FAMILY MEETING WITH TEAM TOMORROW AT 1400", "TOMORROW", True),  # all capitals
+    ("Grew up near the night market.", "Grew", True),  # first word of the line
+    ("Lives alone. Wife visits daily.", "Wife", True),  # first word of a sentence
+    ("通知家屬(niece)", "niece", True),  # lower case
+    ("SOCIAL: DAUGHTER CALLED", "DAUGHTER CALLED", True),  # every word common, all capitals
+    ("Seen by Will today", "Will", False),  # a capital inside a sentence marks a name
+    ("Discussed with Young and her son", "Young", False),  # not common: a surname
+    ("MET WITH MARY AT BEDSIDE", "MARY", False),  # a given name is never in the list
+    ("TRANSFERRED TO TAIPEI", "TAIPEI", False),
+    ("PT SEEN BY TEAM 2", "TEAM 2", False),  # a digit: not words only
+    ("Grew up in 台北", "台北", False),  # Han characters carry no case
+    ("EVENTS: NONE. Fellow visited", "Fellow", True),  # after a period
+    ("pt with the Fellow today", "Fellow", False),
+])
+def test_plain_words(text, span, plain):
+    start = text.index(span)
+    assert plain_words(text, start, start + len(span)) is plain
+
+
+def test_a_title_keeps_a_common_word_as_a_name():
+    text = "SEEN BY DR. WILL THIS AM"
+    start = text.index("WILL")
+    assert plain_words(text, start, start + 4)
+    assert not plain_word_name(text, start, start + 4, "DOCTOR")
+    assert plain_word_name("CALLED TOMORROW", 7, 15, "DEPARTMENT")
+    assert not plain_word_name("works as a TEACHER", 11, 18, "PROFESSION")  # professions are ordinary words
+
+
+def test_ner_spans_of_plain_words_are_dropped_and_names_kept():
+    nlp = spacy_deid.blank()
+    text = "FAMILY MEETING TOMORROW. WIFE MARY AT BEDSIDE, DR. WILL AWARE."
+    doc = nlp(text)
+
+    def span(word, label):
+        start = text.index(word)
+        return doc.char_span(start, start + len(word), label=label)
+
+    doc.ents = [span("TOMORROW", "DEPARTMENT"), span("MARY", "FAMILY"), span("WILL", "DOCTOR")]
+    assert [(s.text, s.label_) for s in drop_misshapen(doc)] == [("TOMORROW", "DEPARTMENT")]
+    assert [(e.text, e.label_) for e in doc.ents] == [("MARY", "FAMILY"), ("WILL", "DOCTOR")]
+
+
+def test_long_capitals_are_judged_in_linear_time():
+    def run(n):
+        text = "NOTED " * n + "X1"
+        plain_words(text, 0, len(text))
+        plain_words(text, 0, len(text) - 2)
+    assert_linear(run, 40000)
