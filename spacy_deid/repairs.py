@@ -3,7 +3,8 @@
 In order, each in its own module (the WHY is there), each a function from one span to its repaired
 span, or spans where one is split, or none where it is dropped (None: unchanged):
 1. `spanedges.trimmed`: a place span drops the preposition before it and the activity after it
-   (`[至]童綜合醫院`, `門諾[戒酒]`);
+   (`[至]童綜合醫院`, `門諾[戒酒]`), a profession its article and the verb after it (`[an] accountant`,
+   `lawyer [presented to]`);
 2. `institutions.completed`: a span takes the type word after it or the label of the one it ends with
    (`[國立成功]大學` -> `[國立成功大學]` SCHOOL), and a place the name and type word of an institution
    named after it (`[北京]協和醫院` -> `[北京協和醫院]` HOSPITAL);

@@ -12,12 +12,18 @@ spans; never streets, whose names start with such characters, or departments):
   characters remain, and so is a trailing English function word (`Park on`).
 
 `自` and `從` are not in the list: 自由路, 自強 and 從善 start names.
+
+A PROFESSION span the NER found drops an English article before it (`an [accountant]`) and, after it,
+the verb of the sentence it is the subject of and the words that follow that verb (`[lawyer] presented to`,
+`[AUTO MECHANIC] ADMITTED WITH`): an occupation ends in no past-tense verb (a common English word
+ending in -ed, `common_words`) and no function word.
 """
 import re
 from typing import Optional
 
 from spacy.tokens import Doc, Span
 
+from .common_words import common_words
 from .labels import LOCATION_LABELS
 from .spanshape import HAN_CHAR
 
@@ -47,10 +53,35 @@ def trimmed_bounds(text: str, start: int, end: int) -> Optional[tuple]:
     return None if (new_start, new_end) == (start, end) else (new_start, new_end)
 
 
+_LEADING_ARTICLE = re.compile(r"(?i:an?|the)[ ]+(?=[A-Za-z])")
+_FUNCTION_WORDS_AFTER = frozenset("to with for at in on of and who was is has had from by".split())
+
+
+def _after_an_occupation(word: str) -> bool:
+    lower = word.lower()
+    return lower in _FUNCTION_WORDS_AFTER or (len(lower) >= 5 and lower.endswith("ed") and lower in common_words())
+
+
+def profession_bounds(text: str, start: int, end: int) -> Optional[tuple]:
+    """(start, end) of a PROFESSION span without a leading article and a trailing verb phrase, or None
+    when nothing is trimmed."""
+    new_start, new_end = start, end
+    m = _LEADING_ARTICLE.match(text, start, end)
+    if m is not None:
+        new_start = m.end()
+    words = text[new_start:new_end].split(" ")
+    while len(words) > 1 and (_after_an_occupation(words[-1]) or not words[-1]):
+        new_end -= len(words.pop()) + 1
+    return None if (new_start, new_end) == (start, end) else (new_start, new_end)
+
+
 def trimmed(doc: Doc, text: str, ent: Span, following: Optional[Span] = None) -> Optional[Span]:
-    """`ent` without its edge words when it is a place span that has some and the rest aligns with
-    the tokens, else None."""
-    if ent.label_ not in EDGE_LABELS:
+    """`ent` without its edge words when it is a place or profession span that has some and the rest
+    aligns with the tokens, else None."""
+    if ent.label_ == "PROFESSION":
+        bounds = profession_bounds(text, ent.start_char, ent.end_char)
+    elif ent.label_ in EDGE_LABELS:
+        bounds = trimmed_bounds(text, ent.start_char, ent.end_char)
+    else:
         return None
-    bounds = trimmed_bounds(text, ent.start_char, ent.end_char)
     return doc.char_span(bounds[0], bounds[1], label=ent.label_) if bounds else None

@@ -35,6 +35,27 @@ def test_spans_without_edge_words_or_outside_the_labels_stay(text, found):
     assert repaired(text, found, trimmed) == (0, [found])
 
 
+@pytest.mark.parametrize("text,found,expected", [
+    ("Patient works as an accountant and smokes 1 ppd.", ("an accountant", "PROFESSION"), ("accountant", "PROFESSION")),
+    ("A 45-year-old lawyer presented to the ER.", ("lawyer presented to", "PROFESSION"), ("lawyer", "PROFESSION")),
+    ("56 Y/O INSURANCE AGENT ADMITTED WITH CP", ("INSURANCE AGENT ADMITTED WITH", "PROFESSION"),
+     ("INSURANCE AGENT", "PROFESSION")),
+    ("She is the teacher who was on duty.", ("the teacher who was", "PROFESSION"), ("teacher", "PROFESSION")),
+])
+def test_a_profession_drops_its_article_and_the_verb_after_it(text, found, expected):
+    assert repaired(text, found, trimmed) == (1, [expected])
+
+
+@pytest.mark.parametrize("text,found", [
+    ("a retired teacher", ("retired teacher", "PROFESSION")),  # the -ed word leads: part of the occupation
+    ("works as a nurse", ("nurse", "PROFESSION")),
+    ("English cram-school teacher", ("English cram-school teacher", "PROFESSION")),
+    ("He presented", ("presented", "PROFESSION")),  # one word is never trimmed away
+])
+def test_professions_without_edge_words_stay(text, found):
+    assert repaired(text, found, trimmed) == (0, [found])
+
+
 def test_rule_spans_keep_their_edges():
     text = "曾於門諾戒酒三個月。"
     doc = doc_with_ents(text, [("門諾戒酒", "HOSPITAL")], source="rule")
