@@ -74,6 +74,8 @@ def test_units_after_a_number(text, value, has_unit):
     ("Sleep 6/7 hours", []),
     ("sleeps 4/5 hrs", []),
     ("for 2/3 days", []),
+    ("Blood cultures 2/2 sets positive", []),
+    ("1/3 specimens hemolyzed, 2/3 attempts failed", []),
     ("slept from 2300 to 0600", []),
     ("since 2200 hrs", []),
     ("ID: TMAX 100.8, WBC 14.2", []),  # not 民國100年8月
@@ -92,6 +94,7 @@ def test_finder_vetoes_amounts_and_times(text, expected):
 @pytest.mark.parametrize("text", [
     "slept from 2300 to 0600, since 2019, from 2019 to 2021, since 2200 hrs",
     "RUE 4/5, smokes 1/2 ppd, Sleep 6/7 hours, Seen on 3/4",
+    "cultures 2/2 sets, 1/3 specimens, 2/3 attempts, drawn 2/3",
 ])
 def test_compiled_scan_applies_the_same_vetoes(text):
     settings = FinderSettings()

@@ -17,9 +17,9 @@ import re
 MEASURE_UNITS = (
     r"tabs?|tablets?|caps?|capsules?|mg|mcg|ug|µg|g|gm|kg|ml|cc|mmhg|mmol|meq|mm|cm|%|pcs?|amps?|vials?|"
     r"puffs?|drops?|gtt|units?|iu|bpm|kcal|cal|°|℃|度|顆|錠|粒|包|支|瓶|片|劑|毫克|毫升|公斤|公克|公分|mg/dl")
-# Things counted (`1 ppd`, `2-3 glasses`, `3 meals`): no age, date or room is followed by one.
+# Things counted (`1 ppd`, `2-3 glasses`, `3 meals`, `2/2 sets`): no age, date or room is followed by one.
 COUNT_WORDS = (r"ppd|packs?|pks?|cigarettes?|cigs?|cups?|glasses|bottles?|cans?|beers?|drinks|meals?|"
-               r"servings?|portions?|doses?|sessions?|times")
+               r"servings?|portions?|doses?|sessions?|times|sets|specimens?|samples?|attempts?")
 # What a fraction counts (`1/2 ppd`, `3/4 cups`, `6/7 hours`, `2/3 days`): a date is never followed by
 # one of these, a portion or a range of them is. (Spans ask only for units and counts: `45 years`,
 # `3 days old` are ages.)
