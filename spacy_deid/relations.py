@@ -11,6 +11,11 @@ name is, by the definitions of FAMILY and PERSON in annotation.md:
   volunteer, pastor, social worker, teacher, mentor, counsellor; 朋友, 鄰居, 同事, 社工, 志工, 老師, 師父,
   學長…) in the same places makes it PERSON
   (`social worker [Heng-Jung]`, `[Yang Ya-Yu], a coach,`, `Ms [Liang] (coach)`).
+A physician's title or role next to a name makes it DOCTOR (annotation.md: `[葉]醫師`): 醫師, 醫生 or 大夫
+right after it, `, MD` after it, or `Dr.`, `Doctor`, 主治醫師, 住院醫師, `VS`, `attending`, `resident`,
+`physician`, `psychiatrist`, `surgeon` before it (`經由[林]醫師轉介`, `psychiatrist [Chen Yu-Ting]`).
+A kinship word next to the same name wins (a relative who is a doctor is still the patient's relative);
+nurses and other staff are not physicians, and the training corpus writes them as PERSON.
 A chart's patient field before a name (`Patient: [呂雄晨]`, `姓名：[王小明]`, `病患: [陳]`) makes it PATIENT:
 the field names whose chart it is (a contact's or relative's field, `家屬姓名:`, is not one).
 Cohabitants (同居人) and partners are not relatives by that definition: they are PERSON. 先生 and 太太
@@ -50,6 +55,8 @@ OTHERS_EN = ("friend", "neighbor", "neighbour", "colleague", "coworker", "co-wor
              "social worker", "case manager", "boyfriend", "girlfriend", "partner", "teacher", "tutor",
              "mentor", "counselor", "counsellor")
 
+CLINICIAN_ZH = ("醫師", "醫生", "大夫", "主治醫師", "住院醫師", "總醫師", "主治")
+CLINICIAN_EN = ("dr", "dr.", "doctor", "vs", "attending", "resident", "physician", "psychiatrist", "surgeon")
 
 # What may stand before an English relation word in apposition: one determiner, one modifier.
 _DETERMINER = r"(?i:his|her|their|a|an|the|the patient's|patient's)"
@@ -80,6 +87,8 @@ _KIN_BEFORE = _before(KINSHIP_ZH, KINSHIP_EN)
 _KIN_AFTER = _after(KINSHIP_ZH, KINSHIP_EN)
 _OTHER_BEFORE = _before(OTHERS_ZH, OTHERS_EN)
 _OTHER_AFTER = _after(OTHERS_ZH, OTHERS_EN)
+_CLINICIAN_BEFORE = _before(CLINICIAN_ZH, CLINICIAN_EN)
+_CLINICIAN_AFTER = re.compile(r"[ ]?(?:醫師|醫生|大夫)|,?[ ](?:MD|M\.D\.)(?![A-Za-z])")
 _LONGEST = max(len(w) for w in KINSHIP_ZH + KINSHIP_EN + OTHERS_ZH + OTHERS_EN)
 # Words that stand before a name and never inside it (the relation words, and titles used before one).
 _WORDS_BEFORE_NAME_ZH = tuple(sorted(set(KINSHIP_ZH + OTHERS_ZH + ("先生", "太太", "小姐", "女士")),
@@ -96,8 +105,8 @@ def after_kinship_word(text: str, start: int) -> bool:
 
 
 def relation_label(text: str, start: int, end: int) -> Optional[str]:
-    """PATIENT, FAMILY or PERSON when a patient field or a relation word stands next to the name at
-    text[start:end], else None."""
+    """PATIENT, FAMILY, DOCTOR or PERSON when a patient field, a relation word or a physician's title
+    stands next to the name at text[start:end], else None."""
     before = text[max(0, start - _WINDOW_BEFORE):start]
     # searched in `text` itself, so that the look-behind sees the character before the window
     if _PATIENT_FIELD.search(text, max(0, start - _WINDOW_BEFORE), start):
@@ -105,6 +114,8 @@ def relation_label(text: str, start: int, end: int) -> Optional[str]:
     if (_KIN_BEFORE.search(before) or _SPOUSE_FIELD.search(before)
             or _KIN_AFTER.match(text, end, end + _WINDOW_AFTER)):
         return "FAMILY"
+    if _CLINICIAN_BEFORE.search(before) or _CLINICIAN_AFTER.match(text, end):
+        return "DOCTOR"
     if _OTHER_BEFORE.search(before) or _OTHER_AFTER.match(text, end, end + _WINDOW_AFTER):
         return "PERSON"
     return None
@@ -146,8 +157,8 @@ def relation_in_apposition(doc: Doc, text: str, ent: Span,
 
 
 def by_relation(doc: Doc, text: str, ent: Span, following: Optional[Span] = None) -> Optional[Span]:
-    """`ent` without a relation word at its start, and relabelled PATIENT, FAMILY or PERSON when it is
-    a name of another kind next to a patient field or a relation word, else None."""
+    """`ent` without a relation word at its start, and relabelled PATIENT, FAMILY, DOCTOR or PERSON when
+    it is a name of another kind next to a patient field, a relation word or a physician's title, else None."""
     if ent.label_ not in NAME_LABELS:
         return None
     start = name_start(text, ent.start_char, ent.end_char)

@@ -1,5 +1,5 @@
 """spanedges and relations: NER spans lose the words at their edges; names next to kinship words are
-FAMILY, next to words for other people in the patient's life PERSON."""
+FAMILY, next to words for other people in the patient's life PERSON, next to a physician's title DOCTOR."""
 import pytest
 
 import spacy_deid
@@ -135,6 +135,30 @@ def test_a_name_next_to_a_kinship_word_is_family(text, found):
 ])
 def test_a_name_next_to_another_relation_word_is_person(text, found):
     assert repaired(text, found, by_relation) == (1, [(found[0], "PERSON")])
+
+
+@pytest.mark.parametrize("text,found", [
+    ("經由林醫師轉介至本院.", ("林", "FAMILY")),
+    ("會診神經科王大明 醫生, 建議 MRI.", ("王大明", "PERSON")),
+    ("主治醫師: 張家豪", ("張家豪", "PATIENT")),
+    ("Seen by psychiatrist Chen Yu-Ting, who recommended ECT.", ("Chen Yu-Ting", "PERSON")),
+    ("Discussed with Dr. Lin Chia-Hao.", ("Lin Chia-Hao", "FAMILY")),
+    ("Case discussed with attending Wang Mei-Hua.", ("Wang Mei-Hua", "PATIENT")),
+    ("Note co-signed by Hsu Li-Wen, MD", ("Hsu Li-Wen", "PERSON")),
+    ("VS 陳志明 R 林美玲", ("陳志明", "FAMILY")),
+])
+def test_a_name_next_to_a_physicians_title_is_a_doctor(text, found):
+    assert repaired(text, found, by_relation) == (1, [(found[0], "DOCTOR")])
+
+
+@pytest.mark.parametrize("text,found", [
+    ("女兒王美玲醫師來電", ("王美玲", "FAMILY")),  # a relative who is a doctor stays a relative
+    ("護理師 王小美 給藥", ("王小美", "PERSON")),  # nurses are not physicians
+    ("Sandr Lin visited", ("Lin", "PERSON")),  # `dr` inside a word is no title
+    ("MDs Lin and Chen", ("Lin", "PERSON")),
+])
+def test_no_physicians_title_or_a_stronger_relation_keeps_the_label(text, found):
+    assert repaired(text, found, by_relation) == (0, [found])
 
 
 @pytest.mark.parametrize("text,found", [
