@@ -15,13 +15,10 @@ from pathlib import Path
 from faker import Faker
 from wordfreq import top_n_list
 
+from spacy_deid.common_words import NAME_AND_PLACE_LEXICONS
 from spacy_deid.lexicons import load
 
 OUT = Path(__file__).resolve().parent.parent / "spacy_deid" / "resources" / "common_words_en.txt"
-NAME_AND_PLACE_LEXICONS = ("cities", "companies", "countries", "departments", "districts", "given_chars_zh",
-                           "given_names_en", "given_names_romanized", "hospitals", "locations", "markets",
-                           "nationalities", "regions", "schools", "states", "streets", "surnames_en",
-                           "surnames_zh")
 NAME_LOCALES = ("en_US", "en_GB", "en_AU", "en_CA", "en_IE", "en_NZ", "en_IN", "en_PH", "zh_TW", "zh_CN")
 _WORD = re.compile(r"[a-z]+")
 

@@ -16,6 +16,11 @@ from functools import lru_cache
 from importlib import resources
 from typing import FrozenSet
 
+# The lexicons whose values' words the list leaves out (`scripts/build_common_words.py`; tested).
+NAME_AND_PLACE_LEXICONS = ("cities", "companies", "countries", "departments", "districts", "given_chars_zh",
+                           "given_names_en", "given_names_romanized", "hospitals", "locations", "markets",
+                           "nationalities", "regions", "schools", "states", "streets", "surnames_en",
+                           "surnames_zh")
 _WORD = re.compile(r"[A-Za-z]+")
 # What may stand between the words of a span judged here: spaces, a hyphen, an apostrophe, a period.
 _SPAN_OF_WORDS = re.compile(r"[A-Za-z]+(?:[ .'\-]{1,2}[A-Za-z]+)*\.?")
