@@ -27,7 +27,8 @@ definitions of docs/annotation.md and nothing else:
 - a span of digits only right after a measurement word (`FS [180]`, `HR [78]`; the date finder's
   list) is a measured value, whatever label the model gave it; so is one right before a unit
   (`[50] mcg/hr`, `[1200] kcal`), and four digits in a time-of-day context are a clock reading
-  (`at [2045]`, `[2200] hrs`, `晚上 [2300]`, `[2300] to 0600`; `dates/nondates.py`);
+  (`at [2045]`, `[2200] hrs`, `晚上 [2300]`, `[2300] to 0600`; `dates/nondates.py`); and a decade that
+  is no one's (`HR in the [70]'s`, `SBP [90]s`; `in his [70]s` is an age) is a vital sign's range;
 - other location labels hold a letter or digit (`[804]` is a hospital, `[7B]` a room);
 - a STREET written in Chinese holds the word that makes it a street: 路, 街, 道, 段, 巷, 弄 or 胡同
   (`忠孝東路`, `台灣大道二段`, `Sec. 2, 中山路`): a Chinese road's name is always written with its
@@ -218,6 +219,21 @@ def measured_amount(text: str, start: int, end: int, label: str) -> bool:
     return is_number_or_range(span) and (unit_after(text, end) or clock_time(text, start, end))
 
 
+# A decade written after a number (`70's`, `80s`, `90'S`): vitals (`HR in the 70's`, `SBP 90s`).
+_DECADE_AFTER = re.compile(r"'?[sS](?![A-Za-z])")
+# A decade is an age only as someone's: `in his 70s`, `a woman in her late 80's`.
+_POSSESSIVE_BEFORE = re.compile(r"(?i:(?<![A-Za-z])(?:his|her|their|pt's|patient's)[ ]+(?:(?:early|mid|late)[ -]?)?)$")
+_DECADE_DIGITS = re.compile(r"[1-9]0")
+
+
+def vital_decade(text: str, start: int, end: int, label: str) -> bool:
+    """An AGE span of a decade (`70's`, `80s`) that is no one's: a range of a vital sign (`HR in the
+    [70]'s`, `SBP [90]s`), not an age (`in his [70]s` stays)."""
+    return (label == "AGE" and _DECADE_DIGITS.fullmatch(text, start, end) is not None
+            and _DECADE_AFTER.match(text, end) is not None
+            and _POSSESSIVE_BEFORE.search(text, max(0, start - 24), start) is None)
+
+
 def _alnum(text: str) -> bool:
     return _HAS_ALNUM.search(text) is not None
 
@@ -261,7 +277,8 @@ def drop_misshapen(doc: Doc, sources: Iterable[str] = ("ner",)) -> List[Span]:
                                  or lone_surname(text, ent.start_char, ent.end_char, ent.label_)
                                  or plain_word_name(text, ent.start_char, ent.end_char, ent.label_)
                                  or measured_value(text, ent.start_char, ent.end_char, ent.label_)
-                                 or measured_amount(text, ent.start_char, ent.end_char, ent.label_)):
+                                 or measured_amount(text, ent.start_char, ent.end_char, ent.label_)
+                                 or vital_decade(text, ent.start_char, ent.end_char, ent.label_)):
             dropped.append(ent)
         else:
             kept.append(ent)

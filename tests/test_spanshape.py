@@ -4,7 +4,7 @@ from spacy.language import Language
 from spacy.tokens import Span
 
 import spacy_deid
-from spacy_deid.spanshape import drop_misshapen, fits_label, lone_surname, measured_value
+from spacy_deid.spanshape import drop_misshapen, fits_label, lone_surname, measured_value, vital_decade
 
 from ner_spans import deid_after
 
@@ -201,3 +201,19 @@ def test_a_measured_value_called_a_room_is_dropped():
     doc.ents = [doc.char_span(3, 6, label="ROOM"), doc.char_span(text.index("7B"), text.index("7B") + 2, label="ROOM")]
     assert [(s.text, s.label_) for s in drop_misshapen(doc)] == [("180", "ROOM")]
     assert [(e.text, e.label_) for e in doc.ents] == [("7B", "ROOM")]
+
+
+@pytest.mark.parametrize("text,value,decade", [
+    ("HR in the 70's, stable", "70", True),
+    ("SBP 90s-100s overnight", "90", True),
+    ("RR 20'S, NO DISTRESS", "20", True),
+    ("A woman in her 80's, lives alone", "80", False),  # someone's decade is an age
+    ("He is in his late 70s", "70", False),
+    ("pt's early 60s", "60", False),
+    ("age 70, admitted", "70", False),  # no decade after it
+    ("HR 75s", "75", False),  # not a round decade
+])
+def test_a_decade_that_is_no_ones_is_a_vital_range(text, value, decade):
+    start = text.index(value)
+    assert vital_decade(text, start, start + len(value), "AGE") is decade
+    assert not vital_decade(text, start, start + len(value), "ROOM")
