@@ -20,16 +20,25 @@ of its occurrences (`MIN_FOUND_SHARE`): a word the model tags in 2 of its 20 use
 not a name. Only text outside every entity gets a span, and only where the span aligns with the
 tokens. The span takes the label of the string's first occurrence in the documents' order, and
 `span._.source = "propagated"`. The same input gives the same spans.
+
+What a relation word says spreads too (`spread_relations`): a name a kinship word, a word for another
+person in the patient's life, a physician's title or a patient field stands next to in one place
+(`relations.relation_label`: `daughter [Amy Lin]`, `[林美玲]醫師`) is that in every other mention of the
+same string in the note or the patient's notes (`[Amy Lin] called` is FAMILY too). Only when every such
+word for the string agrees, only for strings that may spread (`spreads`: `Lin` alone is too short to
+say whose it is), and only the NER's and propagated mentions are relabelled (a rule read its own
+context).
 """
 import bisect
 import re
-from typing import Dict, List, Sequence, Tuple
+from typing import Dict, List, Sequence, Set, Tuple
 
 from spacy.tokens import Doc, Span
 
 from .clinical_terms import is_clinical_term
 from .doctext import doc_text
 from .labels import LOCATION_LABELS, NAME_LABELS
+from .relations import relation_label
 from .rules.phrases import phrase_regex
 
 SOURCE = "propagated"
@@ -106,3 +115,36 @@ def _overlaps(taken: List[Tuple[int, int]], start: int, end: int) -> bool:
 
 
 __all__ = ["PROPAGATED_LABELS", "SOURCE", "found_strings", "propagate", "spreads"]
+
+
+def spread_relations(docs: Sequence[Doc]) -> int:
+    """Relabel the NER's and propagated mentions of a name with the label a relation word next to
+    another mention of the same string says (module docstring); returns how many were relabelled."""
+    said: Dict[str, Set[str]] = {}
+    for doc in docs:
+        text = doc_text(doc)
+        for ent in doc.ents:
+            if ent.label_ in NAME_LABELS and spreads(ent.text):
+                label = relation_label(text, ent.start_char, ent.end_char)
+                if label is not None:
+                    said.setdefault(ent.text, set()).add(label)
+    decided = {string: labels.pop() for string, labels in said.items() if len(labels) == 1}
+    if not decided:
+        return 0
+    changed = 0
+    for doc in docs:
+        ents = list(doc.ents)
+        relabelled = []
+        for i, ent in enumerate(ents):
+            label = decided.get(ent.text)
+            if (label is not None and ent.label_ in NAME_LABELS and ent.label_ != label
+                    and ent._.source in (None, "ner", SOURCE)):
+                relabelled.append((i, Span(doc, ent.start, ent.end, label=label), ent._.source))
+        if relabelled:
+            for i, span, _ in relabelled:
+                ents[i] = span
+            doc.ents = ents
+            for _, span, source in relabelled:
+                span._.source = source  # span extension values are keyed by label too
+            changed += len(relabelled)
+    return changed

@@ -8,7 +8,7 @@ from spacy.tokens import Span
 
 import spacy_deid
 from linear import assert_linear
-from spacy_deid.propagate import SOURCE, found_strings, propagate, spreads
+from spacy_deid.propagate import SOURCE, found_strings, propagate, spread_relations, spreads
 
 # Stands in for a trained NER that finds a name only after `Dr.` or in the `病人` header (as a model
 # reading each context on its own might), and `Ho` and `復健科` wherever they stand.
@@ -91,6 +91,58 @@ def test_found_strings_keep_the_first_label_and_skip_what_does_not_spread():
     docs[1].ents = [docs[1].char_span(0, 3, label="PATIENT")]
     assert found_strings(docs) == {"林美玲": "FAMILY"}
     assert propagate(docs) == 0  # every occurrence is already an entity
+
+
+def _docs_with_names(*notes):
+    """Docs whose entities are given as (text, [(name, label, source), ...]); each name's first occurrence."""
+    nlp = spacy_deid.blank()
+    docs = []
+    for text, names in notes:
+        doc = nlp.make_doc(text)
+        spans = [doc.char_span(text.index(name), text.index(name) + len(name), label=label)
+                 for name, label, _ in names]
+        doc.ents = spans
+        for span, (_, _, source) in zip(spans, names):
+            span._.source = source
+        docs.append(doc)
+    return docs
+
+
+def test_a_relation_said_once_holds_for_every_mention_of_the_name():
+    docs = _docs_with_names(("家庭會談: 女兒林美玲參加.", [("林美玲", "FAMILY", "ner")]),
+                            ("林美玲來電詢問出院日期.", [("林美玲", "PATIENT", "ner")]),
+                            ("Seen by psychiatrist Chen Yu-Ting. Chen Yu-Ting will follow up.",
+                             [("Chen Yu-Ting", "PERSON", "ner")]))
+    docs[2].ents = list(docs[2].ents) + [docs[2].char_span(35, 47, label="PERSON")]
+    assert spread_relations(docs) == 3
+    assert [(e.text, e.label_, e._.source) for d in docs for e in d.ents] == [
+        ("林美玲", "FAMILY", "ner"), ("林美玲", "FAMILY", "ner"),
+        ("Chen Yu-Ting", "DOCTOR", "ner"), ("Chen Yu-Ting", "DOCTOR", None)]
+
+
+def test_relations_that_disagree_short_names_and_rule_spans_keep_their_labels():
+    disagree = _docs_with_names(("女兒林美玲來訪.", [("林美玲", "FAMILY", "ner")]),
+                                ("朋友林美玲來電.", [("林美玲", "PERSON", "ner")]),
+                                ("林美玲再次來電.", [("林美玲", "PATIENT", "ner")]))
+    assert spread_relations(disagree) == 0
+    short = _docs_with_names(("Dr. Lin agreed.", [("Lin", "DOCTOR", "ner")]),
+                             ("Lin called.", [("Lin", "PATIENT", "ner")]))
+    assert spread_relations(short) == 0  # `Lin` alone may be anyone's
+    ruled = _docs_with_names(("配偶: 王大明來訪.", [("王大明", "FAMILY", "ner")]),
+                             ("姓名: 王大明", [("王大明", "PATIENT", "rule")]))
+    assert spread_relations(ruled) == 0  # a rule read its own context (and the field there disagrees)
+
+
+def test_a_patients_notes_share_the_label_a_relation_word_says():
+    # The stand-in NER calls the name after 病人 the patient; the second note says whose she is.
+    records = [{"id": "a", "patient_id": "p1", "text": "病人林美玲入院."},
+               {"id": "b", "patient_id": "p1", "text": "家屬林美玲 (wife) 來電."}]
+    nlp = _nlp(surrogates=False)
+    stages = spacy_deid.batch.Stages(nlp)
+    docs = stages.recognize([r["text"] for r in records])
+    assert [_ents(d) for d in docs] == [[("林美玲", "PATIENT", "ner")], []]
+    stages.vote(docs)
+    assert [_ents(d) for d in docs] == [[("林美玲", "FAMILY", "ner")], [("林美玲", "FAMILY", SOURCE)]]
 
 
 def test_long_adversarial_notes_take_linear_time():

@@ -34,7 +34,7 @@ from ..doctext import doc_text
 from ..extensions import install_extensions
 from ..repairs import repair_ner_spans
 from ..overlap import OverlapPolicy, merge_into_ents
-from ..propagate import propagate
+from ..propagate import propagate, spread_relations
 from ..spanshape import drop_misshapen
 
 SUBCOMPONENTS = ("rules", "dates", "surrogates")
@@ -85,7 +85,8 @@ class Deid:
     # -- processing -----------------------------------------------------------------------------
     def recognize(self, doc: Doc) -> Doc:
         """Find PHI: rules, then dates (resolved within the document), merged with existing entities;
-        then the other occurrences of the names, professions and places found (`propagate_found`).
+        then the other occurrences of the names, professions and places found, and the label a relation
+        word says of a name in every mention of it (`propagate_found`).
         NER entities that cannot carry their label (`spanshape`) are dropped first, and the others
         repaired where general knowledge of names decides (`repairs`: edges, type words, relations)."""
         if self.check_ner_shapes and doc.ents:
@@ -100,15 +101,18 @@ class Deid:
             merge_into_ents(doc, [], self.overlap_policy)  # still mark NER entities' source
         if self.propagate_found:
             propagate([doc])
+            spread_relations([doc])
         return doc
 
     def resolve(self, docs: List[Doc]) -> List[Doc]:
         """Over one patient's notes: re-resolve ambiguous dates (majority vote), and mark in every note
-        the names, professions and places found in any of them (`propagate_found`)."""
+        the names, professions and places found in any of them, with the labels relation words say
+        (`propagate_found`)."""
         if self.dates is not None and hasattr(self.dates, "resolve_docs"):
             self.dates.resolve_docs(docs, same_patient=True)
         if self.propagate_found:
             propagate(docs)
+            spread_relations(docs)
         return docs
 
     def resynthesize(self, doc: Doc) -> Doc:
