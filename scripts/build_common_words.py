@@ -2,9 +2,10 @@
 
 The list backs `spacy_deid.common_words` (why: see there). Source: wordfreq's English frequency list
 (CC-BY-SA 4.0; the written list carries the attribution). Removed from it: every word of a value of
-the package's name and place lexicons, and every first and last name of Faker's English-speaking
-locales and the romanized names of its Chinese ones, so that `Mary`, `Young`, `Chen` or `Taipei`
-are never in it. Needs `pip install wordfreq faker` (build time only; neither is a dependency).
+the package's name and place lexicons, and every name, and every city, state and country Faker
+lists, of Faker's English-speaking locales, of the romanized names of its Chinese ones and of other
+Latin-script locales (Indonesian, Vietnamese, Filipino, European), so that `Mary`, `Young`, `Chen`,
+`Abdullah` or `Taipei` are never in it. Needs `pip install wordfreq faker` (build time only; neither is a dependency).
 
     python scripts/build_common_words.py [--size 20000]
 """
@@ -19,7 +20,16 @@ from spacy_deid.common_words import NAME_AND_PLACE_LEXICONS
 from spacy_deid.lexicons import load
 
 OUT = Path(__file__).resolve().parent.parent / "spacy_deid" / "resources" / "common_words_en.txt"
-NAME_LOCALES = ("en_US", "en_GB", "en_AU", "en_CA", "en_IE", "en_NZ", "en_IN", "en_PH", "zh_TW", "zh_CN")
+# English-speaking locales, the romanized names of the Chinese ones, and the countries Taiwan's foreign
+# caregivers and spouses come from (Indonesia, Vietnam, the Philippines) and other Latin-script ones.
+NAME_LOCALES = ("en_US", "en_GB", "en_AU", "en_CA", "en_IE", "en_NZ", "en_IN", "en_PH", "zh_TW", "zh_CN",
+                "id_ID", "vi_VN", "fil_PH", "tl_PH", "es_ES", "es_MX", "pt_BR", "fr_FR", "de_DE", "it_IT",
+                "nl_NL", "tr_TR", "pl_PL")
+# Name and place lists of Faker's providers: people's names, and the real cities, states and countries
+# some locales list.
+NAME_ATTRIBUTES = ("first_names", "first_names_male", "first_names_female", "last_names",
+                   "first_romanized_names", "last_romanized_names", "countries", "cities", "states",
+                   "provinces", "city_names")
 _WORD = re.compile(r"[a-z]+")
 
 
@@ -38,11 +48,10 @@ def faker_names() -> set:
     words = set()
     for locale in NAME_LOCALES:
         person = Faker(locale)
-        for attr in ("first_names", "first_names_male", "first_names_female", "last_names",
-                     "first_romanized_names", "last_romanized_names"):
+        for attr in NAME_ATTRIBUTES:
             for provider in person.providers:
                 values = getattr(provider, attr, None)
-                if values:
+                if values and not callable(values):
                     for value in values:
                         words.update(_WORD.findall(str(value).casefold()))
     return words
