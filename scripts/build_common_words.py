@@ -65,8 +65,8 @@ def main() -> None:
     words = sorted({w for w in top_n_list("en", args.size) if _WORD.fullmatch(w) and len(w) > 1} - excluded)
     header = (f"# The {args.size} most frequent English words of wordfreq (https://github.com/rspeer/wordfreq),\n"
               "# licensed CC-BY-SA 4.0, less one-letter words and every word of a name or place value of the\n"
-              "# package's lexicons and of Faker's name lists. Built by scripts/build_common_words.py; read\n"
-              "# by spacy_deid.common_words. This file, as a derivative of wordfreq, is CC-BY-SA 4.0.\n")
+              "# package's lexicons and of Faker's name and place lists. Built by scripts/build_common_words.py;\n"
+              "# read by spacy_deid.common_words. This file, as a derivative of wordfreq, is CC-BY-SA 4.0.\n")
     OUT.write_text(header + "\n".join(words) + "\n", encoding="utf8")
     print(f"{len(words)} words written to {OUT} ({len(excluded)} name and place words excluded)")
 
