@@ -16,8 +16,7 @@ from pathlib import Path
 from faker import Faker
 from wordfreq import top_n_list
 
-from spacy_deid.common_words import NAME_AND_PLACE_LEXICONS
-from spacy_deid.lexicons import load
+from spacy_deid.common_words import name_and_place_words
 
 OUT = Path(__file__).resolve().parent.parent / "spacy_deid" / "resources" / "common_words_en.txt"
 # English-speaking locales, the romanized names of the Chinese ones, and the countries Taiwan's foreign
@@ -31,17 +30,6 @@ NAME_ATTRIBUTES = ("first_names", "first_names_male", "first_names_female", "las
                    "first_romanized_names", "last_romanized_names", "countries", "cities", "states",
                    "provinces", "city_names")
 _WORD = re.compile(r"[a-z]+")
-
-
-def lexicon_words() -> set:
-    words = set()
-    for name in NAME_AND_PLACE_LEXICONS:
-        for entry in load(name).entries:
-            for value in entry.values():
-                for item in value if isinstance(value, list) else [value]:
-                    if isinstance(item, str):
-                        words.update(_WORD.findall(item.casefold()))
-    return words
 
 
 def faker_names() -> set:
@@ -61,7 +49,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--size", type=int, default=20000, help="Most frequent English words to start from.")
     args = parser.parse_args()
-    excluded = lexicon_words() | faker_names()
+    excluded = name_and_place_words() | faker_names()
     words = sorted({w for w in top_n_list("en", args.size) if _WORD.fullmatch(w) and len(w) > 1} - excluded)
     header = (f"# The {args.size} most frequent English words of wordfreq (https://github.com/rspeer/wordfreq),\n"
               "# licensed CC-BY-SA 4.0, less one-letter words and every word of a name or place value of the\n"

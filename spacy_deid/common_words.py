@@ -14,7 +14,9 @@ Only words of ASCII letters are judged: Han characters carry no case.
 import re
 from functools import lru_cache
 from importlib import resources
-from typing import FrozenSet
+from typing import FrozenSet, Set
+
+from .lexicons import load
 
 # The lexicons whose values' words the list leaves out (`scripts/build_common_words.py`; tested).
 NAME_AND_PLACE_LEXICONS = ("cities", "companies", "countries", "departments", "districts", "given_chars_zh",
@@ -27,6 +29,12 @@ _SPAN_OF_WORDS = re.compile(r"[A-Za-z]+(?:[ .'\-]{1,2}[A-Za-z]+)*\.?")
 # A sentence ends before a span that starts after one of these (and spaces).
 _SENTENCE_END = re.compile(r"(?:^|[\n.!?:;•*\-=]|[。！？：；])[ \t\"'(\[]*$")
 _CONTEXT = 8
+
+
+def name_and_place_words() -> Set[str]:
+    """The lower-case words of every value of `NAME_AND_PLACE_LEXICONS`: none may be in the list."""
+    return {word for name in NAME_AND_PLACE_LEXICONS for value in load(name).strings()
+            for word in _WORD.findall(value.casefold())}
 
 
 @lru_cache(maxsize=1)

@@ -211,8 +211,9 @@ def measured_value(text: str, start: int, end: int, label: str) -> bool:
 
 def measured_amount(text: str, start: int, end: int, label: str) -> bool:
     """A NER span of a number or a range right before a unit or a thing counted (`[50] mcg/hr` as an
-    AGE, `[1200] kcal`, `[2-3] glasses` as a DATE) or holding its unit (`[76mmHg]` as a ROOM), or four digits that are a time of day in their context (`at [2045]` as a DATE, `上午 [0900]`
-    as a PHONE): an amount or a clock reading, not PHI (`nondates`), whatever label the model gave it."""
+    AGE, `[1200] kcal`, `[2-3] glasses` as a DATE) or holding its unit (`[76mmHg]` as a ROOM), or four
+    digits that are a time of day in their context (`at [2045]` as a DATE, `上午 [0900]` as a PHONE): an
+    amount or a clock reading, not PHI (`nondates`), whatever label the model gave it."""
     span = text[start:end]
     if is_amount(span):
         return True  # `[76mmHg]` as a ROOM

@@ -12,11 +12,8 @@ NY NC ND OH OK OR PA RI SC SD TN TX UT VT VA WA WV WI WY DC""".split())
 
 def _lexicon_strings():
     for name in lexicon.names():
-        for entry in lexicon.load(name).entries:
-            for value in entry.values():
-                for item in value if isinstance(value, list) else [value]:
-                    if isinstance(item, str):
-                        yield name, " ".join(item.split()).casefold()
+        for item in lexicon.load(name).strings():
+            yield name, " ".join(item.split()).casefold()
 
 
 def test_no_term_is_a_phi_value():

@@ -87,6 +87,15 @@ def test_values_uses_surface_field_and_skips_missing():
         hosp.values("no_such_field")
 
 
+def test_strings_hold_every_field_and_list_item():
+    hosp = lexicons.load("hospitals")
+    strings = set(hosp.strings())
+    assert {"台大醫院", "NTUH", "804", "台北市"} <= strings  # surface, abbreviation, optional code, city
+    lx = Lexicon("t", "test", "CC0", {"text": "name", "aka": "other names", "freq": "share"},
+                 [{"text": "Ann", "aka": ["Annie", "Anna"], "freq": 1.5}])
+    assert list(lx.strings()) == ["Ann", "Annie", "Anna"]  # numbers are no strings
+
+
 @pytest.mark.parametrize("name,field,value", [
     ("surnames_zh", "text", "陳"), ("surnames_zh", "text", "歐陽"), ("surnames_zh", "text", "張簡"),
     ("surnames_zh", "romanized", "Tsai"), ("given_chars_zh", "text", "志"),

@@ -9,7 +9,7 @@ import hashlib
 import json
 from functools import lru_cache
 from importlib import resources
-from typing import Any, Dict, List, Optional, Tuple
+from typing import Any, Dict, Iterator, List, Optional, Tuple
 
 PARTS = ("train", "heldout", "all")
 # Share of surface forms in the training part. 80/20 keeps enough held-out values for every lexicon
@@ -100,6 +100,15 @@ class Lexicon:
                 seen.add(value)
                 out.append(value)
         return out
+
+    def strings(self, part: str = "all") -> Iterator[str]:
+        """Every string an entry of `part` holds, in any field, list items included (with repeats):
+        what a list that must hold no value of this lexicon is checked against."""
+        for entry in self.split(part):
+            for value in entry.values():
+                for item in value if isinstance(value, list) else (value,):
+                    if isinstance(item, str):
+                        yield item
 
     def __len__(self) -> int:
         return len(self.entries)
