@@ -4,8 +4,8 @@ the patient's life is PERSON, the name in the chart's patient field is PATIENT.
 WHY: which of PATIENT, FAMILY, PERSON or DOCTOR a name is depends on the words around it, and a NER
 that has not seen a note's phrasing guesses. A relation word directly next to the name says what the
 name is, by the definitions of FAMILY and PERSON in annotation.md:
-- a kinship word right before the name (with at most a colon and spaces between: `配偶: [劉宏鴻]`,
-  `wife [Mary]`) or in apposition right after it (`[范] (nephew)`, `[梁晉振]（堂妹）`,
+- a kinship word right before the name (with at most a colon or comma, spaces and an English title
+  between: `配偶: [劉宏鴻]`, `wife [Mary]`, `his wife, Mrs. [Chen]`, `案母[林美玲]`, `父: [王大明]`) or in apposition right after it (`[范] (nephew)`, `[梁晉振]（堂妹）`,
   `[Chen], his cousin`) makes it FAMILY;
 - a word for another person in the patient's life (friend, neighbour, colleague, employer, coach,
   volunteer, pastor, social worker, teacher, mentor, counsellor; 朋友, 鄰居, 同事, 社工, 志工, 老師, 師父,
@@ -42,10 +42,19 @@ KINSHIP_ZH = ("配偶", "太太", "妻子", "丈夫", "老公", "老婆", "前�
               "次女", "孫子", "孫女", "媳婦", "女婿", "父親", "母親", "爸爸", "媽媽", "哥哥", "弟弟", "姊姊",
               "姐姐", "妹妹", "大哥", "二哥", "大姊", "二姊", "大姐", "二姐", "阿嬤", "阿公", "外婆", "外公",
               "奶奶", "爺爺", "叔叔", "伯伯", "舅舅", "阿姨", "姑姑", "堂哥", "堂姊", "堂姐", "堂弟", "堂妹",
-              "表哥", "表姊", "表姐", "表妹", "表弟", "姪子", "姪女", "外甥", "外甥女", "家屬")
+              "表哥", "表姊", "表姐", "表妹", "表弟", "姪子", "姪女", "外甥", "外甥女", "家屬",
+              # the chart's 案 (the case's) and 其 (his, her) before a one-character kinship word
+              "案父", "案母", "案妻", "案夫", "案兄", "案姊", "案姐", "案弟", "案妹", "案子", "案女",
+              "其父", "其母", "其妻", "其夫", "其兄", "其姊", "其姐", "其弟", "其妹", "其子", "其女",
+              "祖父", "祖母", "外祖父", "外祖母", "岳父", "岳母", "公公", "婆婆", "繼父", "繼母", "養父", "養母",
+              "伯母", "嬸嬸", "舅媽", "姑丈", "姨丈", "大嫂", "嫂嫂", "弟媳", "姊夫", "姐夫", "妹婿", "未婚妻",
+              "未婚夫")
 KINSHIP_EN = ("wife", "husband", "spouse", "son", "daughter", "mother", "father", "brother", "sister",
               "aunt", "uncle", "cousin", "niece", "nephew", "grandson", "granddaughter", "grandmother",
               "grandfather", "mom", "dad", "stepson", "stepdaughter", "stepmother", "stepfather",
+              "stepbrother", "stepsister", "sibling", "twin", "grandma", "grandpa", "grandparent",
+              "fiance", "fiancé", "fiancee", "fiancée", "mother-in-law", "father-in-law", "son-in-law",
+              "daughter-in-law", "brother-in-law", "sister-in-law", "next of kin", "NOK",
               "family", "family member", "relative")  # 家屬's English words
 OTHERS_ZH = ("朋友", "好友", "鄰居", "同事", "同學", "室友", "雇主", "老闆", "主管", "房東", "社工", "社工師",
              "個管師", "個案管理師", "志工", "牧師", "神父", "教練", "男友", "女友", "同居人", "老師", "導師",
@@ -58,15 +67,18 @@ OTHERS_EN = ("friend", "neighbor", "neighbour", "colleague", "coworker", "co-wor
 CLINICIAN_ZH = ("醫師", "醫生", "大夫", "主治醫師", "住院醫師", "總醫師", "主治")
 CLINICIAN_EN = ("dr", "dr.", "doctor", "vs", "attending", "resident", "physician", "psychiatrist", "surgeon")
 
+# An English title between a relation word and the name.
+_TITLE = r"(?:(?i:mr|mrs|ms|miss|mx)\.?[ ])?"
 # What may stand before an English relation word in apposition: one determiner, one modifier.
 _DETERMINER = r"(?i:his|her|their|a|an|the|the patient's|patient's)"
 _MODIFIER = r"(?:younger|older|elder|eldest|youngest|little|big|great|half|step)[ -]?"
 
 
 def _before(zh: Iterable[str], en: Iterable[str]) -> "re.Pattern[str]":
-    """The word ends right before the name: at most a colon and spaces between."""
+    """The word ends right before the name: at most a colon or a comma, spaces, and an English title
+    between (`wife: Mary`, `his wife, Mary`, `案妻，王小美`, `wife Mrs. Chen`)."""
     return re.compile(r"(?:" + phrase_regex(zh) + r"|(?i:" + phrase_regex(en, ignore_case=True) + r"))"
-                      r"[ ]?[:：]?[ ]?$")
+                      r"[ ]?[:：,，]?[ ]?" + _TITLE + "$")
 
 
 def _after(zh: Iterable[str], en: Iterable[str]) -> "re.Pattern[str]":
@@ -83,6 +95,9 @@ _PATIENT_FIELD = re.compile(r"(?<![^\W\d_])(?:姓名|病人姓名|病患姓名|�
                             r"(?i:patient|patient name|pt|pt\.|pt name))[ ]?[:：][ ]?$")
 # 先生 and 太太 as a field (`先生: [趙承翰]`) are the husband and the wife: Mr and Mrs take no colon.
 _SPOUSE_FIELD = re.compile(r"(?:先生|太太)[ ]?[:：][ ]?$")
+# A one-character kinship word as a field of its own (`父: 王大明`, `母：林美玲`); inside a word (`師父:`)
+# it is none.
+_KIN_FIELD = re.compile(r"(?<![^\W\d_])[父母妻夫兄弟姊姐妹兒子女][ ]?[:：][ ]?$")
 _KIN_BEFORE = _before(KINSHIP_ZH, KINSHIP_EN)
 _KIN_AFTER = _after(KINSHIP_ZH, KINSHIP_EN)
 _OTHER_BEFORE = _before(OTHERS_ZH, OTHERS_EN)
@@ -95,7 +110,7 @@ _WORDS_BEFORE_NAME_ZH = tuple(sorted(set(KINSHIP_ZH + OTHERS_ZH + ("先生", "�
                                      key=lambda w: (-len(w), w)))
 _BETWEEN_WORD_AND_NAME = " :："
 _ORDER_BEFORE_WORD = frozenset("大小二三四老")  # `大女兒`, `小兒子`
-_WINDOW_BEFORE = _LONGEST + 3  # the word, a colon and spaces
+_WINDOW_BEFORE = _LONGEST + 9  # the word, a colon and spaces, a title
 _WINDOW_AFTER = _LONGEST + 30  # a bracket or comma, `the patient's`, a modifier, the word
 
 
@@ -112,6 +127,7 @@ def relation_label(text: str, start: int, end: int) -> Optional[str]:
     if _PATIENT_FIELD.search(text, max(0, start - _WINDOW_BEFORE), start):
         return "PATIENT"
     if (_KIN_BEFORE.search(before) or _SPOUSE_FIELD.search(before)
+            or _KIN_FIELD.search(text, max(0, start - _WINDOW_BEFORE), start)
             or _KIN_AFTER.match(text, end, end + _WINDOW_AFTER)):
         return "FAMILY"
     if _CLINICIAN_BEFORE.search(before) or _CLINICIAN_AFTER.match(text, end):

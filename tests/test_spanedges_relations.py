@@ -112,6 +112,17 @@ def test_fields_of_others_make_no_patient(text, found):
     ("She was raised by Mr. Chou (step-mother) in Taipei.", ("Chou", "DOCTOR")),
     ("由MR NI, CHIN-KUN (YOUNGER BROTHER)翻譯.", ("NI, CHIN-KUN", "PATIENT")),
     ("Lu Pin-Heng, the patient's youngest granddaughter, called.", ("Lu Pin-Heng", "PERSON")),
+    # the chart's 案/其 before a one-character kinship word, a kinship field of one character
+    ("案母林美玲表示病人失眠.", ("林美玲", "PATIENT")),
+    ("其妻 王美華陪同返診.", ("王美華", "PERSON")),
+    ("父: 王大明, 母: 林美玲", ("王大明", "PATIENT")),
+    ("母：林美玲", ("林美玲", "PERSON")),
+    # a comma or an English title between the word and the name
+    ("His wife, Mary Chen, called the ward.", ("Mary Chen", "PERSON")),
+    ("案妻，王小美，來電.", ("王小美", "PATIENT")),
+    ("spoke with daughter Mrs. Lin about discharge", ("Lin", "DOCTOR")),
+    ("Next of kin: John Smith (cell)", ("John Smith", "PATIENT")),
+    ("lives with mother-in-law Mary Lee", ("Mary Lee", "PERSON")),
 ])
 def test_a_name_next_to_a_kinship_word_is_family(text, found):
     assert repaired(text, found, by_relation) == (1, [(found[0], "FAMILY")])
@@ -171,6 +182,10 @@ def test_no_physicians_title_or_a_stronger_relation_keeps_the_label(text, found)
     ("Wang (sonographer) read the scan.", ("Wang", "DOCTOR")),  # `son` begins a longer word
     ("陳小明 (friendly) was calm.", ("陳小明", "PATIENT")),
     ("friend: the 台北 trip", ("台北", "CITY")),  # places are not names
+    ("師父: 呂勝亞參加.", ("呂勝亞", "PERSON")),  # 父 ends 師父: no one-character kinship field
+    ("原子: 王大明", ("王大明", "PATIENT")),
+    ("個案孫小明今日出院.", ("孫小明", "PATIENT")),  # 個案 (the case) before the surname 孫
+    ("Knok Lee called", ("Lee", "PERSON")),  # NOK only as a word of its own
 ])
 def test_names_without_a_relation_word_next_to_them_keep_their_label(text, found):
     assert repaired(text, found, by_relation) == (0, [found])
