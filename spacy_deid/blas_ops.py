@@ -7,16 +7,37 @@ on two. Matrix products are about 60 % of a CPU training step, so routing them t
 step (`benchmarks/bench_training_ops.py` measures both on the machine at hand). Every other op is
 NumpyOps's own; only where the products are computed changes, not what they compute.
 
+numpy's BLAS uses one thread per core. A worker of a process pool (`nlp.pipe(n_process=2)`,
+`deidentify_parallel`) shares the cores with its siblings, so there BlasOps limits BLAS to one thread
+(threadpoolctl), on its first product in that process: two workers of two threads each on two cores
+ran slower than two single-threaded ones would.
+
 The callback goes in a config's `[nlp.after_pipeline_creation]`, so `spacy train`, `spacy.load` of
 a trained or packaged pipeline and `spacy_deid.load()` all get it without code. It replaces only
 plain `NumpyOps`: a GPU run (CupyOps) or a user's own ops are left as they are.
 """
+import multiprocessing
+import os
 from typing import Callable, Optional
 
 import numpy
 from spacy.language import Language
 from spacy.util import registry
 from thinc.api import Model, NumpyOps
+from threadpoolctl import threadpool_limits
+
+_checked_pid: Optional[int] = None
+
+
+def one_thread_in_workers() -> None:
+    """Limit BLAS to one thread when this process is a worker of a pool (module docstring); once per process."""
+    global _checked_pid
+    pid = os.getpid()
+    if _checked_pid == pid:
+        return
+    _checked_pid = pid
+    if multiprocessing.parent_process() is not None:
+        threadpool_limits(limits=1, user_api="blas")
 
 
 class BlasOps(NumpyOps):
@@ -32,6 +53,7 @@ class BlasOps(NumpyOps):
         trans1: bool = False,
         trans2: bool = False,
     ) -> numpy.ndarray:
+        one_thread_in_workers()
         left = x.T if trans1 else x
         right = y.T if trans2 else y
         if out is None:

@@ -101,3 +101,26 @@ def test_training_and_prediction_agree_with_numpy_ops():
     predicted = [(e.start_char, e.end_char, e.label_) for e in blas_nlp(text).ents]
     assert predicted == [(e.start_char, e.end_char, e.label_) for e in numpy_nlp(text).ents]
     assert predicted == spans
+
+
+def _blas_threads_after_a_product(_: int) -> int:
+    from threadpoolctl import threadpool_info
+
+    BlasOps().gemm(numpy.ones((4, 4), dtype="float32"), numpy.ones((4, 4), dtype="float32"))
+    return max(info["num_threads"] for info in threadpool_info() if info["user_api"] == "blas")
+
+
+def test_a_pool_worker_runs_blas_on_one_thread_and_the_parent_keeps_its_own():
+    import multiprocessing
+
+    from threadpoolctl import threadpool_info
+
+    def parent_threads():
+        return [info["num_threads"] for info in threadpool_info() if info["user_api"] == "blas"]
+
+    before = parent_threads()
+    assert before, "numpy's BLAS is visible to threadpoolctl"
+    with multiprocessing.get_context("spawn").Pool(1) as pool:
+        assert pool.map(_blas_threads_after_a_product, [0]) == [1]
+    BlasOps().gemm(numpy.ones((4, 4), dtype="float32"), numpy.ones((4, 4), dtype="float32"))
+    assert parent_threads() == before
