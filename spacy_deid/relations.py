@@ -5,8 +5,8 @@ WHY: which of PATIENT, FAMILY, PERSON or DOCTOR a name is depends on the words a
 that has not seen a note's phrasing guesses. A relation word directly next to the name says what the
 name is, by the definitions of FAMILY and PERSON in annotation.md:
 - a kinship word right before the name (with at most a colon or comma, spaces and an English title
-  between: `配偶: [劉宏鴻]`, `wife [Mary]`, `his wife, Mrs. [Chen]`, `案母[林美玲]`, `父: [王大明]`) or in apposition right after it (`[范] (nephew)`, `[梁晉振]（堂妹）`,
-  `[Chen], his cousin`) makes it FAMILY;
+  between: `配偶: [劉宏鴻]`, `wife [Mary]`, `his wife, Mrs. [Chen]`, `案母[林美玲]`, `父: [王大明]`) or
+  in apposition right after it (`[范] (nephew)`, `[梁晉振]（堂妹）`, `[Chen], his cousin`) makes it FAMILY;
 - a word for another person in the patient's life (friend, neighbour, colleague, employer, coach,
   volunteer, pastor, social worker, teacher, mentor, counsellor; 朋友, 鄰居, 同事, 社工, 志工, 老師, 師父,
   學長…) in the same places makes it PERSON
@@ -108,7 +108,7 @@ _LONGEST = max(len(w) for w in KINSHIP_ZH + KINSHIP_EN + OTHERS_ZH + OTHERS_EN)
 # Words that stand before a name and never inside it (the relation words, and titles used before one).
 _WORDS_BEFORE_NAME_ZH = tuple(sorted(set(KINSHIP_ZH + OTHERS_ZH + ("先生", "太太", "小姐", "女士")),
                                      key=lambda w: (-len(w), w)))
-_BETWEEN_WORD_AND_NAME = " :："
+_BETWEEN_WORD_AND_NAME = " :：,，"
 _ORDER_BEFORE_WORD = frozenset("大小二三四老")  # `大女兒`, `小兒子`
 _WINDOW_BEFORE = _LONGEST + 9  # the word, a colon and spaces, a title
 _WINDOW_AFTER = _LONGEST + 30  # a bracket or comma, `the patient's`, a modifier, the word

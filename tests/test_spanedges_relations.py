@@ -198,6 +198,7 @@ def test_names_without_a_relation_word_next_to_them_keep_their_label(text, found
     ("由小兒子: 曾佑雄帶來急診.", ("小兒子: 曾佑雄", "PATIENT"), ("曾佑雄", "FAMILY")),
     ("employed by 大女兒 周先生 since May", ("大女兒 周", "PATIENT"), ("周", "FAMILY")),
     ("由社工謝美華聯絡.", ("工謝美華", "PATIENT"), ("謝美華", "PERSON")),
+    ("由案妻，王小美陪同.", ("妻，王小美", "PATIENT"), ("王小美", "FAMILY")),  # a comma between
 ])
 def test_a_name_span_drops_the_relation_word_it_starts_with(text, found, expected):
     assert repaired(text, found, by_relation) == (1, [expected])
