@@ -10,9 +10,13 @@ per prediction pass, the ratio NumpyOps / BlasOps measured in this one run, the 
 between the two models' tok2vec outputs after training, and whether their entities agree.
 """
 import argparse
+import itertools
 import time
 from pathlib import Path
-from typing import List, Optional, Sequence, Tuple
+from typing import TYPE_CHECKING, Optional, Sequence
+
+if TYPE_CHECKING:
+    from spacy_deid.corpus import Record
 
 ROOT = Path(__file__).resolve().parent.parent
 CONFIG = ROOT / "configs" / "cpu.cfg"
@@ -20,11 +24,13 @@ VECTORS = ROOT / "assets" / "vectors"
 BATCH_WORDS = 1000
 
 
-def build_pipeline(examples_text: Sequence[Tuple[str, list]]):
+def build_pipeline(records: Sequence["Record"]):
     """configs/cpu.cfg's pipeline, initialized on the notes, still on NumpyOps."""
     from spacy.training import Example
     from spacy.util import load_config, load_model_from_config
     from thinc.api import NumpyOps
+
+    from spacy_deid.corpus.docs import record_to_doc
 
     config = load_config(CONFIG)
     config["nlp"]["after_pipeline_creation"] = None
@@ -32,7 +38,7 @@ def build_pipeline(examples_text: Sequence[Tuple[str, list]]):
         config["components"]["tok2vec"]["model"]["embed"]["include_static_vectors"] = False
         config["initialize"]["vectors"] = None
     nlp = load_model_from_config(config, auto_fill=True, validate=True)
-    examples = [Example.from_dict(nlp.make_doc(text), {"entities": ents}) for text, ents in examples_text]
+    examples = [Example(nlp.make_doc(record.text), record_to_doc(nlp, record)) for record in records]
     nlp.initialize(lambda: examples)
     assert all(type(n.ops) is NumpyOps for _, c in nlp.components for n in c.model.walk())
     return nlp, examples
@@ -44,17 +50,6 @@ def copy_pipeline(nlp):
 
     other = load_model_from_config(nlp.config, auto_fill=False)
     return other.from_bytes(nlp.to_bytes())
-
-
-def batches_of_words(examples, words: int) -> List[list]:
-    batches, batch, size = [], [], 0
-    for example in examples:
-        batch.append(example)
-        size += len(example.reference)
-        if size >= words:
-            batches.append(batch)
-            batch, size = [], 0
-    return batches
 
 
 def train_and_time(nlp, batches, steps: int) -> float:
@@ -76,22 +71,19 @@ def main(argv: Optional[Sequence[str]] = None) -> None:
     args = parser.parse_args(argv)
 
     import numpy
+    from spacy.training.batchers import minibatch_by_words
     from spacy.util import fix_random_seed
 
     from spacy_deid.blas_ops import use_blas_ops
     from spacy_deid.synth import generate
 
-    records = []
-    for record in generate(args.notes, args.seed, "train"):
-        records.append((record.text, [(s.start, s.end, s.label) for s in record.spans]))
-        if len(records) >= args.notes:
-            break
+    records = list(itertools.islice(generate(args.notes, args.seed, "train"), args.notes))
     fix_random_seed(args.seed)
     base, examples = build_pipeline(records)
-    batches = batches_of_words(examples, BATCH_WORDS)
+    batches = list(minibatch_by_words(examples, size=BATCH_WORDS, tolerance=0.2, discard_oversize=False))
     if len(batches) < args.steps + 2:
         raise SystemExit(f"{len(batches)} batches of {BATCH_WORDS} words; raise --notes for {args.steps} steps")
-    texts = [text for text, _ in records]
+    texts = [record.text for record in records]
     words = sum(len(doc) for doc in base.tokenizer.pipe(texts))
     print(f"{len(records)} notes, {words:,} words, {args.steps} updates of ~{BATCH_WORDS} words each; "
           f"static vectors: {'yes' if (VECTORS / 'config.cfg').is_file() else 'no (assets/vectors not built)'}")
