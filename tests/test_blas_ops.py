@@ -6,7 +6,7 @@ import pytest
 import spacy
 from spacy.training import Example
 from spacy.util import load_config, load_model_from_config
-from thinc.api import Model, NumpyOps, Ops
+from thinc.api import Model, NumpyOps
 
 from spacy_deid.blas_ops import BlasOps, use_blas_ops
 
@@ -70,7 +70,6 @@ def test_other_ops_are_left_alone():
     assert replaced == len(nodes) - 1
     assert nodes[0].ops is other
     assert all(isinstance(node.ops, BlasOps) for node in nodes[1:])
-    assert isinstance(BlasOps(), Ops)
 
 
 def test_training_and_prediction_agree_with_numpy_ops():
