@@ -24,6 +24,11 @@ VECTORS = ROOT / "assets" / "vectors"
 BATCH_WORDS = 1000
 
 
+def has_vectors() -> bool:
+    """Has `spacy project run vectors` built the static vectors configs/cpu.cfg names?"""
+    return (VECTORS / "config.cfg").is_file()
+
+
 def build_pipeline(records: Sequence["Record"]):
     """configs/cpu.cfg's pipeline, initialized on the notes, still on NumpyOps."""
     from spacy.training import Example
@@ -34,7 +39,7 @@ def build_pipeline(records: Sequence["Record"]):
 
     config = load_config(CONFIG)
     config["nlp"]["after_pipeline_creation"] = None
-    if not (VECTORS / "config.cfg").is_file():
+    if not has_vectors():
         config["components"]["tok2vec"]["model"]["embed"]["include_static_vectors"] = False
         config["initialize"]["vectors"] = None
     nlp = load_model_from_config(config, auto_fill=True, validate=True)
@@ -86,7 +91,7 @@ def main(argv: Optional[Sequence[str]] = None) -> None:
     texts = [record.text for record in records]
     words = sum(len(doc) for doc in base.tokenizer.pipe(texts))
     print(f"{len(records)} notes, {words:,} words, {args.steps} updates of ~{BATCH_WORDS} words each; "
-          f"static vectors: {'yes' if (VECTORS / 'config.cfg').is_file() else 'no (assets/vectors not built)'}")
+          f"static vectors: {'yes' if has_vectors() else 'no (assets/vectors not built)'}")
 
     results = {}
     for name in ("NumpyOps (blis)", "BlasOps (numpy BLAS)"):
