@@ -1,24 +1,38 @@
-"""Build `spacy_deid/resources/common_words_en.txt`: frequent English words that are no name or place.
+"""Build `spacy_deid/resources/common_words_en.txt` and `common_words_zh.txt`: frequent words that are no name or place.
 
-The list backs `spacy_deid.common_words` (why: see there). Source: wordfreq's English frequency list
+The English list backs `spacy_deid.common_words`, the Chinese one `spacy_deid.common_words_zh` (why: see
+there). Source: wordfreq's English frequency list
 (CC-BY-SA 4.0; the written list carries the attribution). Removed from it: every word of a value of
 the package's name and place lexicons, and every name, and every city, state and country Faker
 lists, of Faker's English-speaking locales, of the romanized names of its Chinese ones and of other
 Latin-script locales (Indonesian, Vietnamese, Filipino, European), so that `Mary`, `Young`, `Chen`,
-`Abdullah` or `Taipei` are never in it. Needs `pip install wordfreq faker` (build time only; neither is a dependency).
+`Abdullah` or `Taipei` are never in it. The Chinese list: wordfreq's Chinese words of two or more Han
+characters (wordfreq writes them Simplified; each is written out in every Traditional form its
+characters map back to, by wordfreq's own Traditional-to-Simplified table, and in its own form), less
+every Han value of the same lexicons and of Faker's Chinese name and place lists and every part of one
+of two or more characters (`中山` of `中山路`), and less every word shaped like a person's name: a
+surname of those lists then one or two characters of their given names (`高明`, `志明`). Needs `pip install wordfreq faker` (build time only; neither is a dependency).
 
-    python scripts/build_common_words.py [--size 20000]
+    python scripts/build_common_words.py [--size 20000] [--size-zh 20000]
 """
 import argparse
+import gzip
+import itertools
 import re
 from pathlib import Path
+from typing import Dict, List, Set
 
+import msgpack
 from faker import Faker
 from wordfreq import top_n_list
+from wordfreq.util import data_path
 
-from spacy_deid.common_words import name_and_place_words
+from spacy_deid.common_words import NAME_AND_PLACE_LEXICONS, name_and_place_words
+from spacy_deid.lexicons import load
 
-OUT = Path(__file__).resolve().parent.parent / "spacy_deid" / "resources" / "common_words_en.txt"
+RESOURCES = Path(__file__).resolve().parent.parent / "spacy_deid" / "resources"
+OUT = RESOURCES / "common_words_en.txt"
+OUT_ZH = RESOURCES / "common_words_zh.txt"
 # English-speaking locales, the romanized names of the Chinese ones, and the countries Taiwan's foreign
 # caregivers and spouses come from (Indonesia, Vietnam, the Philippines) and other Latin-script ones.
 NAME_LOCALES = ("en_US", "en_GB", "en_AU", "en_CA", "en_IE", "en_NZ", "en_IN", "en_PH", "zh_TW", "zh_CN",
@@ -45,10 +59,90 @@ def faker_names() -> set:
     return words
 
 
+_HAN = re.compile(r"[\u3400-\u9fff\uf900-\ufaff]+")
+ZH_LOCALES = ("zh_TW", "zh_CN")
+ZH_PLACE_ATTRIBUTES = ("cities", "city_names", "provinces", "districts", "street_names", "countries")
+# Forms of one word to write out at most: a few characters map back to several Traditional ones
+# (发: 發 髮), and their products are bounded.
+MAX_FORMS = 16
+
+
+def _to_simplified() -> Dict[int, str]:
+    with gzip.open(data_path("_chinese_mapping.msgpack.gz")) as stream:
+        table = msgpack.load(stream, raw=False, strict_map_key=False)
+    return {int(k): (chr(v) if isinstance(v, int) else v) for k, v in table.items()}
+
+
+def _simplify(text: str, table: Dict[int, str]) -> str:
+    return text.translate(table)
+
+
+def _faker_zh(attributes) -> List[str]:
+    out = []
+    for locale in ZH_LOCALES:
+        for provider in Faker(locale).providers:
+            for attr in attributes:
+                values = getattr(provider, attr, None)
+                if values and not callable(values):
+                    out.extend(str(v) for v in values)
+    return [v for v in out if _HAN.fullmatch(v)]
+
+
+def _han_lexicon_values(names) -> List[str]:
+    return [v for name in names for v in load(name).strings() if _HAN.fullmatch(v)]
+
+
+def zh_excluded(table: Dict[int, str]) -> Set[str]:
+    """Simplified forms of every Han name and place value and of each of its parts of 2+ characters."""
+    excluded = set()
+    for value in _han_lexicon_values(NAME_AND_PLACE_LEXICONS) + _faker_zh(ZH_PLACE_ATTRIBUTES + (
+            "first_names", "last_names")):
+        value = _simplify(value, table)
+        excluded.update(value[i:j] for i in range(len(value)) for j in range(i + 2, len(value) + 1))
+    return excluded
+
+
+def name_shaped(word: str, surnames: Set[str], given: Set[str]) -> bool:
+    for cut in (1, 2):
+        rest = word[cut:]
+        if word[:cut] in surnames and 1 <= len(rest) <= 2 and all(ch in given for ch in rest):
+            return True
+    return False
+
+
+def traditional_forms(word: str, back: Dict[str, List[str]]) -> List[str]:
+    choices = [[ch] + back.get(ch, []) for ch in word]
+    return ["".join(form) for form in itertools.islice(itertools.product(*choices), MAX_FORMS)]
+
+
+def build_zh(size: int) -> None:
+    table = _to_simplified()
+    back: Dict[str, List[str]] = {}
+    for traditional, simplified in sorted(table.items()):
+        if len(simplified) == 1 and chr(traditional) != simplified and _HAN.fullmatch(chr(traditional)):
+            back.setdefault(simplified, []).append(chr(traditional))
+    excluded = zh_excluded(table)
+    surnames = {_simplify(v, table) for v in _han_lexicon_values(("surnames_zh",)) + _faker_zh(("last_names",))}
+    given = {_simplify(ch, table) for v in _han_lexicon_values(("given_chars_zh",)) + _faker_zh(("first_names",))
+             for ch in v}
+    kept = [w for w in top_n_list("zh", size) if len(w) >= 2 and _HAN.fullmatch(w) and w not in excluded
+            and not name_shaped(w, surnames, given)]
+    words = sorted({form for w in kept for form in traditional_forms(w, back)})
+    header = (f"# The {size} most frequent Chinese words of wordfreq (https://github.com/rspeer/wordfreq),\n"
+              "# licensed CC-BY-SA 4.0: those of two or more Han characters, in their Simplified and Traditional\n"
+              "# forms, less every name or place value of the package's lexicons and of Faker's Chinese lists,\n"
+              "# every part of one, and every word shaped like a person's name. Built by\n"
+              "# scripts/build_common_words.py; read by spacy_deid.common_words_zh. CC-BY-SA 4.0.\n")
+    OUT_ZH.write_text(header + "\n".join(words) + "\n", encoding="utf8")
+    print(f"{len(words)} forms of {len(kept)} Chinese words written to {OUT_ZH}")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--size", type=int, default=20000, help="Most frequent English words to start from.")
+    parser.add_argument("--size-zh", type=int, default=20000, help="Most frequent Chinese words to start from.")
     args = parser.parse_args()
+    build_zh(args.size_zh)
     excluded = name_and_place_words() | faker_names()
     words = sorted({w for w in top_n_list("en", args.size) if _WORD.fullmatch(w) and len(w) > 1} - excluded)
     header = (f"# The {args.size} most frequent English words of wordfreq (https://github.com/rspeer/wordfreq),\n"

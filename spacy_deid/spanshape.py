@@ -42,7 +42,9 @@ definitions of docs/annotation.md and nothing else:
 - names and location labels are not common English words in a case that marks no name: all
   capitals, lower case, or the first word of a line or sentence (`[TOMORROW]`, `[Grew] up near`,
   `([niece])`), unless a title stands beside them (`Dr. [WILL]`); `common_words` says why and which
-  words (none of a name or place in the lexicons or in Faker's name lists);
+  words (none of a name or place in the lexicons or in Faker's name lists); nor, in Han script, which
+  has no case, common Chinese words (`[說明]` FAMILY, `[發現學童]` PERSON, `[工地]` GENERAL_BUSINESS;
+  `common_words_zh` says which, and why a place is judged only when it is one word);
 - names and location labels are proper names: their brackets are balanced (`supervisor)參加` ran
   over a bracket into the next words), and an English place does not start with a lower-case word
   before a capitalised one (`holds an ARC`: a phrase around a name, not a name; a note typed all in
@@ -62,6 +64,7 @@ from spacy.tokens import Doc, Span
 
 from .clinical_terms import is_clinical_term
 from .common_words import plain_words
+from .common_words_zh import plain_han_words
 from .dates.finder import after_measurement_word, find_readings
 from .dates.nondates import clock_time, is_amount, is_number_or_range, unit_after, unmistakable_clock
 from .dates.numerals import NUMERAL_CHARS
@@ -195,9 +198,11 @@ _PROPER_NAME_LABELS = (NAME_LABELS | LOCATION_LABELS) - {"NUMBER", "ROOM"}
 
 
 def plain_word_name(text: str, start: int, end: int, label: str) -> bool:
-    """A name or place span of common English words in a case that marks no name, with no title
-    beside it (see the module docstring)."""
-    return (label in _PROPER_NAME_LABELS and plain_words(text, start, end)
+    """A name or place span of common English words in a case that marks no name, or of common
+    Chinese words (`common_words_zh`: any number for a name, one for a place), with no title beside
+    it (see the module docstring)."""
+    return (label in _PROPER_NAME_LABELS
+            and (plain_words(text, start, end) or plain_han_words(text[start:end], label))
             and not _titled(text, start, end))
 
 

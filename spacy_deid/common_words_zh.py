@@ -1,0 +1,59 @@
+"""Common Chinese words that a model trained on synthetic notes reads as names and places.
+
+WHY: in fluent Chinese prose (`住院醫師向家屬說明…`, `對過去喜歡的事情失去興趣`) the NER, which saw
+names mostly in short chart phrases, calls ordinary words people, businesses and places
+(`[說明]` FAMILY, `[喜歡]` GENERAL_BUSINESS, `[發現學童]` PERSON). Han script has no case to say
+whether a word is a name, so the English test (`common_words`) cannot judge it; a frequency list can.
+`resources/common_words_zh.txt` (built by `scripts/build_common_words.py` from wordfreq's Chinese list,
+in the Traditional forms Taiwan writes) holds the frequent words of two or more Han characters that
+are no name or place: no value of the package's lexicons or of Faker's Chinese name and place lists,
+no part of one (`中山`, `長庚`, `大學` of a school's name), and no word shaped like a person's name
+(a surname then one or two given-name characters: `高明`, `志明` are out).
+
+What is judged (`spanshape` drops NER spans that pass, unless a title stands beside them):
+- a span of a name label (PATIENT, PERSON, FAMILY, DOCTOR) made only of such words, one or several
+  (`[發現學童]`): a Chinese name is a surname and one or two characters, never two common words;
+- a span of a place or organisation label that is one such word (`[工地]`, `[床邊]`): names of
+  institutions are often common words put together (`中國醫藥大學`), so only a single word is judged.
+"""
+from functools import lru_cache
+from importlib import resources
+from typing import FrozenSet
+
+from .labels import NAME_LABELS
+
+_LONGEST_WORD = 8
+
+
+@lru_cache(maxsize=1)
+def common_words_zh() -> FrozenSet[str]:
+    """The packaged list (Traditional forms, and the Simplified where they differ)."""
+    raw = resources.files("spacy_deid").joinpath("resources", "common_words_zh.txt").read_text(encoding="utf8")
+    return frozenset(line.strip() for line in raw.splitlines() if line.strip() and not line.startswith("#"))
+
+
+def _is_han(text: str) -> bool:
+    return all("\u3400" <= ch <= "\u9fff" or "\uf900" <= ch <= "\ufaff" for ch in text)
+
+
+def _made_of_words(span: str, words: FrozenSet[str]) -> bool:
+    """Can `span` be cut into list words only? (Dynamic programming over cut points: linear in the
+    span's length times the longest word.)"""
+    reachable = [True] + [False] * len(span)
+    for end in range(2, len(span) + 1):
+        for start in range(max(0, end - _LONGEST_WORD), end - 1):
+            if reachable[start] and span[start:end] in words:
+                reachable[end] = True
+                break
+    return reachable[-1]
+
+
+def plain_han_words(span: str, label: str) -> bool:
+    """Is `span` (Han characters only) common Chinese words, as `label` is judged: any number of
+    them for a name label, exactly one for a place or organisation?"""
+    if len(span) < 2 or not _is_han(span):
+        return False
+    words = common_words_zh()
+    if label in NAME_LABELS:
+        return _made_of_words(span, words)
+    return span in words

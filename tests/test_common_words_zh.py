@@ -1,0 +1,76 @@
+"""common_words_zh: common Chinese words are no name or place, and no name or place is a common word."""
+import re
+
+import pytest
+
+import spacy_deid
+from spacy_deid.common_words import NAME_AND_PLACE_LEXICONS
+from spacy_deid.common_words_zh import common_words_zh, plain_han_words
+from spacy_deid.lexicons import load
+from spacy_deid.spanshape import drop_misshapen, plain_word_name
+
+from linear import assert_linear
+
+_HAN = re.compile(r"[\u3400-\u9fff\uf900-\ufaff]+")
+
+
+def test_no_han_name_or_place_value_nor_part_of_one_is_common():
+    values = [v for name in NAME_AND_PLACE_LEXICONS for v in load(name).strings() if _HAN.fullmatch(v)]
+    assert len(values) > 500  # the lexicons' Han values are read
+    parts = {v[i:j] for v in values for i in range(len(v)) for j in range(i + 2, len(v) + 1)}
+    assert sorted(parts & common_words_zh()) == []
+
+
+def test_the_list_holds_ordinary_words_in_traditional_forms_and_no_names():
+    words = common_words_zh()
+    assert {"說明", "發現", "喜歡", "興趣", "訓練", "工地", "家屬", "協助"} <= words
+    # places, institutions and their parts, departments, given names and name-shaped words are out
+    assert not {"台北", "中山", "長庚", "大學", "醫院", "精神科", "急診", "志明", "家豪", "高明", "王"} & words
+    assert all(len(w) >= 2 and _HAN.fullmatch(w) for w in words)
+
+
+@pytest.mark.parametrize("span,label,plain", [
+    ("說明", "FAMILY", True),
+    ("發現輪流", "PERSON", True),  # two words: no name
+    ("喜歡", "GENERAL_BUSINESS", True),
+    ("工地", "LOCATION", True),
+    ("技巧訓練", "GENERAL_BUSINESS", False),  # places and organisations: one word only (中國醫藥大學)
+    ("王大明", "PATIENT", False),
+    ("高明", "DOCTOR", False),  # surname + given-name character: may be a name
+    ("家豪", "PERSON", False),
+    ("長庚", "HOSPITAL", False),
+    ("說明 ok", "PERSON", False),  # Han only
+    ("說", "PERSON", False),  # one character: `lone_surname` judges it
+])
+def test_plain_han_words(span, label, plain):
+    assert plain_han_words(span, label) is plain
+
+
+def test_ner_spans_of_common_chinese_words_are_dropped_and_names_kept():
+    nlp = spacy_deid.blank()
+    text = "住院醫師向家屬說明病情，王大明表示喜歡在工地工作，林先生同意。"
+    doc = nlp(text)
+
+    def span(word, label):
+        start = text.index(word)
+        return doc.char_span(start, start + len(word), label=label, alignment_mode="expand")
+
+    doc.ents = [span("說明", "FAMILY"), span("王大明", "PATIENT"), span("喜歡", "GENERAL_BUSINESS"),
+                span("林", "FAMILY")]
+    assert sorted(s.text for s in drop_misshapen(doc)) == ["喜歡", "說明"]
+    assert [(e.text, e.label_) for e in doc.ents] == [("王大明", "PATIENT"), ("林", "FAMILY")]
+
+
+def test_a_title_keeps_a_common_word_as_a_name():
+    text = "會診說明醫師的意見"
+    start = text.index("說明")
+    assert plain_han_words("說明", "DOCTOR")
+    assert not plain_word_name(text, start, start + 2, "DOCTOR")  # 醫師 after it
+    assert not plain_word_name(text, start, start + 2, "PROFESSION")  # professions are ordinary words
+
+
+def test_long_han_runs_are_judged_in_linear_time():
+    def run(n):
+        plain_han_words("說明" * n, "PERSON")
+        plain_han_words("說明" * n + "王", "PERSON")
+    assert_linear(run, 20000)
