@@ -21,10 +21,17 @@ differ only where the constraint applies. Names come from `resources/closed_clas
 `scripts/build_places.py`: every form a country or a first-level division is written in, Latin ones
 compared case-insensitively); a longer list only lets the model choose the label, it adds no span.
 Beam decoding (`beam_width` > 1) is left as spaCy has it.
+
+`recall_bias` (default 0) is the precision/recall dial a de-identifier needs: it is taken from the
+score of the move that leaves a token outside every entity (`O`) while decoding, never while training,
+so where the model hesitates between "no PHI" and a label, the label wins more often. It moves no
+weight: the trained model is saved, updated and scored unchanged, and one trained model can be run at
+several settings (`spacy_deid.load(config={"components": {"ner": {"recall_bias": 1.0}}})`).
 """
+from contextlib import contextmanager
 import json
 from importlib import resources
-from typing import Callable, Dict, FrozenSet, Iterable, List, Optional, Sequence, Set
+from typing import Callable, Dict, FrozenSet, Iterable, Iterator, List, Optional, Sequence, Set
 
 import numpy
 from spacy.language import Language
@@ -94,10 +101,33 @@ class ClosedClassNER(EntityRecognizer):
     """`ner` with closed labels (see the module docstring); trained, saved and loaded as `ner` is."""
 
     def __init__(self, vocab, model: Model, name: str = "ner", moves=None, *,
-                 closed_labels: Sequence[str] = DEFAULT_CLOSED_LABELS, **kwargs):
+                 closed_labels: Sequence[str] = DEFAULT_CLOSED_LABELS, recall_bias: float = 0.0, **kwargs):
         super().__init__(vocab, model, name, moves, **kwargs)
         self.closed = ClosedClassNames(load_closed_names(closed_labels))
+        self.recall_bias = float(recall_bias)
         self._moves_of: Optional[MoveIndex] = None
+
+    def predict(self, docs):
+        with self._outside_lowered():
+            return super().predict(docs)
+
+    @contextmanager
+    def _outside_lowered(self) -> Iterator[None]:
+        """The output layer's bias with `recall_bias` taken from the `O` move, for the decoders (both
+        read it while they run); the trained array is put back untouched afterwards."""
+        outside = self._move_index().outside
+        if not self.recall_bias or outside is None:
+            yield
+            return
+        upper = self.model.get_ref("upper")
+        trained = upper.get_param("b")
+        lowered = trained.copy()
+        lowered[outside] -= self.recall_bias
+        upper.set_param("b", lowered)
+        try:
+            yield
+        finally:
+            upper.set_param("b", trained)
 
     def _move_index(self) -> "MoveIndex":
         if self._moves_of is None or self._moves_of.n_moves != self.moves.n_moves:
@@ -120,7 +150,9 @@ class ClosedClassNER(EntityRecognizer):
                 docs[i].set_ents([], default="missing")
             else:
                 docs[i].from_array(_ENT_ATTRS, presets[i])
-        super().set_annotations(again, self._closed_parse(again))
+        with self._outside_lowered():
+            states = self._closed_parse(again)
+        super().set_annotations(again, states)
 
     def _closed_parse(self, docs: List[Doc]) -> list:
         """Greedy decoding as spaCy's, with the closed labels' moves penalised off their names."""
@@ -147,6 +179,7 @@ class MoveIndex:
     def __init__(self, names: List[str], closed: Iterable[str]):
         index = {name: i for i, name in enumerate(names)}
         self.n_moves = len(names)
+        self.outside: Optional[int] = index.get("O")
         # (label, B, I, L, U) of each closed label the model knows.
         self.closed = [(label, *(index[f"{act}-{label}"] for act in "BILU")) for label in closed
                        if all(f"{act}-{label}" in index for act in "BILU")]
@@ -197,15 +230,17 @@ def _penalise(row: numpy.ndarray, state, spans: NameSpans, breaks: List[bool], m
         "incorrect_spans_key": None,
         "scorer": {"@scorers": "spacy.ner_scorer.v1"},
         "closed_labels": list(DEFAULT_CLOSED_LABELS),
+        "recall_bias": 0.0,
     },
     default_score_weights={"ents_f": 1.0, "ents_p": 0.0, "ents_r": 0.0, "ents_per_type": None},
 )
 def make_closed_ner(nlp: Language, name: str, model: Model, moves, update_with_oracle_cut_size: int,
                     incorrect_spans_key: Optional[str], scorer: Optional[Callable],
-                    closed_labels: List[str]) -> ClosedClassNER:
+                    closed_labels: List[str], recall_bias: float) -> ClosedClassNER:
     return ClosedClassNER(nlp.vocab, model, name=name, moves=moves,
                           update_with_oracle_cut_size=update_with_oracle_cut_size,
-                          incorrect_spans_key=incorrect_spans_key, scorer=scorer, closed_labels=closed_labels)
+                          incorrect_spans_key=incorrect_spans_key, scorer=scorer, closed_labels=closed_labels,
+                          recall_bias=recall_bias)
 
 
 __all__ = ["ClosedClassNER", "ClosedClassNames", "FORBIDDEN_MOVE_PENALTY", "MoveIndex", "load_closed_names",

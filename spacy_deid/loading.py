@@ -40,20 +40,52 @@ def load(name: Optional[Union[str, Path]] = None, *, config: Optional[Dict[str, 
     return spacy.load(name, config=config or {}, **kwargs)
 
 
-def load_recognizer(name: Union[str, Path]) -> Language:
+def saved_config(name: Union[str, Path]):
+    """A saved pipeline's config (a path, or a package's), read without loading it; None when it
+    cannot be read (a package laid out otherwise: it is then loaded without overrides)."""
+    from spacy import util
+
+    try:
+        path = Path(name) if Path(name).exists() else Path(util.get_package_path(str(name)))
+        # an installed `spacy package` keeps its pipeline one folder down (`<name>-<version>/`)
+        found = [path / "config.cfg"] if (path / "config.cfg").is_file() else sorted(path.glob("*/config.cfg"))
+        return util.load_config(found[0]) if len(found) == 1 else None
+    except Exception:  # noqa: BLE001 - any unreadable config means the same: no overrides
+        return None
+
+
+def recall_bias_overrides(config, recall_bias: Optional[float]) -> Dict[str, Any]:
+    """Config overrides that set `recall_bias` (`closed_ner`) on every `deid_ner` of a pipeline; an
+    error when one was asked for and the pipeline has no `deid_ner` to take it."""
+    if recall_bias is None:
+        return {}
+    names = [name for name, component in (config or {}).get("components", {}).items()
+             if component.get("factory") == "deid_ner"]
+    if not names:
+        raise ValueError("recall_bias is a setting of the deid_ner component, and this pipeline has none "
+                         "(or its config could not be read)")
+    return {"components": {name: {"recall_bias": float(recall_bias)} for name in names}}
+
+
+def load_recognizer(name: Union[str, Path], recall_bias: Optional[float] = None) -> Language:
     """A pipeline that finds PHI without replacing it (for `predict` and evaluation).
 
     `name`: "default" (the shipped pipeline), "rules" (rules and dates alone, no NER: shows what the
     NER adds), or a pipeline path / package name. Surrogates are switched off, so no key is needed.
+    `recall_bias`: the NER's precision/recall dial (`closed_ner`); None keeps the pipeline's own.
     """
     from . import blank
 
-    no_surrogates = {"components": {"deid": {"surrogates": False}}}
     if str(name) == "rules":
+        recall_bias_overrides(None, recall_bias)  # no NER: a dial asked for is an error, not ignored
         nlp = blank()
         nlp.add_pipe("deid", config={"surrogates": False})
         nlp.initialize()
         return nlp
+    path = default_pipeline_path() if str(name) == "default" else name
+    no_surrogates: Dict[str, Any] = {"components": {"deid": {"surrogates": False}}}
+    for component, setting in recall_bias_overrides(saved_config(path), recall_bias).get("components", {}).items():
+        no_surrogates["components"][component] = setting
     nlp = load(None if str(name) == "default" else name, config=no_surrogates)
     if "deid" not in nlp.pipe_names:
         nlp.add_pipe("deid", config={"surrogates": False})

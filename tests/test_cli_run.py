@@ -238,3 +238,45 @@ def test_csv_row_with_bad_bytes_is_reported(tmp_path):
     rows = list(csv.DictReader(io.StringIO(out.read_text(encoding="utf8"), newline="")))
     assert [r["id"] for r in rows] == ["1", "3"]
     assert [(e["line"], "UTF-8" in e["error"]) for e in read_jsonl(errors)] == [(3, True)]
+
+
+def test_recall_bias_reaches_the_ner_and_keeps_the_deid_settings(tmp_path):
+    from spacy_deid.cli.run_cmd import load_pipeline
+
+    nlp = load_pipeline(None, {"demo_key": True, "policy": "hipaa-safe-harbor"}, 1000, -1, 1.5)
+    assert nlp.get_pipe("ner").recall_bias == 1.5
+    assert nlp.config["components"]["deid"]["policy"] == "hipaa-safe-harbor"
+    assert load_pipeline(None, {"demo_key": True}, 1000).get_pipe("ner").recall_bias == 0.5  # the shipped one
+    out = tmp_path / "out.jsonl"
+    result = run(SAMPLE, out, "--demo-key", "--no-progress", "--recall-bias", "1.5")
+    assert result.exit_code == 0, result.output
+    check_output(read_jsonl(SAMPLE), read_jsonl(out))
+
+
+def test_recall_bias_for_a_pipeline_without_its_ner_is_a_clear_error(tmp_path):
+    import spacy_deid
+
+    nlp = spacy_deid.blank()
+    nlp.add_pipe("deid", config={"surrogates": False})
+    nlp.to_disk(tmp_path / "pipe")
+    result = run(SAMPLE, tmp_path / "out.jsonl", "--model", tmp_path / "pipe", "--demo-key", "--no-progress",
+                 "--recall-bias", "1")
+    assert result.exit_code == 2 and "deid_ner" in result.output
+    assert not (tmp_path / "out.jsonl").exists()
+    predicted = CliRunner().invoke(app, ["predict", "rules", str(SAMPLE), str(tmp_path / "p.jsonl"),
+                                         "--recall-bias", "1"])
+    assert predicted.exit_code == 2 and "deid_ner" in predicted.output
+
+
+def test_the_config_of_a_packaged_pipeline_is_found_one_folder_down(tmp_path):
+    import spacy_deid
+    from spacy_deid.loading import default_pipeline_path, recall_bias_overrides, saved_config
+
+    nlp = spacy_deid.load(exclude=["deid"])
+    (tmp_path / "xx_deid").mkdir()
+    nlp.to_disk(tmp_path / "xx_deid" / "xx_deid-0.1.0")  # the layout `spacy package` installs
+    config = saved_config(tmp_path / "xx_deid")
+    assert config["components"]["ner"]["factory"] == "deid_ner"
+    assert recall_bias_overrides(config, 2) == {"components": {"ner": {"recall_bias": 2.0}}}
+    assert saved_config(default_pipeline_path())["components"]["ner"]["recall_bias"] == 0.5
+    assert saved_config(tmp_path / "missing") is None

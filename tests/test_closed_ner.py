@@ -188,3 +188,39 @@ def test_entities_set_before_it_stay_when_a_doc_is_parsed_again(tiny_nlp):
     assert found[True] == [(2, 4, "COUNTRY"), (10, 13, "LOCATION")]  # so the doc is parsed again
     assert (10, 13, "LOCATION") in found[False]
     assert not any(label == "COUNTRY" for _, _, label in found[False])
+
+
+def _upper_bias(nlp):
+    return nlp.get_pipe("ner").model.get_ref("upper").get_param("b").copy()
+
+
+def test_recall_bias_finds_more_and_leaves_the_weights_as_trained(generated_texts):
+    import numpy
+    plain = spacy_deid.load(exclude=["deid"], config={"components": {"ner": {"recall_bias": 0.0}}})
+    biased = spacy_deid.load(exclude=["deid"], config={"components": {"ner": {"recall_bias": 2.0}}})
+    trained = _upper_bias(biased)
+    assert numpy.array_equal(trained, _upper_bias(plain))
+    before = _ents(plain, generated_texts)
+    after = _ents(biased, generated_texts)
+    assert sum(map(len, after)) > sum(map(len, before))  # more entities where the model hesitated
+    assert numpy.array_equal(_upper_bias(biased), trained)  # taken off while decoding only
+    assert biased.config["components"]["ner"]["recall_bias"] == 2.0
+
+
+def test_recall_bias_applies_to_the_step_by_step_decoder_too(monkeypatch, generated_texts):
+    """Docs decoded again under the constraints see the same lowered `O` score as the compiled pass."""
+    biased = spacy_deid.load(exclude=["deid"], config={"components": {"ner": {"recall_bias": 2.0}}})
+    ner = biased.get_pipe("ner")
+    compiled = _ents(biased, generated_texts, plain=True)
+    monkeypatch.setattr(closed_ner, "FORBIDDEN_MOVE_PENALTY", 0.0)
+    monkeypatch.setattr(ner.closed, "breaks", lambda doc: True)
+    assert _ents(biased, generated_texts) == compiled
+
+
+def test_recall_bias_reaches_the_ner_from_load_recognizer_and_is_saved(tmp_path):
+    from spacy_deid.loading import load_recognizer
+    assert load_recognizer("default", recall_bias=1.5).get_pipe("ner").recall_bias == 1.5
+    assert load_recognizer("default").get_pipe("ner").recall_bias == 0.5  # the shipped operating point
+    nlp = spacy_deid.load(exclude=["deid"], config={"components": {"ner": {"recall_bias": 0.5}}})
+    nlp.to_disk(tmp_path / "p")
+    assert spacy.load(tmp_path / "p").get_pipe("ner").recall_bias == 0.5

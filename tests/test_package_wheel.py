@@ -135,8 +135,11 @@ def built(tmp_path_factory):
     tmp = tmp_path_factory.mktemp("wheel")
     model, pipeline, packages = tmp / "model", tmp / "pipeline", tmp / "packages"
     train_tiny_ner().to_disk(model)
-    result = CliRunner().invoke(app, ["assemble", str(model), str(pipeline)], catch_exceptions=False)
+    result = CliRunner().invoke(app, ["assemble", str(model), str(pipeline), "--recall-bias", "0.5"],
+                                catch_exceptions=False)
     assert result.exit_code == 0, result.output
+    # the operating point project.yml passes is saved with the NER (and the weights are as trained)
+    assert spacy.util.load_config(pipeline / "config.cfg")["components"]["ner"]["recall_bias"] == 0.5
     packages.mkdir()
     run([sys.executable, "-m", "spacy", "package", pipeline, packages, "--name", PACKAGE,
          "--version", VERSION, "--build", "wheel"], cwd=tmp, env=clean_env())

@@ -1,5 +1,6 @@
 """`spacy-deid assemble`: a trained NER pipeline plus `deid`, saved as a deployable pipeline."""
 from pathlib import Path
+from typing import Optional
 
 import typer
 
@@ -11,6 +12,9 @@ def assemble_command(
     model: Path = typer.Argument(..., exists=True, file_okay=False, help="Trained pipeline (e.g. model-best)."),
     output: Path = typer.Argument(..., file_okay=False, help="Where to write the assembled pipeline."),
     name: str = typer.Option("zh_en_deid", help="Pipeline name written to meta.json."),
+    recall_bias: Optional[float] = typer.Option(None, "--recall-bias", help="The NER's precision/recall "
+                                                "dial saved with the pipeline (closed_ner); default: "
+                                                "MODEL's own."),
 ) -> None:
     """Add the deid component (rules, dates, surrogates) after MODEL's ner and save to OUTPUT.
 
@@ -18,8 +22,13 @@ def assemble_command(
     import spacy
 
     from .. import __version__
+    from ..loading import recall_bias_overrides, saved_config
 
-    nlp = spacy.load(model)
+    try:
+        overrides = recall_bias_overrides(saved_config(model), recall_bias)
+    except ValueError as err:  # a dial for a pipeline without the NER that takes it
+        raise typer.BadParameter(str(err), param_hint="--recall-bias") from None
+    nlp = spacy.load(model, config=overrides)
     if "deid" not in nlp.pipe_names:
         nlp.add_pipe("deid")
         nlp.get_pipe("deid").initialize(nlp=nlp)

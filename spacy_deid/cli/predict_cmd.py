@@ -1,6 +1,7 @@
 """`spacy-deid predict`: recognized PHI spans (with date norms) as JSONL, for `spacy-deid evaluate`."""
 from itertools import groupby
 from pathlib import Path
+from typing import Optional
 
 import typer
 
@@ -15,6 +16,9 @@ def predict_command(
     output_path: Path = typer.Argument(..., dir_okay=False, help="JSONL with predicted spans."),
     batch_size: int = typer.Option(64, help="Notes per nlp.pipe batch."),
     gpu_id: int = typer.Option(-1, "--gpu-id", help="GPU to run the model on (needs cupy); -1: CPU."),
+    recall_bias: Optional[float] = typer.Option(None, "--recall-bias", help="The NER's precision/recall "
+                                                "dial: higher finds more PHI and more false alarms; "
+                                                "default: the pipeline's own setting."),
 ) -> None:
     """Write the PHI spans MODEL finds in INPUT; a patient's notes are resolved together (date vote,
     and names and places found in one note are marked in the others)."""
@@ -23,7 +27,10 @@ def predict_command(
     from ..corpus import doc_to_record, read_jsonl, write_jsonl
     from ..loading import load_recognizer
 
-    nlp = load_recognizer(model)
+    try:
+        nlp = load_recognizer(model, recall_bias=recall_bias)
+    except ValueError as err:  # a dial for a pipeline without the NER that takes it
+        raise typer.BadParameter(str(err), param_hint="--recall-bias") from None
     stages = Stages(nlp)
 
     def predicted():

@@ -25,7 +25,8 @@ from .run_io import (
 KEY_ENV = "SPACY_DEID_KEY"
 
 
-def load_pipeline(model: Optional[str], overrides: Dict[str, Any], max_chars: int, gpu_id: int = -1):
+def load_pipeline(model: Optional[str], overrides: Dict[str, Any], max_chars: int, gpu_id: int = -1,
+                  recall_bias: Optional[float] = None):
     """The pipeline to run: `model` (a path or package), else the shipped default pipeline, else a
     blank code-mixing pipeline + `deid`. A pipeline without `deid` gets one at the end.
     Module-level so worker processes can load their own copy (each on GPU `gpu_id` when >= 0)."""
@@ -33,24 +34,34 @@ def load_pipeline(model: Optional[str], overrides: Dict[str, Any], max_chars: in
 
     import spacy_deid
 
+    from .. import loading
+
     if gpu_id >= 0:
         spacy.require_gpu(gpu_id)  # the parent checked it with a clear message (`use_gpu`)
 
-    config = {"components": {"deid": overrides}} if overrides else {}
-    if model is None:
-        from .. import loading
+    def config_for(path) -> Dict[str, Any]:
+        """`overrides` for its `deid` (when it has one) and `recall_bias` for its NER."""
+        saved = loading.saved_config(path)
+        config = loading.recall_bias_overrides(saved, recall_bias)
+        if overrides and saved is not None and "deid" in saved["nlp"]["pipeline"]:
+            config.setdefault("components", {})["deid"] = overrides
+        return config
 
-        if loading.has_default_pipeline():
-            has_deid = "deid" in _pipe_names(str(loading.default_pipeline_path()))
-            nlp = loading.load(config=config if has_deid else {})
+    try:
+        if model is None:
+            if loading.has_default_pipeline():
+                nlp = loading.load(config=config_for(loading.default_pipeline_path()))
+            else:
+                loading.recall_bias_overrides(None, recall_bias)  # no NER to take it
+                nlp = spacy_deid.blank()
+                nlp.add_pipe("deid", config=overrides)
         else:
-            nlp = spacy_deid.blank()
-            nlp.add_pipe("deid", config=overrides)
-    else:
-        try:
-            nlp = spacy.load(model, config=config if "deid" in _pipe_names(model) else {})
-        except OSError as err:
-            raise typer.BadParameter(f"cannot load pipeline {model!r}: {err}", param_hint="--model") from None
+            try:
+                nlp = spacy.load(model, config=config_for(model))
+            except OSError as err:
+                raise typer.BadParameter(f"cannot load pipeline {model!r}: {err}", param_hint="--model") from None
+    except ValueError as err:  # `recall_bias_overrides`: a dial for a pipeline without the NER that takes it
+        raise typer.BadParameter(str(err), param_hint="--recall-bias") from None
     factories = set(nlp.pipe_factories.values())
     if "deid" not in factories and "deid_surrogates" not in factories:
         nlp.add_pipe("deid", config=overrides)
@@ -74,18 +85,6 @@ def _preflight(nlp) -> None:
     except Exception as err:  # noqa: BLE001 - our own message on synthetic text: no PHI
         typer.secho(f"error: {type(err).__name__}: {err}", err=True, fg=typer.colors.RED)
         raise typer.Exit(code=2) from None
-
-
-def _pipe_names(model: str) -> List[str]:
-    """Component names of a saved pipeline, read from its config without loading it."""
-    from spacy import util
-
-    try:
-        path = Path(model) if Path(model).exists() else util.get_package_path(model)
-        cfg = util.load_config(Path(path) / "config.cfg")
-        return list(cfg["nlp"]["pipeline"])
-    except Exception:  # noqa: BLE001 - a package we cannot inspect: load it without overrides
-        return []
 
 
 def _records(path: Path, fmt: str, *, id_field: str, text_field: str, patient_field: str) -> Iterator:
@@ -188,6 +187,9 @@ def run_command(
     progress: bool = typer.Option(True, "--progress/--no-progress", help="Progress bar on stderr."),
     gpu_id: int = typer.Option(-1, "--gpu-id", help="GPU for the model (needs cupy; every worker uses "
                                "it); -1: CPU."),
+    recall_bias: Optional[float] = typer.Option(None, "--recall-bias", help="The NER's precision/recall "
+                                                "dial: higher finds more PHI and more false alarms; "
+                                                "default: the pipeline's own setting."),
 ) -> None:
     """De-identify INPUT_PATH into OUTPUT_PATH."""
     from tqdm import tqdm
@@ -210,7 +212,7 @@ def run_command(
         typer.secho(f"warning: {audit_path} will hold PHI (original<->surrogate pairs); store and delete "
                     "it like the source notes", err=True, fg=typer.colors.YELLOW)
     use_gpu(gpu_id, "run")
-    loader = functools.partial(load_pipeline, model, overrides, max_chars, gpu_id)
+    loader = functools.partial(load_pipeline, model, overrides, max_chars, gpu_id, recall_bias)
     nlp = loader()  # a bad --model or missing key fails here, before any worker starts or file is opened
     _preflight(nlp)
 
