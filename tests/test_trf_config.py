@@ -116,6 +116,9 @@ def test_config_pipeline_shape(tiny_bert):
     assert model_cfg["name"] == str(tiny_bert)
     assert model_cfg["get_spans"]["window"] > model_cfg["get_spans"]["stride"]
     assert nlp.config.interpolate()["training"]["gpu_allocator"] == "pytorch"
+    # on this CPU the NER head computes its products with BlasOps, as configs/cpu.cfg's NER does
+    from spacy_deid.blas_ops import BlasOps
+    assert any(isinstance(node.ops, BlasOps) for node in nlp.get_pipe("ner").model.walk())
 
 
 @pytest.mark.parametrize("freeze", [True, False])
