@@ -1,11 +1,11 @@
 """common_words: an ordinary English word in a case that marks no name is no name or place."""
 import pytest
 
-import spacy_deid
 from spacy_deid.common_words import NAME_AND_PLACE_LEXICONS, common_words, name_and_place_words, plain_words
 from spacy_deid.lexicons import lexicon
 from spacy_deid.spanshape import drop_misshapen, plain_word_name
 
+from helpers.marked_doc import doc_with_ents
 from linear import assert_linear
 
 
@@ -57,15 +57,8 @@ def test_a_title_keeps_a_common_word_as_a_name():
 
 
 def test_ner_spans_of_plain_words_are_dropped_and_names_kept():
-    nlp = spacy_deid.blank()
-    text = "FAMILY MEETING TOMORROW. WIFE MARY AT BEDSIDE, DR. WILL AWARE."
-    doc = nlp(text)
-
-    def span(word, label):
-        start = text.index(word)
-        return doc.char_span(start, start + len(word), label=label)
-
-    doc.ents = [span("TOMORROW", "DEPARTMENT"), span("MARY", "FAMILY"), span("WILL", "DOCTOR")]
+    doc = doc_with_ents("FAMILY MEETING TOMORROW. WIFE MARY AT BEDSIDE, DR. WILL AWARE.",
+                        [("TOMORROW", "DEPARTMENT"), ("MARY", "FAMILY"), ("WILL", "DOCTOR")])
     assert [(s.text, s.label_) for s in drop_misshapen(doc)] == [("TOMORROW", "DEPARTMENT")]
     assert [(e.text, e.label_) for e in doc.ents] == [("MARY", "FAMILY"), ("WILL", "DOCTOR")]
 

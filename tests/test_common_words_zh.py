@@ -3,12 +3,12 @@ import re
 
 import pytest
 
-import spacy_deid
 from spacy_deid.common_words import NAME_AND_PLACE_LEXICONS
 from spacy_deid.common_words_zh import common_words_zh, plain_han_words
 from spacy_deid.lexicons import load
 from spacy_deid.spanshape import drop_misshapen, plain_word_name
 
+from helpers.marked_doc import doc_with_ents
 from linear import assert_linear
 
 _HAN = re.compile(r"[\u3400-\u9fff\uf900-\ufaff]+")
@@ -47,16 +47,8 @@ def test_plain_han_words(span, label, plain):
 
 
 def test_ner_spans_of_common_chinese_words_are_dropped_and_names_kept():
-    nlp = spacy_deid.blank()
-    text = "住院醫師向家屬說明病情，王大明表示喜歡在工地工作，林先生同意。"
-    doc = nlp(text)
-
-    def span(word, label):
-        start = text.index(word)
-        return doc.char_span(start, start + len(word), label=label, alignment_mode="expand")
-
-    doc.ents = [span("說明", "FAMILY"), span("王大明", "PATIENT"), span("喜歡", "GENERAL_BUSINESS"),
-                span("林", "FAMILY")]
+    doc = doc_with_ents("住院醫師向家屬說明病情，王大明表示喜歡在工地工作，林先生同意。",
+                        [("說明", "FAMILY"), ("王大明", "PATIENT"), ("喜歡", "GENERAL_BUSINESS"), ("林", "FAMILY")])
     assert sorted(s.text for s in drop_misshapen(doc)) == ["喜歡", "說明"]
     assert [(e.text, e.label_) for e in doc.ents] == [("王大明", "PATIENT"), ("林", "FAMILY")]
 
