@@ -246,7 +246,7 @@ def test_recall_bias_reaches_the_ner_and_keeps_the_deid_settings(tmp_path):
     nlp = load_pipeline(None, {"demo_key": True, "policy": "hipaa-safe-harbor"}, 1000, -1, 1.5)
     assert nlp.get_pipe("ner").recall_bias == 1.5
     assert nlp.config["components"]["deid"]["policy"] == "hipaa-safe-harbor"
-    assert load_pipeline(None, {"demo_key": True}, 1000).get_pipe("ner").recall_bias == 0.5  # the shipped one
+    assert load_pipeline(None, {"demo_key": True}, 1000).get_pipe("ner").recall_bias == 2.0  # the shipped one
     out = tmp_path / "out.jsonl"
     result = run(SAMPLE, out, "--demo-key", "--no-progress", "--recall-bias", "1.5")
     assert result.exit_code == 0, result.output
@@ -278,5 +278,5 @@ def test_the_config_of_a_packaged_pipeline_is_found_one_folder_down(tmp_path):
     config = saved_config(tmp_path / "xx_deid")
     assert config["components"]["ner"]["factory"] == "deid_ner"
     assert recall_bias_overrides(config, 2) == {"components": {"ner": {"recall_bias": 2.0}}}
-    assert saved_config(default_pipeline_path())["components"]["ner"]["recall_bias"] == 0.5
+    assert saved_config(default_pipeline_path())["components"]["ner"]["recall_bias"] == 2.0
     assert saved_config(tmp_path / "missing") is None
