@@ -28,8 +28,8 @@ so where the model hesitates between "no PHI" and a label, the label wins more o
 weight: the trained model is saved, updated and scored unchanged, and one trained model can be run at
 several settings (`spacy_deid.load(config={"components": {"ner": {"recall_bias": 1.0}}})`).
 """
-from contextlib import contextmanager
 import json
+from contextlib import contextmanager
 from importlib import resources
 from typing import Callable, Dict, FrozenSet, Iterable, Iterator, List, Optional, Sequence, Set
 
