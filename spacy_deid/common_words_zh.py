@@ -13,7 +13,7 @@ no part of one (`中山`, `長庚`, `大學` of a school's name), and no word sh
 What is judged (`spanshape` drops NER spans that pass, unless a title stands beside them):
 - a span of a name label (PATIENT, PERSON, FAMILY, DOCTOR) made only of such words, one or several
   (`[發現學童]`): a Chinese name is a surname and one or two characters, never two common words;
-- a span of a place or organisation label that is one such word (`[工地]`, `[床邊]`): names of
+- a span of a place or organisation label that is one such word (`[工地]`, `[興趣]`): names of
   institutions are often common words put together (`中國醫藥大學`), so only a single word is judged.
 """
 from functools import lru_cache

@@ -4,7 +4,7 @@ import re
 import pytest
 
 from spacy_deid.common_words import NAME_AND_PLACE_LEXICONS
-from spacy_deid.common_words_zh import common_words_zh, plain_han_words
+from spacy_deid.common_words_zh import _LONGEST_WORD, common_words_zh, plain_han_words
 from spacy_deid.lexicons import load
 from spacy_deid.spanshape import drop_misshapen, plain_word_name
 
@@ -26,7 +26,7 @@ def test_the_list_holds_ordinary_words_in_traditional_forms_and_no_names():
     assert {"說明", "發現", "喜歡", "興趣", "訓練", "工地", "家屬", "協助"} <= words
     # places, institutions and their parts, departments, given names and name-shaped words are out
     assert not {"台北", "中山", "長庚", "大學", "醫院", "精神科", "急診", "志明", "家豪", "高明", "王"} & words
-    assert all(len(w) >= 2 and _HAN.fullmatch(w) for w in words)
+    assert all(2 <= len(w) <= _LONGEST_WORD and _HAN.fullmatch(w) for w in words)  # the cutter sees every word
 
 
 @pytest.mark.parametrize("span,label,plain", [
