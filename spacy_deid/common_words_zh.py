@@ -32,10 +32,6 @@ def common_words_zh() -> FrozenSet[str]:
     return frozenset(line.strip() for line in raw.splitlines() if line.strip() and not line.startswith("#"))
 
 
-def _is_han(text: str) -> bool:
-    return all("\u3400" <= ch <= "\u9fff" or "\uf900" <= ch <= "\ufaff" for ch in text)
-
-
 def _made_of_words(span: str, words: FrozenSet[str]) -> bool:
     """Can `span` be cut into list words only? (Dynamic programming over cut points: linear in the
     span's length times the longest word.)"""
@@ -49,9 +45,10 @@ def _made_of_words(span: str, words: FrozenSet[str]) -> bool:
 
 
 def plain_han_words(span: str, label: str) -> bool:
-    """Is `span` (Han characters only) common Chinese words, as `label` is judged: any number of
-    them for a name label, exactly one for a place or organisation?"""
-    if len(span) < 2 or not _is_han(span):
+    """Is `span` common Chinese words, as `label` is judged: any number of them for a name label,
+    exactly one for a place or organisation? (Every listed word is Han characters only, tested, so a
+    span with anything else is never one.)"""
+    if len(span) < 2:
         return False
     words = common_words_zh()
     if label in NAME_LABELS:
