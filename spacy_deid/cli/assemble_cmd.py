@@ -5,6 +5,7 @@ from typing import Optional
 import typer
 
 from . import app
+from .recall_bias import RECALL_BIAS_OPTION, recall_bias_errors
 
 
 @app.command("assemble")
@@ -12,9 +13,7 @@ def assemble_command(
     model: Path = typer.Argument(..., exists=True, file_okay=False, help="Trained pipeline (e.g. model-best)."),
     output: Path = typer.Argument(..., file_okay=False, help="Where to write the assembled pipeline."),
     name: str = typer.Option("zh_en_deid", help="Pipeline name written to meta.json."),
-    recall_bias: Optional[float] = typer.Option(None, "--recall-bias", help="The NER's precision/recall "
-                                                "dial saved with the pipeline (closed_ner); default: "
-                                                "MODEL's own."),
+    recall_bias: Optional[float] = RECALL_BIAS_OPTION,
 ) -> None:
     """Add the deid component (rules, dates, surrogates) after MODEL's ner and save to OUTPUT.
 
@@ -24,11 +23,9 @@ def assemble_command(
     from .. import __version__
     from ..loading import recall_bias_overrides, saved_config
 
-    try:
+    with recall_bias_errors():
         overrides = recall_bias_overrides(saved_config(model), recall_bias)
-    except ValueError as err:  # a dial for a pipeline without the NER that takes it
-        raise typer.BadParameter(str(err), param_hint="--recall-bias") from None
-    nlp = spacy.load(model, config=overrides)
+    nlp = spacy.load(model, config=overrides)  # the dial is saved with the pipeline
     if "deid" not in nlp.pipe_names:
         nlp.add_pipe("deid")
         nlp.get_pipe("deid").initialize(nlp=nlp)

@@ -7,6 +7,7 @@ import typer
 
 from . import app
 from .gpu import use_gpu
+from .recall_bias import RECALL_BIAS_OPTION, recall_bias_errors
 
 
 @app.command("predict")
@@ -16,9 +17,7 @@ def predict_command(
     output_path: Path = typer.Argument(..., dir_okay=False, help="JSONL with predicted spans."),
     batch_size: int = typer.Option(64, help="Notes per nlp.pipe batch."),
     gpu_id: int = typer.Option(-1, "--gpu-id", help="GPU to run the model on (needs cupy); -1: CPU."),
-    recall_bias: Optional[float] = typer.Option(None, "--recall-bias", help="The NER's precision/recall "
-                                                "dial: higher finds more PHI and more false alarms; "
-                                                "default: the pipeline's own setting."),
+    recall_bias: Optional[float] = RECALL_BIAS_OPTION,
 ) -> None:
     """Write the PHI spans MODEL finds in INPUT; a patient's notes are resolved together (date vote,
     and names and places found in one note are marked in the others)."""
@@ -27,10 +26,8 @@ def predict_command(
     from ..corpus import doc_to_record, read_jsonl, write_jsonl
     from ..loading import load_recognizer
 
-    try:
+    with recall_bias_errors():
         nlp = load_recognizer(model, recall_bias=recall_bias)
-    except ValueError as err:  # a dial for a pipeline without the NER that takes it
-        raise typer.BadParameter(str(err), param_hint="--recall-bias") from None
     stages = Stages(nlp)
 
     def predicted():

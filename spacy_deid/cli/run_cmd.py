@@ -17,6 +17,7 @@ import typer
 
 from . import app
 from .gpu import use_gpu
+from .recall_bias import RECALL_BIAS_OPTION, recall_bias_errors
 from .run_io import (
     atomic_dir, atomic_file, count_csv, count_jsonl, csv_fieldnames, detect_format, json_line,
     read_csv, read_jsonl, read_txt_dir, txt_files,
@@ -47,7 +48,7 @@ def load_pipeline(model: Optional[str], overrides: Dict[str, Any], max_chars: in
             config.setdefault("components", {})["deid"] = overrides
         return config
 
-    try:
+    with recall_bias_errors():
         if model is None:
             if loading.has_default_pipeline():
                 nlp = loading.load(config=config_for(loading.default_pipeline_path()))
@@ -60,8 +61,6 @@ def load_pipeline(model: Optional[str], overrides: Dict[str, Any], max_chars: in
                 nlp = spacy.load(model, config=config_for(model))
             except OSError as err:
                 raise typer.BadParameter(f"cannot load pipeline {model!r}: {err}", param_hint="--model") from None
-    except ValueError as err:  # `recall_bias_overrides`: a dial for a pipeline without the NER that takes it
-        raise typer.BadParameter(str(err), param_hint="--recall-bias") from None
     factories = set(nlp.pipe_factories.values())
     if "deid" not in factories and "deid_surrogates" not in factories:
         nlp.add_pipe("deid", config=overrides)
@@ -187,9 +186,7 @@ def run_command(
     progress: bool = typer.Option(True, "--progress/--no-progress", help="Progress bar on stderr."),
     gpu_id: int = typer.Option(-1, "--gpu-id", help="GPU for the model (needs cupy; every worker uses "
                                "it); -1: CPU."),
-    recall_bias: Optional[float] = typer.Option(None, "--recall-bias", help="The NER's precision/recall "
-                                                "dial: higher finds more PHI and more false alarms; "
-                                                "default: the pipeline's own setting."),
+    recall_bias: Optional[float] = RECALL_BIAS_OPTION,
 ) -> None:
     """De-identify INPUT_PATH into OUTPUT_PATH."""
     from tqdm import tqdm
