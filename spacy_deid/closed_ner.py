@@ -29,6 +29,7 @@ weight: the trained model is saved, updated and scored unchanged, and one traine
 several settings (`spacy_deid.load(config={"components": {"ner": {"recall_bias": 1.0}}})`).
 """
 import json
+import threading
 from contextlib import contextmanager
 from importlib import resources
 from typing import Callable, Dict, FrozenSet, Iterable, Iterator, List, Optional, Sequence, Set
@@ -97,6 +98,11 @@ class ClosedClassNames:
         return out
 
 
+# Held while a recall bias is swapped into an output layer: threads that share a pipeline take turns
+# (a module lock, not an attribute, so that a pipeline still pickles for spawned workers).
+_BIAS_SWAP = threading.Lock()
+
+
 class ClosedClassNER(EntityRecognizer):
     """`ner` with closed labels (see the module docstring); trained, saved and loaded as `ner` is."""
 
@@ -119,15 +125,16 @@ class ClosedClassNER(EntityRecognizer):
         if not self.recall_bias or outside is None:
             yield
             return
-        upper = self.model.get_ref("upper")
-        trained = upper.get_param("b")
-        lowered = trained.copy()
-        lowered[outside] -= self.recall_bias
-        upper.set_param("b", lowered)
-        try:
-            yield
-        finally:
-            upper.set_param("b", trained)
+        with _BIAS_SWAP:  # a second thread would lower the lowered array, or restore it mid-decode
+            upper = self.model.get_ref("upper")
+            trained = upper.get_param("b")
+            lowered = trained.copy()
+            lowered[outside] -= self.recall_bias
+            upper.set_param("b", lowered)
+            try:
+                yield
+            finally:
+                upper.set_param("b", trained)
 
     def _move_index(self) -> "MoveIndex":
         if self._moves_of is None or self._moves_of.n_moves != self.moves.n_moves:

@@ -29,7 +29,7 @@ from typing import Optional, Tuple, Union
 from spacy.tokens import Doc, Span
 
 from .labels import LOCATION_LABELS, NAME_LABELS
-from .spanshape import HAN_CHAR
+from .han import HAN_CHAR
 
 # Last word of an English department name (`-ology` words are heads too, see `_is_head`).
 HEAD_WORDS = frozenset("""

@@ -40,7 +40,7 @@ from spacy.tokens import Doc, Span
 
 from .labels import LOCATION_LABELS, NAME_LABELS
 from .relations import relation_label
-from .spanshape import HAN_CHAR
+from .han import HAN_CHAR
 
 TYPE_WORDS_ZH: Dict[str, Tuple[str, ...]] = {
     "HOSPITAL": ("醫院", "紀念醫院", "附設醫院", "總醫院", "分院", "醫學中心", "療養院", "診所"),

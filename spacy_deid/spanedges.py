@@ -25,7 +25,7 @@ from spacy.tokens import Doc, Span
 
 from .common_words import common_words
 from .labels import LOCATION_LABELS
-from .spanshape import HAN_CHAR
+from .han import HAN_CHAR
 
 LEADING_PREPOSITIONS = frozenset("至住於到往在去回")
 ACTIVITY_WORDS = ("住院", "就診", "急診", "看診", "門診", "回診", "戒酒", "戒毒", "治療", "開刀", "手術", "復健",

@@ -16,9 +16,10 @@ from spacy.util import registry
 from spacy.vocab import Vocab
 
 from .doctext import remember_text
+from .han import HAN_TEXT_RANGES
 
-# Han ideographs (BMP, extensions, compatibility) and the ideographic zero 〇 used in Minguo years.
-_HAN = "\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\u3007\U00020000-\U0003134f"
+# Han ideographs and the ideographic zero 〇 used in Minguo years (`han`).
+_HAN = HAN_TEXT_RANGES
 # Punctuation that is always a token of its own: CJK symbols, full-width and general punctuation.
 _WIDE_PUNCT = "\u3000-\u3006\u3008-\u303f\uff01-\uff0f\uff1a-\uff20\uff3b-\uff40\uff5b-\uff65\u2010-\u205e\u00b7"
 _ATOM_RE = re.compile(f"[{_HAN}]|[{_WIDE_PUNCT}]|[^{_HAN}{_WIDE_PUNCT}\\s]+")

@@ -224,3 +224,25 @@ def test_recall_bias_reaches_the_ner_from_load_recognizer_and_is_saved(tmp_path)
     nlp = spacy_deid.load(exclude=["deid"], config={"components": {"ner": {"recall_bias": 0.5}}})
     nlp.to_disk(tmp_path / "p")
     assert spacy.load(tmp_path / "p").get_pipe("ner").recall_bias == 0.5
+
+
+def test_threads_sharing_a_biased_pipeline_get_what_one_thread_gets(generated_texts):
+    """The bias is swapped into the shared output layer while decoding; the swap is held by a lock, so a
+    second thread neither lowers the lowered array nor restores it under another's decoder."""
+    import threading
+    biased = spacy_deid.load(exclude=["deid"], config={"components": {"ner": {"recall_bias": 2.0}}})
+    expected = _ents(biased, generated_texts)
+    with biased.get_pipe("ner")._outside_lowered():
+        assert closed_ner._BIAS_SWAP.locked()
+    assert not closed_ner._BIAS_SWAP.locked()
+    results = [None] * 4
+
+    def work(i):
+        results[i] = _ents(biased, generated_texts)
+
+    threads = [threading.Thread(target=work, args=(i,)) for i in range(4)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert results == [expected] * 4

@@ -13,13 +13,14 @@ import re
 from pathlib import Path
 from typing import Iterable, Iterator, List, Optional, Tuple, Union
 
+from ..han import HAN_RANGES
 from ..labels import LABELS
 from .atomic import atomic_open
 from .reading import ErrorList, check_record, guarded
 from .records import CorpusError, PhiSpan, Record
 
 PathLike = Union[str, Path]
-_SAFE_ID_RE = re.compile(r"[A-Za-z0-9_\-\u4e00-\u9fff][A-Za-z0-9_.\-\u4e00-\u9fff]{0,199}")
+_SAFE_ID_RE = re.compile(f"[A-Za-z0-9_\\-{HAN_RANGES}][A-Za-z0-9_.\\-{HAN_RANGES}]{{0,199}}")
 _OFFSETS_RE = re.compile(r"\d+ \d+(?:;\d+ \d+)*")
 _LINEBREAK_RE = re.compile(r"[\r\n\u2028\u2029\x0b\x0c\x1c-\x1e\x85]+")
 _SKIPPED = ("R", "E", "A", "M", "N", "*")

@@ -17,6 +17,7 @@ from typing import List, Sequence
 
 from spacy.tokens import Doc, Span
 
+from ..han import is_han
 from ..labels import LOCATION_LABELS
 
 # NER labels a known place gives way to: places, not organisations named after a place.
@@ -26,7 +27,6 @@ PLACE_LABELS = LOCATION_LABELS - {"HOSPITAL", "SCHOOL", "GENERAL_BUSINESS", "DEP
 NAME_FINAL = frozenset("院學校司行會科部所局店廠館場園宮寺廟市縣區鄉鎮村里路街巷州省島灣山醫大中小託業團社坊堂"
                        "室處署府心站港城橋樓廈苑莊營隊軍台壽險報航池湖河溪林口洲坡寮")
 _LETTER_OR_DIGIT = re.compile(r"[^\W_]")
-_HAN = re.compile(r"[\u3400-\u9fff\uf900-\ufaff]")
 
 
 def runs_on(rest: str) -> bool:
@@ -34,7 +34,7 @@ def runs_on(rest: str) -> bool:
     if not _LETTER_OR_DIGIT.search(rest):
         return True
     letters = [c for c in rest if _LETTER_OR_DIGIT.match(c)]
-    if not all(_HAN.match(c) for c in letters):
+    if not all(is_han(c) for c in letters):
         return False
     return letters[-1] not in NAME_FINAL
 

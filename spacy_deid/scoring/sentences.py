@@ -17,11 +17,11 @@ from typing import List, Optional, Tuple
 
 from spacy.tokens import Doc
 
-from ..tokenizer import _HAN
+from ..han import HAN_TEXT_RANGES
 
 KINDS = ("english", "chinese", "mixed", "numeric")
 SENTENCE_END = frozenset({".", "!", "?", "。", "！", "？", "．", "…", "‼", "⁇", "⁈", "⁉"})
-_HAN_RE = re.compile(f"[{_HAN}]")
+_HAN_RE = re.compile(f"[{HAN_TEXT_RANGES}]")
 _LATIN_RE = re.compile("[A-Za-z\u00c0-\u00d6\u00d8-\u00f6\u00f8-\u024f\uff21-\uff3a\uff41-\uff5a]")
 
 

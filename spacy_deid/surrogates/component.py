@@ -7,7 +7,7 @@ into config.cfg, hence the warning.
 """
 import warnings
 from pathlib import Path
-from typing import Any, Callable, Dict, Iterable, List, Mapping, Optional, Union
+from typing import Any, Callable, Dict, Iterable, List, Optional, Union
 
 import srsly
 from spacy import util

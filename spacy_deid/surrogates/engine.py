@@ -13,6 +13,7 @@ from typing import Any, Dict, FrozenSet, List, Mapping, Optional, Sequence, Tupl
 from spacy.tokens import Doc, Span
 
 from ..extensions import install_extensions
+from ..han import HAN_RANGES
 from ..labels import NAME_LABELS
 from .generators import SurrogateGenerator
 from .keys import Keyed, normalize, resolve_key
@@ -29,7 +30,7 @@ AGE_CAP_TEXT = "90+"  # HIPAA: ages over 89 are aggregated into one category "90
 AGE_CAP_OVER = 89
 CACHE_SIZE = 50_000  # memoized surrogates kept per Resynthesizer (a few MB at most)
 _ASCII_DIGITS = str.maketrans("０１２３４５６７８９", "0123456789")
-_HAN_3PLUS_RE = re.compile("^[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]{3,4}$")
+_HAN_3PLUS_RE = re.compile(f"^[{HAN_RANGES}]{{3,4}}$")
 
 
 _MISSING = object()

@@ -10,13 +10,13 @@ a surrogate, which costs nothing in privacy and keeps romanized mentions linked.
 import re
 from typing import Callable, FrozenSet, List, Optional, Tuple
 
+from ..han import HAN_RUN
 from .keys import Keyed, KeyedDraw, normalize
 from .shapes import case_of, is_han, match_case
 from .tables import NameTables, rom_key
 
 _L = "A-Za-z\u00c0-\u024f"
 _WORD_RE = re.compile(f"[{_L}][{_L}'\u2019]*(?:-[{_L}][{_L}'\u2019]*)*")
-_HAN_RUN_RE = re.compile("[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\U00020000-\U0003134f]+")
 _MALE_BEFORE = re.compile(r"(?:\bMr|\bMister|\bSir)\.?\s*$")
 _FEMALE_BEFORE = re.compile(r"(?:\bMrs|\bMs|\bMiss|\bMme|\bMadam)\.?\s*$")
 _MALE_AFTER = ("先生", "伯伯", "爺爺", "阿公", "叔叔", "哥", "弟", "君")
@@ -226,9 +226,9 @@ class NameSurrogates:
         compact = name.replace(" ", "").replace("\u3000", "")
         if compact and all(is_han(c) for c in compact):
             return self.han_name(keyed, compact, hint, known_given) if compact == name else \
-                _HAN_RUN_RE.sub(lambda m: self.han_name(keyed, m.group(0), hint, known_given), name)
-        if _HAN_RUN_RE.search(name):  # 麥可·喬丹, 陳 Chen: each run its own name
-            out = _HAN_RUN_RE.sub(lambda m: self.han_name(keyed, m.group(0), hint, known_given), name)
+                HAN_RUN.sub(lambda m: self.han_name(keyed, m.group(0), hint, known_given), name)
+        if HAN_RUN.search(name):  # 麥可·喬丹, 陳 Chen: each run its own name
+            out = HAN_RUN.sub(lambda m: self.han_name(keyed, m.group(0), hint, known_given), name)
             return self.latin_name(keyed, out, hint) if _WORD_RE.search(out) else out
         if _WORD_RE.search(name):
             return self.latin_name(keyed, name, hint)

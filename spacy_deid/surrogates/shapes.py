@@ -5,9 +5,9 @@ import re
 import string
 from typing import Callable, Optional
 
+from ..han import has_han, is_han
 from .keys import KeyedDraw
 
-_HAN_RE = re.compile("[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\U00020000-\U0003134f]")
 _LATIN_RE = re.compile("[A-Za-z\u00c0-\u024f]")
 _FULLWIDTH_DIGITS = "０１２３４５６７８９"
 UPPER = string.ascii_uppercase
@@ -17,14 +17,6 @@ LOWER = string.ascii_lowercase
 _VOWELS_U, _VOWELS_L = "AEIOU", "aeiou"
 _CONS_U = "".join(c for c in UPPER if c not in _VOWELS_U)
 _CONS_L = _CONS_U.lower()
-
-
-def has_han(text: str) -> bool:
-    return _HAN_RE.search(text) is not None
-
-
-def is_han(ch: str) -> bool:
-    return _HAN_RE.match(ch) is not None
 
 
 def has_latin(text: str) -> bool:
