@@ -11,7 +11,12 @@ characters (wordfreq writes them Simplified; each is written out in every Tradit
 characters map back to, by wordfreq's own Traditional-to-Simplified table, and in its own form), less
 every Han value of the same lexicons and of Faker's Chinese name and place lists and every part of one
 of two or more characters (`中山` of `中山路`), and less every word shaped like a person's name: a
-surname of those lists then one or two characters of their given names (`高明`, `志明`). Needs `pip install wordfreq faker` (build time only; neither is a dependency).
+surname of those lists then one or two characters of their given names (`高明`, `志明`), and less every
+word jieba's dictionary tags as a proper noun (a person's name, a transliterated one, a place, an
+organisation, another proper noun, an abbreviation: `彼得`, `史密斯`, `瑪利亞`, `豐田`, `三星`, `牛津`):
+the lexicons and Faker hold Taiwan's names and places, not the transliterated foreign names of
+caregivers and spouses or the brands and employers that wordfreq's list is full of. Needs
+`pip install wordfreq faker jieba` (build time only; none is a dependency).
 
     python scripts/build_common_words.py [--size 20000] [--size-zh 20000]
 """
@@ -22,12 +27,14 @@ import re
 from pathlib import Path
 from typing import Dict, List, Set
 
+import jieba
 import msgpack
 from faker import Faker
 from wordfreq import top_n_list
 from wordfreq.util import data_path
 
 from spacy_deid.common_words import NAME_AND_PLACE_LEXICONS, name_and_place_words
+from spacy_deid.han import HAN_RUN
 from spacy_deid.lexicons import load
 
 RESOURCES = Path(__file__).resolve().parent.parent / "spacy_deid" / "resources"
@@ -59,7 +66,7 @@ def faker_names() -> set:
     return words
 
 
-_HAN = re.compile(r"[\u3400-\u9fff\uf900-\ufaff]+")
+_HAN = HAN_RUN
 ZH_LOCALES = ("zh_TW", "zh_CN")
 ZH_PLACE_ATTRIBUTES = ("cities", "city_names", "provinces", "districts", "street_names", "countries")
 # Forms of one word to write out at most: a few characters map back to several Traditional ones
@@ -102,6 +109,23 @@ def zh_excluded(table: Dict[int, str]) -> Set[str]:
     return excluded
 
 
+# jieba's part-of-speech tags of proper nouns: person names (Chinese, transliterated, foreign), places,
+# organisations, other proper nouns, and abbreviations (mostly of organisations and places).
+PROPER_NOUN_TAGS = frozenset({"nr", "nrt", "nrfg", "ns", "nt", "nz", "j"})
+
+
+def jieba_proper_nouns() -> Set[str]:
+    """The words jieba's dictionary (Simplified, like wordfreq's list) tags as proper nouns."""
+    path = Path(jieba.__file__).parent / "dict.txt"
+    words = set()
+    with path.open(encoding="utf8") as lines:
+        for line in lines:
+            fields = line.split()
+            if len(fields) == 3 and fields[2] in PROPER_NOUN_TAGS:
+                words.add(fields[0])
+    return words
+
+
 def name_shaped(word: str, surnames: Set[str], given: Set[str]) -> bool:
     for cut in (1, 2):
         rest = word[cut:]
@@ -125,13 +149,15 @@ def build_zh(size: int) -> None:
     surnames = {_simplify(v, table) for v in _han_lexicon_values(("surnames_zh",)) + _faker_zh(("last_names",))}
     given = {_simplify(ch, table) for v in _han_lexicon_values(("given_chars_zh",)) + _faker_zh(("first_names",))
              for ch in v}
+    excluded |= jieba_proper_nouns()
     kept = [w for w in top_n_list("zh", size) if len(w) >= 2 and _HAN.fullmatch(w) and w not in excluded
             and not name_shaped(w, surnames, given)]
     words = sorted({form for w in kept for form in traditional_forms(w, back)})
     header = (f"# The {size} most frequent Chinese words of wordfreq (https://github.com/rspeer/wordfreq),\n"
               "# licensed CC-BY-SA 4.0: those of two or more Han characters, in their Simplified and Traditional\n"
               "# forms, less every name or place value of the package's lexicons and of Faker's Chinese lists,\n"
-              "# every part of one, and every word shaped like a person's name. Built by\n"
+              "# every part of one, every word shaped like a person's name, and every word jieba's dictionary\n"
+              "# (MIT) tags as a proper noun. Built by\n"
               "# scripts/build_common_words.py; read by spacy_deid.common_words_zh. CC-BY-SA 4.0.\n")
     OUT_ZH.write_text(header + "\n".join(words) + "\n", encoding="utf8")
     print(f"{len(words)} forms of {len(kept)} Chinese words written to {OUT_ZH}")

@@ -13,6 +13,9 @@ no part of one (`中山`, `長庚`, `大學` of a school's name), and no word sh
 What is judged (`spanshape` drops NER spans that pass, unless a title stands beside them):
 - a span of a name label (PATIENT, PERSON, FAMILY, DOCTOR) made only of such words, one or several
   (`[發現學童]`): a Chinese name is a surname and one or two characters, never two common words;
+- a span of a name label that is such words and one more character, and does not start with a
+  surname of the package's list (`[說明檢]`, `[希望轉]`: the model cut the next word in two): a
+  Chinese name starts with its surname (`[王光明]`, whose 光明 is a common word, stays);
 - a span of a place or organisation label that is one such word (`[工地]`, `[興趣]`): names of
   institutions are often common words put together (`中國醫藥大學`), so only a single word is judged.
 """
@@ -21,6 +24,7 @@ from importlib import resources
 from typing import FrozenSet
 
 from .labels import NAME_LABELS
+from .lexicons import load
 
 _LONGEST_WORD = 8
 
@@ -30,6 +34,17 @@ def common_words_zh() -> FrozenSet[str]:
     """The packaged list (Traditional forms, and the Simplified where they differ)."""
     raw = resources.files("spacy_deid").joinpath("resources", "common_words_zh.txt").read_text(encoding="utf8")
     return frozenset(line.strip() for line in raw.splitlines() if line.strip() and not line.startswith("#"))
+
+
+@lru_cache(maxsize=1)
+def _surnames() -> FrozenSet[str]:
+    """Han surnames of one and two characters (`王`, `歐陽`)."""
+    return frozenset(entry["text"] for entry in load("surnames_zh").entries)
+
+
+def _starts_with_surname(span: str) -> bool:
+    surnames = _surnames()
+    return span[:1] in surnames or span[:2] in surnames
 
 
 def _made_of_words(span: str, words: FrozenSet[str]) -> bool:
@@ -45,12 +60,13 @@ def _made_of_words(span: str, words: FrozenSet[str]) -> bool:
 
 
 def plain_han_words(span: str, label: str) -> bool:
-    """Is `span` common Chinese words, as `label` is judged: any number of them for a name label,
-    exactly one for a place or organisation? (Every listed word is Han characters only, tested, so a
+    """Is `span` common Chinese words, as `label` is judged: any number of them for a name label (or
+    they and one more character, without a surname first), exactly one for a place or organisation? (Every listed word is Han characters only, tested, so a
     span with anything else is never one.)"""
     if len(span) < 2:
         return False
     words = common_words_zh()
     if label in NAME_LABELS:
-        return _made_of_words(span, words)
+        return _made_of_words(span, words) or (
+            len(span) >= 3 and _made_of_words(span[:-1], words) and not _starts_with_surname(span))
     return span in words

@@ -50,6 +50,8 @@ definitions of docs/annotation.md and nothing else:
   before a capitalised one (`holds an ARC`: a phrase around a name, not a name; a note typed all in
   lower case passes, and so do particles, `de la Cruz`; names of people are spared this test, as
   hurried notes write `sung Hsiung-Cheng`);
+- an emergency or public hotline number that the note says to dial (`call [911]` as a ROOM,
+  `生命線[1995]` as a DATE) is no one's: `public_numbers` says which numbers and which words;
 - names, professions and location labels hold no web or mail address (`://`, `www.`, `x@y.tw`):
   those are URL and EMAIL spans, and a model that swallows one into a place (`https://... 直播` as a
   LOCATION) would otherwise win the overlap against the exact URL the rules found, by being longer.
@@ -69,7 +71,9 @@ from .dates.finder import after_measurement_word, find_readings
 from .dates.nondates import clock_time, is_amount, is_number_or_range, unit_after, unmistakable_clock
 from .dates.numerals import NUMERAL_CHARS
 from .doctext import doc_text
+from .han import HAN_CHAR
 from .labels import LOCATION_LABELS, NAME_LABELS
+from .public_numbers import public_service_number
 
 _HAS_ALNUM = re.compile(r"[^\W_]")
 _HAS_DIGIT = re.compile(r"\d")
@@ -169,7 +173,6 @@ _TITLE_AFTER = re.compile(
     r"[姐姊哥伯叔姨姑嫂嬸爺奶媽某董總])")
 _TITLE_BEFORE = re.compile(r"(?:(?<![A-Za-z])(?i:dr|mr|mrs|ms|miss|prof|mx|vs|r)\.?[ ]?|[老小阿]"
                            r"|(?:醫師|醫生|社工|護理師|心理師|主治|主任|老師)[ ]?[:：]?[ ]?)$")
-HAN_CHAR = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]")
 
 # The kinds of Chinese roads: 路, 街, 大道 (ends in 道), 段 (a road's section), 巷 and 弄 (lanes), 胡同.
 _STREET_WORD_ZH = re.compile(r"[路街道段巷弄]|胡同")
@@ -284,7 +287,8 @@ def drop_misshapen(doc: Doc, sources: Iterable[str] = ("ner",)) -> List[Span]:
                                  or plain_word_name(text, ent.start_char, ent.end_char, ent.label_)
                                  or measured_value(text, ent.start_char, ent.end_char, ent.label_)
                                  or measured_amount(text, ent.start_char, ent.end_char, ent.label_)
-                                 or vital_decade(text, ent.start_char, ent.end_char, ent.label_)):
+                                 or vital_decade(text, ent.start_char, ent.end_char, ent.label_)
+                                 or public_service_number(text, ent.start_char, ent.end_char)):
             dropped.append(ent)
         else:
             kept.append(ent)

@@ -1,9 +1,8 @@
 """common_words_zh: common Chinese words are no name or place, and no name or place is a common word."""
-import re
-
 import pytest
 
 from spacy_deid.common_words import NAME_AND_PLACE_LEXICONS
+from spacy_deid.han import HAN_RUN
 from spacy_deid.common_words_zh import _LONGEST_WORD, common_words_zh, plain_han_words
 from spacy_deid.lexicons import load
 from spacy_deid.spanshape import drop_misshapen, plain_word_name
@@ -11,11 +10,10 @@ from spacy_deid.spanshape import drop_misshapen, plain_word_name
 from helpers.marked_doc import doc_with_ents
 from linear import assert_linear
 
-_HAN = re.compile(r"[\u3400-\u9fff\uf900-\ufaff]+")
 
 
 def test_no_han_name_or_place_value_nor_part_of_one_is_common():
-    values = [v for name in NAME_AND_PLACE_LEXICONS for v in load(name).strings() if _HAN.fullmatch(v)]
+    values = [v for name in NAME_AND_PLACE_LEXICONS for v in load(name).strings() if HAN_RUN.fullmatch(v)]
     assert len(values) > 500  # the lexicons' Han values are read
     parts = {v[i:j] for v in values for i in range(len(v)) for j in range(i + 2, len(v) + 1)}
     assert sorted(parts & common_words_zh()) == []
@@ -26,7 +24,7 @@ def test_the_list_holds_ordinary_words_in_traditional_forms_and_no_names():
     assert {"說明", "發現", "喜歡", "興趣", "訓練", "工地", "家屬", "協助"} <= words
     # places, institutions and their parts, departments, given names and name-shaped words are out
     assert not {"台北", "中山", "長庚", "大學", "醫院", "精神科", "急診", "志明", "家豪", "高明", "王"} & words
-    assert all(2 <= len(w) <= _LONGEST_WORD and _HAN.fullmatch(w) for w in words)  # the cutter sees every word
+    assert all(2 <= len(w) <= _LONGEST_WORD and HAN_RUN.fullmatch(w) for w in words)  # the cutter sees every word
 
 
 @pytest.mark.parametrize("span,label,plain", [
@@ -66,3 +64,24 @@ def test_long_han_runs_are_judged_in_linear_time():
         plain_han_words("說明" * n, "PERSON")
         plain_han_words("說明" * n + "王", "PERSON")
     assert_linear(run, 20000)
+
+
+def test_transliterated_names_and_brands_are_no_common_words():
+    """wordfreq's list is full of foreign names and brands written in Han characters; jieba's proper
+    nouns are left out of it, so a caregiver called 瑪利亞 or an employer called 豐田 stays PHI."""
+    words = common_words_zh()
+    assert not {"彼得", "史密斯", "瑪利亞", "約翰", "莎拉", "豐田", "三星", "牛津", "莫斯科"} & words
+    doc = doc_with_ents("外籍看護瑪利亞表示案子在豐田上班", [("瑪利亞", "PERSON"), ("豐田", "GENERAL_BUSINESS")])
+    assert drop_misshapen(doc) == []
+
+
+@pytest.mark.parametrize("span,plain", [
+    ("說明檢", True),  # 說明 + the first character of 檢查: the model cut a word in two
+    ("希望轉", True),
+    ("王光明", False),  # a surname first: a name whose given name is a common word
+    ("歐陽光明", False),  # a two-character surname
+    ("陳說明", False),  # 陳說 + 明 but 陳 is a surname
+])
+def test_common_words_and_one_more_character_are_no_name(span, plain):
+    assert plain_han_words(span, "PERSON") is plain
+    assert not plain_han_words(span, "HOSPITAL")  # places and organisations: one word only
