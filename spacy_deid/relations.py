@@ -25,6 +25,7 @@ a comma and an article or pronoun (`, a coach`, `, her friend`): `Lee, coach` co
 A name span that starts with a Chinese relation word or title, or with its last characters, drops
 it first (`[生盧瑋]` after 先, `[公 宋瓊美]` after 阿, `[堂妹 范雄晉]`): annotation.md keeps titles and
 relation words outside the name, and a NER that cut a word in two saw neither the word nor the name.
+So does a name span that starts with an English title (`[Dr. Smith]`, `[Nurse Linda]`).
 A relation word in apposition after a name (`[Yang Ying], a pastor,`, `Liu, a colleague`) says who
 that person is to the patient; the NER that reads it as the patient's PROFESSION is dropped there
 (annotation.md's PROFESSION is an occupation stated as one: `OCCUPATION: pastor`).
@@ -137,9 +138,17 @@ def relation_label(text: str, start: int, end: int) -> Optional[str]:
     return None
 
 
+# An English title the span starts with (`[Dr. Smith]`, `[Nurse Linda]`): annotation.md keeps it outside.
+_TITLE_AT_START = re.compile(r"(?:Dr|DR|Doctor|Mr|Mrs|Ms|Miss|Mx|Prof|Nurse)\.?[ ]+(?=[A-Z])")
+
+
 def name_start(text: str, start: int, end: int) -> int:
-    """Where the name in text[start:end] starts: after the Chinese relation word or title that the span
-    starts with, or starts with the end of (`[生盧瑋]` after 先); `start` when there is none."""
+    """Where the name in text[start:end] starts: after the English title, or the Chinese relation word
+    or title, that the span starts with, or starts with the end of (`[生盧瑋]` after 先); `start` when
+    there is none."""
+    title = _TITLE_AT_START.match(text, start, end)
+    if title is not None:
+        return title.end()
     order = 1 if text[start:start + 1] in _ORDER_BEFORE_WORD else 0
     for word in _WORDS_BEFORE_NAME_ZH:
         for inside in range(1, len(word) + 1 + order):  # how many of the word's characters are in the span

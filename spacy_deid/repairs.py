@@ -12,11 +12,14 @@ span, or spans where one is split, or none where it is dropped (None: unchanged)
    institution before it (`[SGH Thoracic Surgery]` -> `[SGH]` + `[Thoracic Surgery]` DEPARTMENT,
    `[外科收住院]` -> `[外科]`), and a school, business or market before `OPD` is a department;
 4. `workplaces.as_workplace`: a span in a frame of work is a business (`在[中鋼]上班`, `works at [IKEA]`);
-5. `relations.by_relation`: a name span drops the relation word it starts with (`[堂妹范雄晉]` ->
+5. `titled_names.titled_place`: a place span with an English title before it or a staff credential
+   after it is a person's name (`Dr. [Patel]` DEPARTMENT -> DOCTOR, `Mrs. [Garcia]` NATIONALITY ->
+   PERSON, `[Jessica], RN` GENERAL_BUSINESS -> PERSON);
+6. `relations.by_relation`: a name span drops the relation word it starts with (`[堂妹范雄晉]` ->
    `[范雄晉]`), the name in a chart's patient field is PATIENT (`Patient: [呂雄晨]`), a name
    next to a kinship word is FAMILY (`配偶: [劉宏鴻]`, `[范] (nephew)`),
    next to a word for another person in the patient's life PERSON (`[Yang Ya-Yu], a coach`);
-6. `relations.relation_in_apposition`: that word is not the patient's PROFESSION (`Yang, a [pastor]`).
+7. `relations.relation_in_apposition`: that word is not the patient's PROFESSION (`Yang, a [pastor]`).
 Only spans whose source is the NER (or unset) change; the step counts what it changed, for benchmarks
 and tests, and never records span text (PHI).
 """
@@ -28,12 +31,13 @@ from .departments import by_department
 from .institutions import completed
 from .relations import by_relation, relation_in_apposition
 from .spanedges import trimmed
+from .titled_names import titled_place
 from .workplaces import as_workplace
 
 # (doc, text, entity, next entity or None) -> the repaired span or spans, or None to keep the entity
 Repair = Callable[[Doc, str, Span, Optional[Span]], Optional[Union[Span, Tuple[Span, ...]]]]
 REPAIRS: Dict[str, Repair] = {"edges": trimmed, "institutions": completed, "departments": by_department,
-                              "workplaces": as_workplace, "relations": by_relation,
+                              "workplaces": as_workplace, "titles": titled_place, "relations": by_relation,
                               "apposition": relation_in_apposition}
 
 

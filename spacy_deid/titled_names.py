@@ -1,0 +1,53 @@
+"""A span the NER calls a place, with an English title before it or a staff credential after it, is a
+person's name.
+
+WHY: annotation.md writes titles outside names (`Dr. [張家明]`, `Ms. [Wang Mei-Ling]`), and Mr, Mrs, Ms,
+Miss, Mx, Dr and Doctor are said to people only. A NER that has not seen a name reads it by its letters
+and may call it a place (`Dr. [Patel]` DEPARTMENT, `Mrs. [Garcia]` NATIONALITY, `[Jessica], RN`
+GENERAL_BUSINESS): the category is wrong, and the surrogate would be a place where a name stood. Such a
+span becomes DOCTOR after Dr or Doctor or before `, MD`, and PERSON otherwise (`relations` then says
+whether it is a relative's name or the patient's), unless it names an institution, by an English type
+word of `institutions` (`Dr. [Chen Clinic]`), or does not start with a capital letter.
+Credentials after a name: `, MD` for a physician; RN, LPN, NP, CNA, MSW, LCSW and PA-C for other staff,
+whom the training corpus writes as PERSON.
+"""
+import re
+from typing import Optional
+
+from spacy.tokens import Doc, Span
+
+from .institutions import TYPE_WORDS_EN
+from .labels import LOCATION_LABELS
+
+# Labels of places that a person's name can be mistaken for (a NUMBER or ROOM holds digits).
+_PLACE_LABELS = LOCATION_LABELS - {"NUMBER", "ROOM"}
+_PHYSICIAN_TITLE = re.compile(r"(?<![A-Za-z])(?:Dr|DR|Doctor)\.?[ ]?$")
+_OTHER_TITLE = re.compile(r"(?<![A-Za-z])(?:(?:Mr|Mrs|MRS|Ms|Miss|Mx)\.?[ ]|(?:Mr|Mrs|Ms|Mx)\.)$")
+_PHYSICIAN_AFTER = re.compile(r",?[ ](?:MD|M\.D\.)(?![A-Za-z])")
+_STAFF_AFTER = re.compile(r",?[ ](?:RN|LPN|NP|CNA|MSW|LCSW|PA-C)(?![A-Za-z])")
+_INSTITUTION_WORD = re.compile(r"(?i:(?<![A-Za-z])(?:" + "|".join(
+    re.escape(w) for words in TYPE_WORDS_EN.values() for w in sorted(words, key=len, reverse=True)) + r")(?![A-Za-z]))")
+_WINDOW = 8
+
+
+def person_label(text: str, start: int, end: int) -> Optional[str]:
+    """DOCTOR or PERSON when a title or credential beside text[start:end] says it is a person, else None."""
+    before = text[max(0, start - _WINDOW):start]
+    if _PHYSICIAN_TITLE.search(before) or _PHYSICIAN_AFTER.match(text, end):
+        return "DOCTOR"
+    if _OTHER_TITLE.search(before) or _STAFF_AFTER.match(text, end):
+        return "PERSON"
+    return None
+
+
+def titled_place(doc: Doc, text: str, ent: Span, following: Optional[Span] = None) -> Optional[Span]:
+    """`ent` relabelled DOCTOR or PERSON when it is a place span a title or credential marks as a person's
+    name (module docstring), else None."""
+    if ent.label_ not in _PLACE_LABELS or not ent.text[:1].isupper() or not ent.text[:1].isascii():
+        return None
+    if _INSTITUTION_WORD.search(ent.text):
+        return None
+    label = person_label(text, ent.start_char, ent.end_char)
+    if label is None:
+        return None
+    return doc.char_span(ent.start_char, ent.end_char, label=label)

@@ -1,0 +1,58 @@
+"""titled_names: a place span with an English title before it or a staff credential after it is a
+person's name; the title also leaves a name span's start."""
+import pytest
+
+from spacy_deid.relations import by_relation
+from spacy_deid.repairs import repair_ner_spans
+from spacy_deid.titled_names import titled_place
+
+from linear import assert_linear
+from ner_spans import doc_with_ents, ents_of, repaired
+
+
+@pytest.mark.parametrize("text,found,label", [
+    ("Pt seen by Dr. Patel this am.", ("Patel", "DEPARTMENT"), "DOCTOR"),
+    ("Discussed with Dr Kowalski today", ("Kowalski", "HOSPITAL"), "DOCTOR"),
+    ("Mrs. Garcia was admitted for CHF.", ("Garcia", "NATIONALITY"), "PERSON"),
+    ("Ms Lin called back.", ("Lin", "CITY"), "PERSON"),
+    ("Report given to Jessica, RN, on the oncoming shift.", ("Jessica", "GENERAL_BUSINESS"), "PERSON"),
+    ("Note co-signed by Hsu Li-Wen, MD", ("Hsu Li-Wen", "SCHOOL"), "DOCTOR"),
+])
+def test_a_titled_place_span_is_a_name(text, found, label):
+    assert repaired(text, found, titled_place) == (1, [(found[0], label)])
+
+
+@pytest.mark.parametrize("text,found", [
+    ("Referred to Dr. Chen Clinic for follow-up.", ("Chen Clinic", "HOSPITAL")),  # an institution
+    ("Transferred to Taipei Veterans General Hospital.", ("Taipei Veterans General Hospital", "HOSPITAL")),
+    ("Mr. 7B", ("7B", "ROOM")),  # rooms and numbers are not names
+    ("seen by Dr. ortho team", ("ortho", "DEPARTMENT")),  # not a capitalised word
+    ("Addr. Taipei", ("Taipei", "CITY")),  # `Dr` inside a word is no title
+    ("Mrs. Garcia was admitted.", ("Garcia", "PATIENT")),  # already a name: `relations` decides
+])
+def test_other_spans_stay(text, found):
+    assert repaired(text, found, titled_place) == (0, [found])
+
+
+@pytest.mark.parametrize("text,found,expected", [
+    ("Nurse Linda reported that the pt refused meds.", ("Nurse Linda", "PERSON"), ("Linda", "PERSON")),
+    ("Discussed with Dr. Lin Chia-Hao.", ("Dr. Lin Chia-Hao", "PERSON"), ("Lin Chia-Hao", "DOCTOR")),
+])
+def test_a_name_span_drops_the_english_title_it_starts_with(text, found, expected):
+    assert repaired(text, found, by_relation) == (1, [expected])
+
+
+def test_relations_refine_a_titled_name_after_it():
+    text = "his wife, Mrs. Garcia, at bedside"
+    doc = doc_with_ents(text, [("Garcia", "NATIONALITY")])
+    counts = repair_ner_spans(doc, text)
+    assert counts["titles"] == 1 and counts["relations"] == 1
+    assert ents_of(doc) == [("Garcia", "FAMILY")]
+
+
+def test_cost_grows_linearly_with_the_length_of_a_span():
+    def run(n):
+        text = "Dr. " + "A" * n + ", RN"
+        doc = doc_with_ents(text, [("A" * n, "HOSPITAL")])
+        repair_ner_spans(doc, text)
+    assert_linear(run, 20000)
