@@ -14,7 +14,9 @@ definitions of docs/annotation.md and nothing else:
   finder does not see in the span alone — but a run of ASCII digits alone is a date only with 4
   (year), 6, 7 or 8 digits (`970922`, `1190220`, `20211225`): `180`, `12` or `55` alone are values,
   and four digits with a leading zero are a time of day (`0600`, `1900-0700`: not PHI, annotation.md);
-- PHONE, MEDICAL_RECORD, ID_NUMBER, NIC hold a digit; EMAIL holds `@`; URL holds `.` or `/`;
+- PHONE, MEDICAL_RECORD, ID_NUMBER, NIC hold a digit; EMAIL holds `@`; URL holds `.` or `/`; a PHONE
+  is not a shift written as two clock readings starting with 0 or 1 (`1900-0700`, `0200-0600`: no
+  local number in Taiwan starts with either, and a full number has ten digits);
 - names (PATIENT, PERSON, FAMILY, DOCTOR) and PROFESSION hold a letter and no digit, and are not one
   ASCII letter (a single Han character is a name: `[葉]醫師`); a PROFESSION is not a word for a
   person that names no trade (`woman`, `smoker`, `個案`);
@@ -25,7 +27,8 @@ definitions of docs/annotation.md and nothing else:
   of these is a word the model misread (`班[別] 小夜` in a nursing header). This check and the next
   read the span's neighbours;
 - a span of digits only right after a measurement word (`FS [180]`, `HR [78]`; the date finder's
-  list) is a measured value, whatever label the model gave it; so is one right before a unit
+  list) is a measured value, whatever label the model gave it (a DATE when digits with `.` or `/`
+  between them: `Tmax [101.2]`, `BP [120/80]`; the date finder would not have read them as dates); so is one right before a unit
   (`[50] mcg/hr`, `[1200] kcal`), and four digits in a time-of-day context are a clock reading
   (`at [2045]`, `[2200] hrs`, `晚上 [2300]`, `[2300] to 0600`; `dates/nondates.py`); and a decade that
   is no one's (`HR in the [70]'s`, `SBP [90]s`; `in his [70]s` is an age) is a vital sign's range;
@@ -101,6 +104,21 @@ def _date(text: str) -> bool:
     if _CLOCK_TIME_RANGE.fullmatch(text):
         return not any(unmistakable_clock(part.strip()) for part in re.split(r"[-–~]", text))
     return _NUMERALS_AND_DATE_MARKS.fullmatch(text) is not None or bool(find_readings(text))
+
+
+_HHMM = re.compile(r"(?:[01][0-9]|2[0-3])[0-5][0-9]")
+
+
+def _phone(text: str) -> bool:
+    """A PHONE holds a digit and is not a shift written as two clock readings, one with a leading zero,
+    that starts with 0 or 1 (`0700-1900`, `1900-0700`, `0200-0600`): Taiwan's local numbers start with 2
+    to 9, and a number with its area code or a mobile number has ten digits."""
+    if not _digit(text):
+        return False
+    if text[:1] in "01" and _CLOCK_TIME_RANGE.fullmatch(text):
+        parts = [part.strip() for part in re.split(r"[-–~]", text)]
+        return not (all(_HHMM.fullmatch(part) for part in parts) and any(unmistakable_clock(p) for p in parts))
+    return True
 
 
 def _numeral(text: str) -> bool:
@@ -209,12 +227,18 @@ def plain_word_name(text: str, start: int, end: int, label: str) -> bool:
             and not _titled(text, start, end))
 
 
+# Digits with the separators of a value or of a numeric date (`101.2`, `120/80`, `24/30`).
+_DIGITS_AND_SEPARATORS = re.compile(r"[0-9]+(?:[./][0-9]+)+")
+
+
 def measured_value(text: str, start: int, end: int, label: str) -> bool:
-    """A NER span of digits only, of another label than DATE, right after a measurement word
-    (`FS [180]` as a ROOM, `HR [78]` as an AGE): a measured value, not PHI. DATE spans have the date
-    finder's own test of the same words."""
-    return (label != "DATE" and text[start:end].isascii() and text[start:end].isdigit()
-            and after_measurement_word(text, start))
+    """A NER span of digits only, of another label than DATE, or a DATE of digits with `.` or `/` between
+    them, right after a measurement word (`FS [180]` as a ROOM, `HR [78]` as an AGE, `Tmax [101.2]`,
+    `BP [120/80]` as a DATE): a measured value, not PHI. The date finder puts its own dates to the same
+    test; a DATE of digits alone is left to it, as a year may follow a word that is also an abbreviation."""
+    span = text[start:end]
+    shaped = span.isascii() and (span.isdigit() if label != "DATE" else _DIGITS_AND_SEPARATORS.fullmatch(span))
+    return bool(shaped) and after_measurement_word(text, start)
 
 
 def measured_amount(text: str, start: int, end: int, label: str) -> bool:
@@ -251,7 +275,7 @@ SHAPE_OF: Dict[str, Callable[[str], bool]] = {
     "DATE": _date,
     "AGE": _numeral,
     "NUMBER": _numeral,
-    "PHONE": _digit,
+    "PHONE": _phone,
     "MEDICAL_RECORD": _digit,
     "ID_NUMBER": _digit,
     "NIC": _digit,

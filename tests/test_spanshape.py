@@ -186,7 +186,7 @@ def test_a_lone_one_character_name_is_dropped_and_a_titled_one_kept():
     ("血壓 128 mmHg", "128", "NUMBER", True),
     ("moved to room 302 today", "302", "ROOM", False),  # a room after a plain word stays
     ("Visit date 2020/1/2, PSY clinic 932", "932", "ROOM", False),
-    ("FS 180", "180", "DATE", False),  # dates: the finder's own test
+    ("FS 180", "180", "DATE", False),  # a DATE of digits alone: a year after an abbreviation, left to the finder
     ("Pt FS Chen", "Chen", "PATIENT", False),  # digits only
 ])
 def test_digits_after_a_measurement_word_are_a_value(text, value, label, measured):
@@ -217,3 +217,29 @@ def test_a_decade_that_is_no_ones_is_a_vital_range(text, value, decade):
     start = text.index(value)
     assert vital_decade(text, start, start + len(value), "AGE") is decade
     assert not vital_decade(text, start, start + len(value), "ROOM")
+
+
+@pytest.mark.parametrize("text,value,measured", [
+    ("Tmax 101.2, blood cx x2 sent", "101.2", True),
+    ("BP 120/80, HR 88", "120/80", True),
+    ("MMSE 24/30 today", "24/30", True),
+    ("admitted since 110.3.2", "110.3.2", False),  # a Minguo date after no measurement word
+    ("seen 3/14 in OPD", "3/14", False),
+    ("BP check on Dec 3", "Dec 3", False),  # a month's name: not digits and separators
+])
+def test_a_date_of_digits_right_after_a_measurement_word_is_a_measured_value(text, value, measured):
+    start = text.index(value)
+    assert measured_value(text, start, start + len(value), "DATE") is measured
+
+
+@pytest.mark.parametrize("text,phone", [
+    ("0200-0600", False),  # slept from 2 to 6
+    ("1900-0700", False),  # a night shift
+    ("0700 - 1900", False),
+    ("2300-0600", True),  # could be a Taipei local number: kept
+    ("1234-5678", True),  # 5678 is no clock reading
+    ("0912-345-678", True),
+    ("(02)2312-3456", True),
+])
+def test_a_shift_of_two_clock_readings_from_0_or_1_is_no_phone(text, phone):
+    assert fits_label(text, "PHONE") is phone
