@@ -14,8 +14,22 @@ name is, by the definitions of FAMILY and PERSON in annotation.md:
 A physician's title or role next to a name makes it DOCTOR (annotation.md: `[葉]醫師`): 醫師, 醫生 or 大夫
 right after it, `, MD` after it, or `Dr.`, `Doctor`, 主治醫師, 住院醫師, `VS`, `attending`, `resident`,
 `physician`, `psychiatrist`, `surgeon` before it (`經由[林]醫師轉介`, `psychiatrist [Chen Yu-Ting]`).
-A kinship word next to the same name wins (a relative who is a doctor is still the patient's relative);
-nurses and other staff are not physicians, and the training corpus writes them as PERSON.
+A kinship word next to the same name wins (a relative who is a doctor is still the patient's relative:
+`his brother, Dr. [Kuei]`); nurses and other staff are not physicians, and the training corpus writes
+them as PERSON (a nurse practitioner, 專科護理師, as DOCTOR, so nursing titles say nothing here).
+The relation may also be said a little further from the name, in ways any note writes:
+- after a copula, with the patient or a pronoun as owner: `[王美玲]是病人的姊姊`, `[邱志強]為病人之子`,
+  `[Sarah] is the patient's twin sister`, `[Mary], who is his daughter`, `[張雅婷]為其鄰居`;
+- with `named` between: `his sister named [Mary]`, `案姊名叫[吳佩君]`;
+- in a bare apposition closed by a comma (`Informant: [Tsai], neighbor, who ...`), or with one word
+  before the relation word (`Ms. [Cheng], a hospital volunteer,`), or in brackets with 即
+  (`[羅佳玲]（即病人的大嫂）`);
+- as a title after a Chinese name: `[陳]老師`, `[郭]律師`, `[許]老闆` are PERSON.
+A kinship word after someone else's possessive names that person's relative, not the patient's: PERSON
+(`Her friend Angela's mother, Mrs. [Kuo]`, `同學簡子涵之母親[游淑惠]`, `classmate 的哥哥 [方立偉]`); a
+relative's relative is family (`案兄的妻子[羅佳玲]`, `her sister's husband`).
+The patient named in apposition without a colon is PATIENT too: `病人[俞采潔]`, `案主 [馮欣妤]`,
+`The patient, Mrs. [Lu],`.
 A chart's patient field before a name (`Patient: [呂雄晨]`, `姓名：[王小明]`, `病患: [陳]`) makes it PATIENT:
 the field names whose chart it is (a contact's or relative's field, `家屬姓名:`, is not one).
 Cohabitants (同居人) and partners are not relatives by that definition: they are PERSON. 先生 and 太太
@@ -36,6 +50,7 @@ from typing import Iterable, Optional, Tuple
 
 from spacy.tokens import Doc, Span
 
+from .han import HAN_RANGES
 from .labels import NAME_LABELS
 from .rules.phrases import phrase_regex
 
@@ -57,21 +72,24 @@ KINSHIP_EN = ("wife", "husband", "spouse", "son", "daughter", "mother", "father"
               "fiance", "fiancé", "fiancee", "fiancée", "mother-in-law", "father-in-law", "son-in-law",
               "daughter-in-law", "brother-in-law", "sister-in-law", "next of kin", "NOK",
               "family", "family member", "relative")  # 家屬's English words
-OTHERS_ZH = ("朋友", "好友", "鄰居", "同事", "同學", "室友", "雇主", "老闆", "主管", "房東", "社工", "社工師",
+OTHERS_ZH = ("朋友", "好友", "友人", "鄰居", "同事", "同學", "室友", "雇主", "老闆", "主管", "房東", "社工", "社工師",
              "個管師", "個案管理師", "志工", "牧師", "神父", "教練", "男友", "女友", "同居人", "老師", "導師",
-             "師父", "師傅", "學長", "學姊", "學姐", "學弟", "學妹", "輔導員")
+             "師父", "師傅", "學長", "學姊", "學姐", "學弟", "學妹", "輔導員", "看護", "外籍看護", "律師", "警察",
+             "員警", "里長", "心理師", "職能治療師", "藥師")
 OTHERS_EN = ("friend", "neighbor", "neighbour", "colleague", "coworker", "co-worker", "classmate", "roommate",
              "employer", "boss", "supervisor", "landlord", "coach", "volunteer", "pastor", "priest",
              "social worker", "case manager", "boyfriend", "girlfriend", "partner", "teacher", "tutor",
-             "mentor", "counselor", "counsellor")
+             "mentor", "counselor", "counsellor", "caregiver", "carer", "helper", "maid", "nanny", "aide",
+             "lawyer", "attorney", "police officer", "psychologist", "therapist", "pharmacist",
+             "case worker", "caseworker")
 
 CLINICIAN_ZH = ("醫師", "醫生", "大夫", "主治醫師", "住院醫師", "總醫師", "主治")
 CLINICIAN_EN = ("dr", "dr.", "doctor", "vs", "attending", "resident", "physician", "psychiatrist", "surgeon")
 
 # An English title between a relation word and the name.
-_TITLE = r"(?:(?i:mr|mrs|ms|miss|mx)\.?[ ])?"
+_TITLE = r"(?:(?i:mr|mrs|ms|miss|mx|dr|doctor)\.?[ ])?"
 # What may stand before an English relation word in apposition: one determiner, one modifier.
-_DETERMINER = r"(?i:his|her|their|a|an|the|the patient's|patient's)"
+_DETERMINER = r"(?i:his|her|their|a|an|the|the patient's|patient's)(?:[ ][a-z]+)??"
 _MODIFIER = r"(?:younger|older|elder|eldest|youngest|little|big|great|half|step)[ -]?"
 
 
@@ -79,21 +97,24 @@ def _before(zh: Iterable[str], en: Iterable[str]) -> "re.Pattern[str]":
     """The word ends right before the name: at most a colon or a comma, spaces, and an English title
     between (`wife: Mary`, `his wife, Mary`, `案妻，王小美`, `wife Mrs. Chen`)."""
     return re.compile(r"(?:" + phrase_regex(zh) + r"|(?i:" + phrase_regex(en, ignore_case=True) + r"))"
-                      r"[ ]?[:：,，]?[ ]?" + _TITLE + "$")
+                      r"(?:[ ](?i:named|called)[ ]|名叫|叫做|叫)?[ ]?[:：,，]?[ ]?" + _TITLE + "$")
 
 
 def _after(zh: Iterable[str], en: Iterable[str]) -> "re.Pattern[str]":
     """The word stands in apposition right after the name: `(nephew)`, `（堂妹）`, `, his cousin`,
     `, the patient's younger brother`, `(step-mother)`."""
     en_word = r"(?i:(?:" + _MODIFIER + r")?" + phrase_regex(en, ignore_case=True) + ")"
-    return re.compile(r"[ ]?(?:[(（][ ]?(?:" + _DETERMINER + r"[ ])?(?:" + en_word + "|" + phrase_regex(zh)
-                      + r")|,[ ]" + _DETERMINER + r"[ ]" + en_word + ")")
+    return re.compile(r"[ ]?(?:[(（][ ]?(?:即[ ]?)?(?:(?:病人|個案|案主)[的之]|" + _DETERMINER + r"[ ])?(?:" + en_word
+                      + "|" + phrase_regex(zh) + r")|,[ ]" + _DETERMINER + r"[ ]" + en_word
+                      + r"|,[ ]" + en_word + r"(?=[ ]?(?:[,;)]|who(?![A-Za-z]))))")
 
 
 # A patient field: the field word starts the line or follows a space or punctuation (`家屬姓名:` is a
 # relative's field), then a colon.
 _PATIENT_FIELD = re.compile(r"(?<![^\W\d_])(?:姓名|病人姓名|病患姓名|病人|病患|患者|個案|"
                             r"(?i:patient|patient name|pt|pt\.|pt name))[ ]?[:：][ ]?$")
+# The patient named in apposition, without a colon: `病人俞采潔`, `案主 馮欣妤`, `The patient, Mrs. Lu,`.
+_PATIENT_APPOSITION = re.compile(r"(?<![^\W\d_])(?:病人|病患|患者|個案|案主|(?i:the patient,))[ ]?" + _TITLE + "$")
 # 先生 and 太太 as a field (`先生: [趙承翰]`) are the husband and the wife: Mr and Mrs take no colon.
 _SPOUSE_FIELD = re.compile(r"(?:先生|太太)[ ]?[:：][ ]?$")
 # A one-character kinship word as a field of its own (`父: 王大明`, `母：林美玲`); inside a word (`師父:`)
@@ -104,6 +125,8 @@ _KIN_AFTER = _after(KINSHIP_ZH, KINSHIP_EN)
 _OTHER_BEFORE = _before(OTHERS_ZH, OTHERS_EN)
 _OTHER_AFTER = _after(OTHERS_ZH, OTHERS_EN)
 _CLINICIAN_BEFORE = _before(CLINICIAN_ZH, CLINICIAN_EN)
+# A title after a Chinese name that says it is someone in the patient's life (`[陳]老師`, `[郭]律師`).
+_OTHER_AFTER_ZH = re.compile(r"[ ]?(?:老師|導師|牧師|神父|律師|老闆|教練|師父|師傅|社工師|社工|個管師|里長|房東)")
 _CLINICIAN_AFTER = re.compile(r"[ ]?(?:醫師|醫生|大夫)|,?[ ](?:MD|M\.D\.)(?![A-Za-z])")
 _LONGEST = max(len(w) for w in KINSHIP_ZH + KINSHIP_EN + OTHERS_ZH + OTHERS_EN)
 # Words that stand before a name and never inside it (the relation words, and titles used before one).
@@ -113,6 +136,44 @@ _BETWEEN_WORD_AND_NAME = " :：,，"
 _ORDER_BEFORE_WORD = frozenset("大小二三四老")  # `大女兒`, `小兒子`
 _WINDOW_BEFORE = _LONGEST + 9  # the word, a colon and spaces, a title
 _WINDOW_AFTER = _LONGEST + 30  # a bracket or comma, `the patient's`, a modifier, the word
+
+
+# Who a relation word after a name is said of (`王美玲是病人的姊姊`, `Sarah is the patient's twin sister`,
+# `邱志強為病人之子`, `張雅惠 is the 個管師`, `Wendy 是 pt 的 coworker`): the patient, by default.
+_OWNER_WORDS = (r"(?:the[ ])?(?i:patient's|pt's|patient’s|pt’s)|(?i:his|her|their|the)|"
+                r"(?:病人|病患|患者|個案|案主|(?i:pt)|她|他)[ ]?[的之]|其")
+# One-character kinship words after an owner (`病人之子`, `其女`).
+_KIN_CHAR = "[父母妻夫兄弟姊姐妹子女]"
+
+
+def _copula(words_zh: Iterable[str], words_en: Iterable[str], one_char: bool = False) -> "re.Pattern[str]":
+    """`is` / 是 / 為 / 係 after the name, with `, who` before it, an owner and a modifier, then the word."""
+    en_word = r"(?i:(?:" + _MODIFIER + r")?" + phrase_regex(words_en, ignore_case=True) + ")(?![A-Za-z])"
+    word = r"(?:(?:" + _OWNER_WORDS + r")[ ]?)?(?:" + en_word + "|" + phrase_regex(words_zh) + ")"
+    if one_char:  # only after an owner: `是子宮肌瘤` says nothing of a son
+        word += r"|(?:" + _OWNER_WORDS + r")[ ]?" + _KIN_CHAR + f"(?![{HAN_RANGES}])"
+    return re.compile(r"(?:,[ ]?who[ ]|[ ])?(?:(?i:is|was)[ ]|[ ]?(?:是|為|係))[ ]?(?:" + word + ")")
+
+
+_KIN_COPULA = _copula(KINSHIP_ZH, KINSHIP_EN, one_char=True)
+_OTHER_COPULA = _copula(OTHERS_ZH, OTHERS_EN)
+# Another person's possessive right before a kinship word (`Angela's mother`, `her boyfriend's mother`,
+# `同學簡子涵之母親`, `classmate 的哥哥`): the relative is that person's, not the patient's.
+_POSSESSOR_BEFORE = re.compile(r"(?P<owner>[A-Za-z][A-Za-z\-]*|(?:(?![的之])[" + HAN_RANGES + r"]){1,8})"
+                               r"[ ]?(?:'s|’s|的|之)[ ]?$")
+_PATIENT_OWNER = re.compile(r"^(?i:patient|pt|he|she|we|i)$|病人|病患|患者|個案|案主|她|他|我")
+_KIN_OWNER = re.compile(r"(?:" + phrase_regex(KINSHIP_ZH) + r")$|^(?i:" + phrase_regex(KINSHIP_EN, ignore_case=True) + ")$")
+
+
+def _relative_of_someone_else(left: str) -> bool:
+    """Does `left`, the text before a kinship word, end with the possessive of someone who is neither
+    the patient nor a relative (`Her friend Angela's`, `her boyfriend's`, `同學簡子涵之`)? A relative's
+    relative is family too (`案兄的妻子`, `her sister's husband`)."""
+    owner = _POSSESSOR_BEFORE.search(left)
+    if owner is None:
+        return False
+    word = owner.group("owner")
+    return _PATIENT_OWNER.search(word) is None and _KIN_OWNER.search(word) is None
 
 
 def after_kinship_word(text: str, start: int) -> bool:
@@ -125,21 +186,38 @@ def relation_label(text: str, start: int, end: int) -> Optional[str]:
     stands next to the name at text[start:end], else None."""
     before = text[max(0, start - _WINDOW_BEFORE):start]
     # searched in `text` itself, so that the look-behind sees the character before the window
-    if _PATIENT_FIELD.search(text, max(0, start - _WINDOW_BEFORE), start):
+    if (_PATIENT_FIELD.search(text, max(0, start - _WINDOW_BEFORE), start)
+            or _PATIENT_APPOSITION.search(text, max(0, start - _WINDOW_BEFORE), start)):
         return "PATIENT"
-    if (_KIN_BEFORE.search(before) or _SPOUSE_FIELD.search(before)
+    kin_before = _KIN_BEFORE.search(before)
+    if kin_before is not None and _relative_of_someone_else(text[max(0, start - _WINDOW_BEFORE - 12):
+                                                                 start - len(before) + kin_before.start()]):
+        return "PERSON"
+    if (kin_before or _SPOUSE_FIELD.search(before)
             or _KIN_FIELD.search(text, max(0, start - _WINDOW_BEFORE), start)
-            or _KIN_AFTER.match(text, end, end + _WINDOW_AFTER)):
+            or _KIN_AFTER.match(text, end, end + _WINDOW_AFTER)
+            or _KIN_COPULA.match(text, end, end + _WINDOW_AFTER)):
         return "FAMILY"
     if _CLINICIAN_BEFORE.search(before) or _CLINICIAN_AFTER.match(text, end):
         return "DOCTOR"
-    if _OTHER_BEFORE.search(before) or _OTHER_AFTER.match(text, end, end + _WINDOW_AFTER):
+    if (_OTHER_BEFORE.search(before) or _OTHER_AFTER.match(text, end, end + _WINDOW_AFTER)
+            or _OTHER_COPULA.match(text, end, end + _WINDOW_AFTER) or _OTHER_AFTER_ZH.match(text, end)):
         return "PERSON"
     return None
 
 
 # An English title the span starts with (`[Dr. Smith]`, `[Nurse Linda]`): annotation.md keeps it outside.
 _TITLE_AT_START = re.compile(r"(?:Dr|DR|Doctor|Mr|Mrs|Ms|Miss|Mx|Prof|Nurse)\.?[ ]+(?=[A-Z])")
+
+
+def relation_after(text: str, end: int) -> Optional[str]:
+    """FAMILY or PERSON when a relation word stands in apposition right after text[:end] (`(brother)`,
+    `, the patient's case worker`), else None: said of people only, whatever a NER called the span."""
+    if _KIN_AFTER.match(text, end, end + _WINDOW_AFTER):
+        return "FAMILY"
+    if _OTHER_AFTER.match(text, end, end + _WINDOW_AFTER):
+        return "PERSON"
+    return None
 
 
 def name_start(text: str, start: int, end: int) -> int:

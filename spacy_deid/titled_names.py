@@ -1,5 +1,5 @@
-"""A span the NER calls a place, with an English title before it or a staff credential after it, is a
-person's name.
+"""A span the NER calls a place, with an English title before it, or a staff credential or a relation
+word in apposition after it, is a person's name.
 
 WHY: annotation.md writes titles outside names (`Dr. [張家明]`, `Ms. [Wang Mei-Ling]`), and Mr, Mrs, Ms,
 Miss, Mx, Dr and Doctor are said to people only. A NER that has not seen a name reads it by its letters
@@ -9,7 +9,9 @@ span becomes DOCTOR after Dr or Doctor or before `, MD`, and PERSON otherwise (`
 whether it is a relative's name or the patient's), unless it names an institution, by an English type
 word of `institutions` (`Dr. [Chen Clinic]`), or does not start with a capital letter.
 Credentials after a name: `, MD` for a physician; RN, LPN, NP, CNA, MSW, LCSW and PA-C for other staff,
-whom the training corpus writes as PERSON.
+whom the training corpus writes as PERSON. A relation word in apposition after it (`[Peter]
+(brother-in-law)` CITY, `[Kelly], the patient's case worker` GENERAL_BUSINESS) makes it FAMILY or PERSON,
+as `relations` reads it.
 """
 import re
 from typing import Optional
@@ -18,6 +20,7 @@ from spacy.tokens import Doc, Span
 
 from .institutions import TYPE_WORDS_EN
 from .labels import LOCATION_LABELS
+from .relations import relation_after
 
 # Labels of places that a person's name can be mistaken for (a NUMBER or ROOM holds digits).
 _PLACE_LABELS = LOCATION_LABELS - {"NUMBER", "ROOM"}
@@ -31,13 +34,14 @@ _WINDOW = 8
 
 
 def person_label(text: str, start: int, end: int) -> Optional[str]:
-    """DOCTOR or PERSON when a title or credential beside text[start:end] says it is a person, else None."""
+    """DOCTOR or PERSON when a title or credential beside text[start:end] says it is a person, FAMILY or
+    PERSON when a relation word stands in apposition after it (`relations.relation_after`), else None."""
     before = text[max(0, start - _WINDOW):start]
     if _PHYSICIAN_TITLE.search(before) or _PHYSICIAN_AFTER.match(text, end):
         return "DOCTOR"
     if _OTHER_TITLE.search(before) or _STAFF_AFTER.match(text, end):
         return "PERSON"
-    return None
+    return relation_after(text, end)
 
 
 def titled_place(doc: Doc, text: str, ent: Span, following: Optional[Span] = None) -> Optional[Span]:

@@ -86,6 +86,9 @@ def test_a_name_after_a_kinship_word_is_family(text, found):
     ("姓名：王小明  性別: 男", ("王小明", "DOCTOR")),
     ("Pt: Chen Mei-Ling, 45F", ("Chen Mei-Ling", "PERSON")),
     ("病患: 陳 先生", ("陳", "FAMILY")),
+    ("病人王小明今日出院", ("王小明", "FAMILY")),  # the patient named in apposition
+    ("案主 馮欣妤 accompanied by 社工 to court.", ("馮欣妤", "PERSON")),
+    ("The patient, Mrs. Lu, was alert and cooperative.", ("Lu", "FAMILY")),
 ])
 def test_the_name_in_the_patient_field_is_the_patient(text, found):
     assert repaired(text, found, by_relation) == (1, [(found[0], "PATIENT")])
@@ -95,7 +98,6 @@ def test_the_name_in_the_patient_field_is_the_patient(text, found):
     ("家屬姓名: 王大明 電話 0912", ("王大明", "FAMILY")),  # a relative's field
     ("Emergency contact name: Lee Mei", ("Lee Mei", "FAMILY")),
     ("outpatient: Lin Ya-Ting", ("Lin Ya-Ting", "DOCTOR")),
-    ("病人王小明今日出院", ("王小明", "FAMILY")),  # no field: the colon makes one
 ])
 def test_fields_of_others_make_no_patient(text, found):
     assert repaired(text, found, by_relation) == (0, [found])
@@ -252,3 +254,39 @@ def test_cost_grows_linearly_with_the_number_of_spans():
         repair_ner_spans(doc, text)
 
     assert_linear(run, 2000)
+
+
+@pytest.mark.parametrize("text,found,label", [
+    # the relation word after a copula: `X is the patient's sister`, `X為病人之子`
+    ("王美玲是病人的姊姊，目前與病人同住。", ("王美玲", "PATIENT"), "FAMILY"),
+    ("邱志強為病人之子，負責簽署同意書。", ("邱志強", "PERSON"), "FAMILY"),
+    ("Sarah is the patient's twin sister.", ("Sarah", "PERSON"), "FAMILY"),
+    ("Mary Collins, who is the patient's daughter, signed.", ("Mary Collins", "PERSON"), "FAMILY"),
+    ("張雅婷為其鄰居，於樓梯間發現病人。", ("張雅婷", "DOCTOR"), "PERSON"),
+    ("張雅惠 is the 個管師 in charge of this case.", ("張雅惠", "DOCTOR"), "PERSON"),
+    # a relative of someone else is no relative of the patient; a relative's relative is
+    ("Her friend Angela's mother, Mrs. Kuo, drove her.", ("Kuo", "FAMILY"), "PERSON"),
+    ("病人的同學簡子涵之母親游淑惠發現病人。", ("游淑惠", "FAMILY"), "PERSON"),
+    ("Pt 的 classmate 的哥哥 方立偉 drove her home.", ("方立偉", "FAMILY"), "PERSON"),
+    ("案兄的妻子羅佳玲每日送餐。", ("羅佳玲", "PERSON"), "FAMILY"),
+    ("the patient's mother, Mrs. Kuo, called.", ("Kuo", "PERSON"), "FAMILY"),
+    # `named`, a doctor who is a relative, a bare apposition before a comma, a role title after a name
+    ("案姊名叫吳佩君，住在台中。", ("吳佩君", "PATIENT"), "FAMILY"),
+    ("His brother, Dr. Steven Kuei, requested the chart.", ("Steven Kuei", "DOCTOR"), "FAMILY"),
+    ("Informant: Tsai Ming-Hui, neighbor, who found the patient.", ("Tsai Ming-Hui", "DOCTOR"), "PERSON"),
+    ("Ms. Cheng, a hospital volunteer, accompanied the patient.", ("Cheng", "PATIENT"), "PERSON"),
+    ("陳老師為病人國中導師。", ("陳", "FAMILY"), "PERSON"),
+    ("王牧師每週至病房探視。", ("王", "DOCTOR"), "PERSON"),
+])
+def test_a_relation_said_further_from_the_name(text, found, label):
+    assert repaired(text, found, by_relation) == (1, [(found[0], label)])
+
+
+@pytest.mark.parametrize("text,found", [
+    ("陳美玲是子宮肌瘤術後。", ("陳美玲", "PATIENT")),  # 是 + 子 of 子宮: no son without an owner
+    ("王大明是女性, 45歲", ("王大明", "PATIENT")),
+    ("Chen is sonographer today", ("Chen", "DOCTOR")),
+    ("Lee, coach of the team", ("Lee", "PATIENT")),  # no comma after the word: a list, not an apposition
+])
+def test_no_relation_said_keeps_the_label(text, found):
+    assert repaired(text, found, by_relation) == (0, [found])

@@ -1,5 +1,5 @@
-"""titled_names: a place span with an English title before it or a staff credential after it is a
-person's name; the title also leaves a name span's start."""
+"""titled_names: a place span with an English title before it, or a staff credential or a relation word in
+apposition after it, is a person's name; the title also leaves a name span's start."""
 import pytest
 
 from spacy_deid.relations import by_relation
@@ -17,6 +17,8 @@ from ner_spans import doc_with_ents, ents_of, repaired
     ("Ms Lin called back.", ("Lin", "CITY"), "PERSON"),
     ("Report given to Jessica, RN, on the oncoming shift.", ("Jessica", "GENERAL_BUSINESS"), "PERSON"),
     ("Note co-signed by Hsu Li-Wen, MD", ("Hsu Li-Wen", "SCHOOL"), "DOCTOR"),
+    ("Grace and Peter (brother-in-law) came to visit.", ("Peter", "CITY"), "FAMILY"),
+    ("Call from Kelly, the patient's case worker, re placement.", ("Kelly", "GENERAL_BUSINESS"), "PERSON"),
 ])
 def test_a_titled_place_span_is_a_name(text, found, label):
     assert repaired(text, found, titled_place) == (1, [(found[0], label)])
@@ -29,6 +31,7 @@ def test_a_titled_place_span_is_a_name(text, found, label):
     ("seen by Dr. ortho team", ("ortho", "DEPARTMENT")),  # not a capitalised word
     ("Addr. Taipei", ("Taipei", "CITY")),  # `Dr` inside a word is no title
     ("Mrs. Garcia was admitted.", ("Garcia", "PATIENT")),  # already a name: `relations` decides
+    ("Moved to Kaohsiung, the patient's hometown.", ("Kaohsiung", "CITY")),  # no relation word
 ])
 def test_other_spans_stay(text, found):
     assert repaired(text, found, titled_place) == (0, [found])
