@@ -103,7 +103,8 @@ def _before(zh: Iterable[str], en: Iterable[str]) -> "re.Pattern[str]":
 def _after(zh: Iterable[str], en: Iterable[str]) -> "re.Pattern[str]":
     """The word stands in apposition right after the name: `(nephew)`, `（堂妹）`, `, his cousin`,
     `, the patient's younger brother`, `(step-mother)`."""
-    en_word = r"(?i:(?:" + _MODIFIER + r")?" + phrase_regex(en, ignore_case=True) + ")"
+    # `a family friend`, `his sister's friend`: the kinship word only qualifies the word after it
+    en_word = r"(?i:(?:" + _MODIFIER + r")?" + phrase_regex(en, ignore_case=True) + r")(?!(?:'s|’s)?[ -](?i:friend))"
     return re.compile(r"[ ]?(?:[(（][ ]?(?:即[ ]?)?(?:(?:病人|個案|案主)[的之]|" + _DETERMINER + r"[ ])?(?:" + en_word
                       + "|" + phrase_regex(zh) + r")|,[ ]" + _DETERMINER + r"[ ]" + en_word
                       + r"|,[ ]" + en_word + r"(?=[ ]?(?:[,;)]|who(?![A-Za-z]))))")
