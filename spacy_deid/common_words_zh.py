@@ -37,13 +37,13 @@ def common_words_zh() -> FrozenSet[str]:
 
 
 @lru_cache(maxsize=1)
-def _surnames() -> FrozenSet[str]:
+def surnames_zh() -> FrozenSet[str]:
     """Han surnames of one and two characters (`王`, `歐陽`)."""
     return frozenset(entry["text"] for entry in load("surnames_zh").entries)
 
 
 def _starts_with_surname(span: str) -> bool:
-    surnames = _surnames()
+    surnames = surnames_zh()
     return span[:1] in surnames or span[:2] in surnames
 
 

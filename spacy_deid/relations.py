@@ -46,7 +46,7 @@ that person is to the patient; the NER that reads it as the patient's PROFESSION
 `repairs` applies these to NER spans only, never rule spans.
 """
 import re
-from typing import Iterable, Optional, Tuple
+from typing import Iterable, Iterator, Optional, Tuple
 
 from spacy.tokens import Doc, Span
 
@@ -104,7 +104,7 @@ def _after(zh: Iterable[str], en: Iterable[str]) -> "re.Pattern[str]":
     """The word stands in apposition right after the name: `(nephew)`, `（堂妹）`, `, his cousin`,
     `, the patient's younger brother`, `(step-mother)`."""
     # `a family friend`, `his sister's friend`: the kinship word only qualifies the word after it
-    en_word = r"(?i:(?:" + _MODIFIER + r")?" + phrase_regex(en, ignore_case=True) + r")(?!(?:'s|’s)?[ -](?i:friend))"
+    en_word = r"(?i:(?:" + _MODIFIER + r")?" + phrase_regex(en, ignore_case=True) + r")(?!'s|’s|[ -](?i:friend))"
     return re.compile(r"[ ]?(?:[(（][ ]?(?:即[ ]?)?(?:(?:病人|個案|案主)[的之]|" + _DETERMINER + r"[ ])?(?:" + en_word
                       + "|" + phrase_regex(zh) + r")|,[ ]" + _DETERMINER + r"[ ]" + en_word
                       + r"|,[ ]" + en_word + r"(?=[ ]?(?:[,;)]|who(?![A-Za-z]))))")
@@ -209,6 +209,23 @@ def relation_label(text: str, start: int, end: int) -> Optional[str]:
 
 # An English title the span starts with (`[Dr. Smith]`, `[Nurse Linda]`): annotation.md keeps it outside.
 _TITLE_AT_START = re.compile(r"(?:Dr|DR|Doctor|Mr|Mrs|Ms|Miss|Mx|Prof|Nurse)\.?[ ]+(?=[A-Z])")
+
+
+# Every word right after which a name may stand, for `cued_names`: the relation words, physicians'
+# titles, the patient's apposition words, and English honorifics; not the generic English words for
+# relatives, which head Title Case lines (`Family Meeting`).
+_GENERIC_KIN_EN = frozenset({"family", "family member", "relative", "next of kin", "NOK"})
+_WORDS_BEFORE_A_NAME = re.compile(
+    phrase_regex(KINSHIP_ZH + OTHERS_ZH + CLINICIAN_ZH + ("病人", "病患", "患者", "個案", "案主", "姓名"))
+    + "|(?i:" + phrase_regex(tuple(w for w in KINSHIP_EN if w not in _GENERIC_KIN_EN) + OTHERS_EN + CLINICIAN_EN
+                             + ("mr", "mr.", "mrs", "mrs.", "ms", "ms.", "miss"), ignore_case=True)
+    + ")")
+
+
+def words_before_a_name(text: str) -> Iterator[int]:
+    """The end offsets of the words in `text` after which a name may stand (`wife`, `案母`, `Dr.`)."""
+    for match in _WORDS_BEFORE_A_NAME.finditer(text):
+        yield match.end()
 
 
 def relation_after(text: str, end: int) -> Optional[str]:

@@ -89,7 +89,7 @@ _DIGITS_ONLY_DATE_LENGTHS = (4, 6, 7, 8)
 # of four-digit groups with one of them is a shift (`1900-0700`, `1600-2400`).
 _CLOCK_TIME_RANGE = re.compile(r"[0-9]{4}[ ]?[-–~][ ]?[0-9]{4}")
 _HAS_ADDRESS = re.compile(r"(?i:://|www\.|[^\W_]@[^\W_])")
-_FUNCTION_WORDS = frozenset("""
+FUNCTION_WORDS = frozenset("""
 the and for of to from with without by at into onto per via is was were are been being has have had does
 did not this that these those than its his her him they them their our your who whom which what when
 where why how
@@ -132,7 +132,7 @@ def _digit(text: str) -> bool:
 def _can_name(text: str) -> bool:
     """What names, professions and places share: no web or mail address, not a function word, not
     clinical vocabulary."""
-    return (_HAS_ADDRESS.search(text) is None and text.strip().lower() not in _FUNCTION_WORDS
+    return (_HAS_ADDRESS.search(text) is None and text.strip().lower() not in FUNCTION_WORDS
             and not is_clinical_term(text))
 
 

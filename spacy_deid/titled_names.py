@@ -33,6 +33,11 @@ _INSTITUTION_WORD = re.compile(r"(?i:(?<![A-Za-z])(?:" + "|".join(
 _WINDOW = 8
 
 
+def names_an_institution(text: str) -> bool:
+    """Does `text` hold an English type word of an institution (`Clinic`, `Hospital`, `University`)?"""
+    return _INSTITUTION_WORD.search(text) is not None
+
+
 def person_label(text: str, start: int, end: int) -> Optional[str]:
     """DOCTOR or PERSON when a title or credential beside text[start:end] says it is a person, FAMILY or
     PERSON when a relation word stands in apposition after it (`relations.relation_after`), else None."""
@@ -49,7 +54,7 @@ def titled_place(doc: Doc, text: str, ent: Span, following: Optional[Span] = Non
     name (module docstring), else None."""
     if ent.label_ not in _PLACE_LABELS or not ent.text[:1].isupper() or not ent.text[:1].isascii():
         return None
-    if _INSTITUTION_WORD.search(ent.text):
+    if names_an_institution(ent.text):
         return None
     label = person_label(text, ent.start_char, ent.end_char)
     if label is None:

@@ -1,0 +1,100 @@
+"""An English name that a relation word or a title says is there, found where no recognizer found anything.
+
+WHY: a name is the PHI a de-identifier must not miss, and the NER, trained on notes whose English names
+are mostly romanized Chinese ones, misses some Western first names even where the words beside them
+say a person's name stands there: `her husband [Sam]`, `granddaughter [Ivy]`, `friend [Allen]`,
+`[Tom] (father)`, `[Irene]（案女）`, `Mrs. [Garcia]`. The words are those of `relations` (kinship words,
+words for other people in the patient's life, physicians' titles, the patient's field, English
+honorifics), which also gives the name its label (an honorific alone says PERSON: `titled_names`).
+The name's own shape bounds it: one to three capitalised words (`Ivy`, `Jessica Lin`, `Nguyen Thi
+Hoa`, `Chia-Hao`), right after the word (a colon, a comma and a title may stand between) or right
+before a relation word in brackets, none a common English word (`common_words`: `wife At bedside`,
+`Case Manager Note` name no one; a name that is also a word, `Sam`, `Will`, is left to the NER),
+clinical vocabulary (`clinical_terms`) or an institution's type word (`Cardiology Clinic`). The
+generic words (`family`, `relative`, `next of kin`) and the patient's own field are no cue here:
+`Family Meeting` is a header, and the NER finds the name after `Patient:`.
+Chinese names are left to the NER, which finds them after such words (the training corpus writes them
+there), and whose edges a surname list alone cannot draw (`醫師向家屬說明`: 向 is a surname).
+Only text outside every entity gets a span, and only where it aligns with tokens; the span's source
+is `cued`.
+"""
+import re
+from typing import Iterator, List, Optional, Tuple
+
+from spacy.tokens import Doc, Span
+
+from .clinical_terms import is_clinical_term
+from .common_words import common_words
+from .doctext import doc_text
+from .spanshape import FUNCTION_WORDS
+from .relations import relation_after, relation_label, words_before_a_name
+from .titled_names import names_an_institution, person_label
+
+SOURCE = "cued"
+_EN_WORD = r"[A-Z][a-z]+(?:[-'][A-Za-z][a-z]*)*"
+_EN_NAME = re.compile(_EN_WORD + r"(?:[ ]" + _EN_WORD + r"){0,2}")
+_BETWEEN = re.compile(r"[ ]?[:：,，]?[ ]?(?:(?:Mr|Mrs|Ms|Miss|Mx|Dr)\.?[ ])?")
+_EN_BEFORE_BRACKET = re.compile(r"(?<![A-Za-z])" + _EN_WORD + r"(?:[ ]" + _EN_WORD + r"){0,2}(?=[ ]?[(（])")
+
+
+def _english_name(text: str, start: int) -> Optional[int]:
+    """End of the capitalised words at `start` that are no common or closed-class word (`spanshape`'s
+    list holds those the common list leaves out as parts of names: `At`), clinical term or
+    institution's type word, or None."""
+    match = _EN_NAME.match(text, start)
+    if match is None:
+        return None
+    end = start
+    for word in re.finditer(r"\S+", match.group()):
+        token = word.group()
+        folded = token.casefold()
+        if (folded in common_words() or folded in FUNCTION_WORDS or is_clinical_term(token)
+                or names_an_institution(token)):
+            break
+        end = start + word.end()
+    return end if end > start and not (end < len(text) and text[end].isalnum()) else None
+
+
+def _after_cue(text: str) -> Iterator[Tuple[int, int]]:
+    """(start, end) of names right after a relation word or title."""
+    for cue_end in words_before_a_name(text):
+        between = _BETWEEN.match(text, cue_end)
+        start = between.end() if between else cue_end
+        if start >= len(text):
+            continue
+        end = _english_name(text, start)
+        if end is not None:
+            yield start, end
+
+
+def _before_bracket(text: str) -> Iterator[Tuple[int, int]]:
+    """(start, end) of names right before a relation word in brackets."""
+    for match in _EN_BEFORE_BRACKET.finditer(text):
+        end = _english_name(text, match.start())
+        if end == match.end() and relation_after(text, end):
+            yield match.start(), end
+
+
+def cued_names(doc: Doc) -> List[Span]:
+    """Add to `doc.ents` the names that a relation word or title marks, where no entity stands (module
+    docstring); returns the added spans (for counting, never for logging: PHI)."""
+    text = doc_text(doc)
+    taken = [False] * (len(text) + 1)
+    for ent in doc.ents:
+        for i in range(ent.start_char, ent.end_char):
+            taken[i] = True
+    added = []
+    for start, end in sorted(set(_after_cue(text)) | set(_before_bracket(text))):
+        if any(taken[start:end]):
+            continue
+        label = relation_label(text, start, end) or person_label(text, start, end)
+        span = doc.char_span(start, end, label=label) if label else None
+        if span is None:
+            continue
+        for i in range(start, end):
+            taken[i] = True
+        span._.source = SOURCE
+        added.append(span)
+    if added:
+        doc.ents = sorted(list(doc.ents) + added, key=lambda s: s.start)
+    return added

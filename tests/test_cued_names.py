@@ -1,0 +1,68 @@
+"""cued_names: an English name that a relation word or title marks is added where nothing was found."""
+import pytest
+
+import spacy_deid
+from spacy_deid.cued_names import SOURCE, cued_names
+
+from linear import assert_linear
+
+
+def _added(text, ents=()):
+    doc = spacy_deid.blank()(text)
+    doc.ents = [doc.char_span(text.index(t), text.index(t) + len(t), label=label) for t, label in ents]
+    added = cued_names(doc)
+    for span in doc.ents:
+        assert text[span.start_char:span.end_char] == span.text
+    assert all(span._.source == SOURCE for span in added)
+    return [(s.text, s.label_) for s in added]
+
+
+@pytest.mark.parametrize("text,expected", [
+    ("Per her husband Robert, she has been talking to herself.", [("Robert", "FAMILY")]),
+    ("The patient's granddaughter Ivy translated for the team.", [("Ivy", "FAMILY")]),
+    ("Tom (father) refused to sign; Anna Lee (mother) agreed.", [("Tom", "FAMILY"), ("Anna Lee", "FAMILY")]),
+    ("Irene（案女）visited at 7 pm.", [("Irene", "FAMILY")]),
+    ("Met with social worker Karen Lee regarding placement.", [("Karen Lee", "PERSON")]),
+    ("Discussed with Dr. Kowalski today.", [("Kowalski", "DOCTOR")]),
+    ("Mrs. Garcia was admitted for CHF.", [("Garcia", "PERSON")]),
+    ("Emergency contact: wife, Mrs. Nguyen Thi Lan", [("Nguyen Thi Lan", "FAMILY")]),
+    ("Daughter Jennifer Will visit tomorrow.", [("Jennifer", "FAMILY")]),  # `Will` is a common word
+])
+def test_a_marked_name_is_added_with_the_label_its_word_says(text, expected):
+    assert _added(text) == expected
+
+
+@pytest.mark.parametrize("text", [
+    "Wife At bedside, asking appropriate questions.",  # a closed-class word
+    "Son Will visit tomorrow.",  # a common word: a name that is one is left to the NER
+    "Case Manager Note: discharge planning",  # a Title Case header
+    "his wife had CHF and COPD.",  # lower case, then clinical shorthand
+    "Family Meeting held today.",  # `family` is no cue
+    "Dr. Lasix",  # clinical vocabulary
+    "husband 王大明 visited",  # Chinese names are left to the NER
+    "Seen in Cardiology Clinic (brother's request)",
+])
+def test_nothing_is_added_without_a_name_after_the_word(text):
+    assert _added(text) == []
+
+
+def test_nothing_is_added_where_an_entity_stands():
+    assert _added("her husband Robert called", [("Robert", "PERSON")]) == []
+    assert _added("her husband Robert Lee called", [("Lee", "PERSON")]) == []
+
+
+def test_the_deid_component_adds_them_and_can_be_told_not_to():
+    text = "Per her husband Robert, she has been talking to herself."
+    nlp = spacy_deid.blank()
+    nlp.add_pipe("deid", config={"surrogates": False})
+    assert [(e.text, e.label_, e._.source) for e in nlp(text).ents] == [("Robert", "FAMILY", SOURCE)]
+    off = spacy_deid.blank()
+    off.add_pipe("deid", config={"surrogates": False, "cued_names": False})
+    assert list(off(text).ents) == []
+
+
+def test_cost_grows_linearly_with_the_text():
+    def run(n):
+        doc = spacy_deid.blank()("wife " * n + "Robert (father) " * n + "Mrs. A" + "a" * n)
+        cued_names(doc)
+    assert_linear(run, 2000)
