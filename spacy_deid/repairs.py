@@ -12,14 +12,16 @@ span, or spans where one is split, or none where it is dropped (None: unchanged)
    institution before it (`[SGH Thoracic Surgery]` -> `[SGH]` + `[Thoracic Surgery]` DEPARTMENT,
    `[外科收住院]` -> `[外科]`), and a school, business or market before `OPD` is a department;
 4. `workplaces.as_workplace`: a span in a frame of work is a business (`在[中鋼]上班`, `works at [IKEA]`);
-5. `titled_names.titled_place`: a place span with an English title before it or a staff credential
+5. `care_and_study.by_care_or_study`: an institution someone is treated at is a HOSPITAL, one someone
+   studies at a SCHOOL (`transferred from [長庚]`, `[台大]就讀研究所`);
+6. `titled_names.titled_place`: a place span with an English title before it or a staff credential
    after it is a person's name (`Dr. [Patel]` DEPARTMENT -> DOCTOR, `Mrs. [Garcia]` NATIONALITY ->
    PERSON, `[Jessica], RN` GENERAL_BUSINESS -> PERSON);
-6. `relations.by_relation`: a name span drops the relation word it starts with (`[堂妹范雄晉]` ->
+7. `relations.by_relation`: a name span drops the relation word it starts with (`[堂妹范雄晉]` ->
    `[范雄晉]`), the name in a chart's patient field is PATIENT (`Patient: [呂雄晨]`), a name
    next to a kinship word is FAMILY (`配偶: [劉宏鴻]`, `[范] (nephew)`),
    next to a word for another person in the patient's life PERSON (`[Yang Ya-Yu], a coach`);
-7. `relations.relation_in_apposition`: that word is not the patient's PROFESSION (`Yang, a [pastor]`).
+8. `relations.relation_in_apposition`: that word is not the patient's PROFESSION (`Yang, a [pastor]`).
 Only spans whose source is the NER (or unset) change; the step counts what it changed, for benchmarks
 and tests, and never records span text (PHI).
 """
@@ -27,6 +29,7 @@ from typing import Callable, Dict, List, Optional, Tuple, Union
 
 from spacy.tokens import Doc, Span
 
+from .care_and_study import by_care_or_study
 from .departments import by_department
 from .institutions import completed
 from .relations import by_relation, relation_in_apposition
@@ -37,7 +40,8 @@ from .workplaces import as_workplace
 # (doc, text, entity, next entity or None) -> the repaired span or spans, or None to keep the entity
 Repair = Callable[[Doc, str, Span, Optional[Span]], Optional[Union[Span, Tuple[Span, ...]]]]
 REPAIRS: Dict[str, Repair] = {"edges": trimmed, "institutions": completed, "departments": by_department,
-                              "workplaces": as_workplace, "titles": titled_place, "relations": by_relation,
+                              "workplaces": as_workplace, "care_or_study": by_care_or_study,
+                              "titles": titled_place, "relations": by_relation,
                               "apposition": relation_in_apposition}
 
 

@@ -19,7 +19,9 @@ definitions of docs/annotation.md and nothing else:
   local number in Taiwan starts with either, and a full number has ten digits);
 - names (PATIENT, PERSON, FAMILY, DOCTOR) and PROFESSION hold a letter and no digit, and are not one
   ASCII letter (a single Han character is a name: `[葉]醫師`); a PROFESSION is not a word for a
-  person that names no trade (`woman`, `smoker`, `個案`);
+  person that names no trade (`woman`, `smoker`, `個案`), not one character (`[職]`), and not a place
+  of work without a name (`noodle shop`, `convenience store`, `早餐店`: where, not what; a named one,
+  `Lincoln High School`, is PHI of another label and is kept);
 - a name of one Han character stands next to its title: annotation.md keeps titles outside the span
   (`[葉]醫師`, `[陳]先生`, `Dr. [王]`), so a lone surname is written with one after it (先生, 醫師,
   阿姨…), an English title, a role (`社工 [謝]`, `主治醫師: [王]`) or 老/小/阿 before it (`老[王]`),
@@ -69,7 +71,7 @@ from spacy.tokens import Doc, Span
 
 from .clinical_terms import is_clinical_term
 from .common_words import plain_words
-from .common_words_zh import plain_han_words
+from .common_words_zh import common_words_zh, plain_han_words
 from .dates.finder import after_measurement_word, find_readings
 from .dates.nondates import clock_time, is_amount, is_number_or_range, unit_after, unmistakable_clock
 from .dates.numerals import NUMERAL_CHARS
@@ -171,8 +173,26 @@ male female person people individual patient pt smoker nonsmoker non-smoker drin
 """.split())
 
 
+# The last word of a place or business, which names where someone works, never what they do (`noodle
+# shop`, `convenience store`, `早餐店`, `台塑工廠`): `employer` is a GENERAL_BUSINESS, not a PROFESSION.
+_WORKPLACE_END = re.compile(r"(?:(?<![A-Za-z])(?i:stores?|shops?|stalls?|factory|factories|restaurants?|markets?|"
+                            r"company|companies|business|plant|mall|clinic|hospital|school|park)"
+                            r"|店|餐廳|工廠|公司|市場|商店|超商|超市|夜市|醫院|診所|學校|工地)$")
+
+
+def _generic_workplace(text: str) -> bool:
+    """A place of work without a name: lower-case English or a common Chinese word (`noodle shop`,
+    `早餐店`); a named one (`Lincoln High School`, `阿美早餐店`) is PHI of another label, kept for the
+    overlap rather than dropped."""
+    if _WORKPLACE_END.search(text) is None:
+        return False
+    return text == text.lower() if text.isascii() else text in common_words_zh() or len(text) <= 2
+
+
 def _profession(text: str) -> bool:
-    return _name(text) and text.strip().casefold() not in _PERSON_NOUNS
+    stripped = text.strip()
+    return (_name(text) and stripped.casefold() not in _PERSON_NOUNS and len(stripped) > 1
+            and not _generic_workplace(stripped))
 
 
 def _person(text: str) -> bool:

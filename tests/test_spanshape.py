@@ -243,3 +243,21 @@ def test_a_date_of_digits_right_after_a_measurement_word_is_a_measured_value(tex
 ])
 def test_a_shift_of_two_clock_readings_from_0_or_1_is_no_phone(text, phone):
     assert fits_label(text, "PHONE") is phone
+
+
+@pytest.mark.parametrize("text,profession", [
+    ("noodle shop", False),  # where someone works, not what they do
+    ("convenience store", False),
+    ("餐廳", False),
+    ("工廠", False),
+    ("Lincoln High School", True),  # a named place: PHI of another label, kept for the overlap
+    ("阿美早餐店", True),
+    ("職", False),  # one character
+    ("store clerk", True),
+    ("店員", True),
+    ("工廠作業員", True),
+    ("school teacher", True),
+    ("shopkeeper", True),
+])
+def test_a_profession_is_no_place_of_work(text, profession):
+    assert fits_label(text, "PROFESSION") is profession

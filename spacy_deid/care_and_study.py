@@ -1,0 +1,62 @@
+"""An institution the words around it say someone is treated at is a hospital, one they say someone
+studies at is a school: `transferred from [長庚]`, `[台大]就讀研究所`.
+
+WHY: annotation.md's own example: `中國醫` is HOSPITAL in "brought to 中國醫" and SCHOOL in "studied at
+中國醫". Hospitals and universities share names and abbreviations (`台大`, `成大`, `北醫`, `長庚`, `Chang
+Gung`), so a NER that has not seen the phrasing guesses from the name, and a surrogate of the wrong kind
+changes what the note says. The sentence says which:
+- care: `transferred from`, `referred from`, `sent to`, `admitted to`, `brought to`, `discharged from`,
+  `ER from`, `seen at`, `treated at`, `followed up at` right before it; 轉院自, 轉自, 轉介自, 住進, 住院於,
+  送至, 送往, 轉至, 轉往, 轉到 right before it; or a word of care right after it (急診, 住院, 就醫, 就診,
+  門診, `ER`, `ED`, `OPD`, `admission`) with a locative or motion word before it (在, 於, 至, 到, 去, 由,
+  `at`, `to`, `from`) — `去[國泰] ER`, `在[松德] admission`, `由[彰基] transfer`;
+- study: `studied at`, `studies at`, `graduated from`, `enrolled at`, `graduate of` right before it;
+  就讀, 畢業於, 考上 right before it; or, right after it, 畢業, 就讀, 研究所, a department of study
+  (`醫學系`), 的同學, `graduate`, `student`.
+Only spans the NER called an institution of another kind (a hospital, school, business, market or
+other named place) change; a span whose type word says what it is (`長庚大學`, `台大醫院`), a known
+place (`transferred from [Taipei]`), names of people (`由[王大明]轉介` is a referral by a person) and
+spans in both frames stay.
+"""
+import re
+from typing import Optional
+
+from spacy.tokens import Doc, Span
+
+from .han import HAN_RANGES
+from .workplaces import named_otherwise
+
+# Labels a NER gives an unseen hospital or school name.
+_RELABELLED = frozenset({"HOSPITAL", "SCHOOL", "GENERAL_BUSINESS", "MARKET", "LOCATION"})
+_CARE_BEFORE = re.compile(
+    r"(?:(?<![A-Za-z])(?i:(?:transferred|transfer|referred|sent|admitted|readmitted|brought|discharged|"
+    r"hospitali[sz]ed)[ ](?:from|to|at|in)|(?:ER|ED|OPD)[ ]from|(?:seen|treated|followed[ ]up|f/u)[ ](?:at|in))[ ]"
+    r"|(?:轉院自|轉自|轉介自|住進|住院於|送至|送往|轉至|轉往|轉到)[ ]?)$")
+_CARE_AFTER = re.compile(r"[ ]?(?:急診|住院|就醫|就診|門診|轉診|轉院|(?:ER|ED|OPD)(?![A-Za-z])|(?i:admission|transfer)(?![A-Za-z]))")
+_MOTION_BEFORE = re.compile(r"(?:[在於至到去由]|(?<![A-Za-z])(?i:at|to|from))[ ]?$")
+_STUDY_BEFORE = re.compile(
+    r"(?:(?<![A-Za-z])(?i:(?:studied|studies|study|studying|enrolled|graduated)[ ](?:at|from|in)|graduate[ ]of)[ ]"
+    r"|(?:就讀於?|畢業於|考上)[ ]?)$")
+_STUDY_AFTER = re.compile(r"[ ]?(?:畢業|就讀|研究所|的?同學|[" + HAN_RANGES + r"]{1,4}系(?![統列])"
+                          r"|(?i:graduate|student)s?(?![A-Za-z]))")
+_WINDOW_BEFORE = 32
+
+
+def frame_label(text: str, start: int, end: int) -> Optional[str]:
+    """HOSPITAL or SCHOOL when the words around text[start:end] say care or study, else None."""
+    before = text[max(0, start - _WINDOW_BEFORE):start]
+    care = bool(_CARE_BEFORE.search(before) or (_CARE_AFTER.match(text, end) and _MOTION_BEFORE.search(before)))
+    study = bool(_STUDY_BEFORE.search(before) or _STUDY_AFTER.match(text, end))
+    if care == study:
+        return None
+    return "HOSPITAL" if care else "SCHOOL"
+
+
+def by_care_or_study(doc: Doc, text: str, ent: Span, following: Optional[Span] = None) -> Optional[Span]:
+    """`ent` relabelled HOSPITAL or SCHOOL when its frame says so (module docstring), else None."""
+    if ent.label_ not in _RELABELLED:
+        return None
+    label = frame_label(text, ent.start_char, ent.end_char)
+    if label is None or label == ent.label_ or named_otherwise(text[ent.start_char:ent.end_char], label):
+        return None
+    return Span(doc, ent.start, ent.end, label=label)

@@ -1,0 +1,42 @@
+"""care_and_study: an institution someone is treated at is a HOSPITAL, one someone studies at a SCHOOL."""
+import pytest
+
+from spacy_deid.care_and_study import by_care_or_study
+
+from linear import assert_linear
+from ner_spans import doc_with_ents, repaired
+
+
+@pytest.mark.parametrize("text,found,label", [
+    ("Patient was transferred from Linkou Chang Gung for care.", ("Linkou Chang Gung", "SCHOOL"), "HOSPITAL"),
+    ("Transferred from 長庚 for further psychiatric care.", ("長庚", "SCHOOL"), "HOSPITAL"),
+    ("Mother was admitted to Shin Kong for a stroke.", ("Shin Kong", "GENERAL_BUSINESS"), "HOSPITAL"),
+    ("個案去國泰 ER for chest pain.", ("國泰", "GENERAL_BUSINESS"), "HOSPITAL"),
+    ("案母因中風住進新光。", ("新光", "GENERAL_BUSINESS"), "HOSPITAL"),
+    ("案女目前於台大就讀研究所。", ("台大", "HOSPITAL"), "SCHOOL"),
+    ("成大 graduate student, 1st episode psychosis.", ("成大", "HOSPITAL"), "SCHOOL"),
+    ("案女 studies at 高醫 醫學系, 大三.", ("高醫", "HOSPITAL"), "SCHOOL"),
+    ("個案由北醫的同學陪同至急診。", ("北醫", "HOSPITAL"), "SCHOOL"),
+])
+def test_the_frame_says_hospital_or_school(text, found, label):
+    assert repaired(text, found, by_care_or_study) == (1, [(found[0], label)])
+
+
+@pytest.mark.parametrize("text,found", [
+    ("Transferred from Taipei for care.", ("Taipei", "CITY")),  # a place, not an institution
+    ("transferred from 長庚大學 for care", ("長庚大學", "SCHOOL")),  # its type word says school
+    ("由王大明轉介至本院", ("王大明", "PERSON")),  # people refer too
+    ("在台積電工作", ("台積電", "GENERAL_BUSINESS")),  # a workplace: no care or study
+    ("transferred from 台大 after graduating from 台大 醫學系", ("台大", "HOSPITAL")),  # the first: care only
+    ("studied at 台大 and was admitted to it", ("台大", "SCHOOL")),
+])
+def test_other_spans_stay(text, found):
+    assert repaired(text, found, by_care_or_study) == (0, [found])
+
+
+def test_cost_grows_linearly_with_the_text():
+    def run(n):
+        text = "transferred from " * n + "Shin Kong" + " admission" * n
+        doc = doc_with_ents(text, [("Shin Kong", "GENERAL_BUSINESS")])
+        by_care_or_study(doc, text, doc.ents[0])
+    assert_linear(run, 4000)
