@@ -15,8 +15,9 @@ changes what the note says. The sentence says which:
   (`醫學系`), 的同學, `graduate`, `student`.
 Only spans the NER called an institution of another kind (a hospital, school, business, market or
 other named place) change; a span whose type word says what it is (`長庚大學`, `台大醫院`), a known
-place (`transferred from [Taipei]`), names of people (`由[王大明]轉介` is a referral by a person) and
-spans in both frames stay.
+place (`transferred from [Taipei]`) and spans in both frames stay. A span the NER called a person
+becomes a HOSPITAL only in words of care that no person's name takes (`transferred from [彰基]`,
+`去[國泰] ER`): `由[王大明]轉介` is a referral by a person, `在[王大明]住院期間` his stay.
 """
 import re
 from typing import Optional
@@ -24,6 +25,7 @@ from typing import Optional
 from spacy.tokens import Doc, Span
 
 from .han import HAN_RANGES
+from .labels import NAME_LABELS
 from .workplaces import named_otherwise
 
 # Labels a NER gives an unseen hospital or school name.
@@ -52,8 +54,23 @@ def frame_label(text: str, start: int, end: int) -> Optional[str]:
     return "HOSPITAL" if care else "SCHOOL"
 
 
+# Care words after a span that no person takes (`去[國泰] ER`): `住院` and `轉診` do (`在[王大明]住院期間`).
+_PLACE_OF_CARE_AFTER = re.compile(r"[ ]?(?:急診|門診|(?:ER|ED|OPD)(?![A-Za-z]))")
+
+
+def place_of_care(text: str, start: int, end: int) -> bool:
+    """Do the words around text[start:end] say care happens there, in words no person's name takes:
+    `transferred from [彰基]`, `住進[新光]`, `去[國泰] ER`? (`由[王大明]轉介` is a referral by a person.)"""
+    before = text[max(0, start - _WINDOW_BEFORE):start]
+    return bool(_CARE_BEFORE.search(before)
+                or (_PLACE_OF_CARE_AFTER.match(text, end) and _MOTION_BEFORE.search(before)))
+
+
 def by_care_or_study(doc: Doc, text: str, ent: Span, following: Optional[Span] = None) -> Optional[Span]:
     """`ent` relabelled HOSPITAL or SCHOOL when its frame says so (module docstring), else None."""
+    if ent.label_ in NAME_LABELS and place_of_care(
+            text, ent.start_char, ent.end_char) and not named_otherwise(ent.text, "HOSPITAL"):
+        return Span(doc, ent.start, ent.end, label="HOSPITAL")
     if ent.label_ not in _RELABELLED:
         return None
     label = frame_label(text, ent.start_char, ent.end_char)

@@ -17,6 +17,8 @@ from ner_spans import doc_with_ents, repaired
     ("成大 graduate student, 1st episode psychosis.", ("成大", "HOSPITAL"), "SCHOOL"),
     ("案女 studies at 高醫 醫學系, 大三.", ("高醫", "HOSPITAL"), "SCHOOL"),
     ("個案由北醫的同學陪同至急診。", ("北醫", "HOSPITAL"), "SCHOOL"),
+    ("ER from 嘉基, 意識改變兩天.", ("嘉基", "FAMILY"), "HOSPITAL"),  # a person's label, in words of care
+    ("個案去國泰 ER for chest pain.", ("國泰", "FAMILY"), "HOSPITAL"),
 ])
 def test_the_frame_says_hospital_or_school(text, found, label):
     assert repaired(text, found, by_care_or_study) == (1, [(found[0], label)])
@@ -26,6 +28,8 @@ def test_the_frame_says_hospital_or_school(text, found, label):
     ("Transferred from Taipei for care.", ("Taipei", "CITY")),  # a place, not an institution
     ("transferred from 長庚大學 for care", ("長庚大學", "SCHOOL")),  # its type word says school
     ("由王大明轉介至本院", ("王大明", "PERSON")),  # people refer too
+    ("在王大明住院期間, 病人獨居", ("王大明", "FAMILY")),  # a relative's stay
+    ("Pt 由王大明 transfer 至本院", ("王大明", "FAMILY")),
     ("在台積電工作", ("台積電", "GENERAL_BUSINESS")),  # a workplace: no care or study
     ("transferred from 台大 after graduating from 台大 醫學系", ("台大", "HOSPITAL")),  # the first: care only
     ("studied at 台大 and was admitted to it", ("台大", "SCHOOL")),

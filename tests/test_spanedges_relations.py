@@ -290,3 +290,15 @@ def test_a_relation_said_further_from_the_name(text, found, label):
 ])
 def test_no_relation_said_keeps_the_label(text, found):
     assert repaired(text, found, by_relation) == (0, [found])
+
+
+@pytest.mark.parametrize("text,found,expected", [
+    ("Lived in Utah, return to Taiwan.", ("Taiwan.", "COUNTRY"), ("Taiwan", "COUNTRY")),
+    ("ID A123456789。", ("A123456789。", "ID_NUMBER"), ("A123456789", "ID_NUMBER")),
+])
+def test_a_trailing_punctuation_token_leaves_any_ner_span(text, found, expected):
+    assert repaired(text, found, trimmed) == (1, [expected])
+
+
+def test_a_period_inside_a_token_stays():
+    assert repaired("He lives on Ocean Dr.", ("Ocean Dr.", "STREET"), trimmed) == (0, [("Ocean Dr.", "STREET")])
