@@ -14,7 +14,8 @@ spans; never streets, whose names start with such characters, or departments):
 `自` and `從` are not in the list: 自由路, 自強 and 從善 start names.
 
 Any span the NER found drops a trailing token of sentence punctuation (`return to [Taiwan.]`: the
-tokenizer splits a sentence's period off, and annotation.md ends no span with one).
+tokenizer splits a sentence's period off, and annotation.md ends no span with one), but not the period
+of an abbreviation or an initial (`Minquan W. Rd.`, `Acme Co.`).
 
 A PROFESSION span the NER found drops an English article before it (`an [accountant]`) and, after it,
 the verb of the sentence it is the subject of and the words that follow that verb (`[lawyer] presented to`,
@@ -78,15 +79,17 @@ def profession_bounds(text: str, start: int, end: int) -> Optional[tuple]:
     return None if (new_start, new_end) == (start, end) else (new_start, new_end)
 
 
-# A token of sentence punctuation ends no PHI (`return to [Taiwan.]`); an abbreviation keeps its period
-# in its own token (`Dr.`, `Co.`).
+# A token of sentence punctuation ends no PHI (`return to [Taiwan.]`), except the period of an
+# abbreviation that the tokenizer split off (`Minquan W. Rd.`, `Acme Co.`, an initial: `John F.`).
 _TRAILING_PUNCTUATION = frozenset(".,;:。，；：!?！？、")
+_ABBREVIATED = frozenset("rd st ave blvd ln dr hwy sec co inc ltd corp jr sr mt no".split())
 
 
 def trimmed(doc: Doc, text: str, ent: Span, following: Optional[Span] = None) -> Optional[Span]:
     """`ent` without a trailing punctuation token (any label), or without its edge words when it is a
     place or profession span that has some and the rest aligns with the tokens, else None."""
-    if len(ent) > 1 and ent[-1].text in _TRAILING_PUNCTUATION:
+    if len(ent) > 1 and ent[-1].text in _TRAILING_PUNCTUATION and not (
+            ent[-1].text == "." and (ent[-2].text.casefold() in _ABBREVIATED or len(ent[-2].text) == 1)):
         return Span(doc, ent.start, ent.end - 1, label=ent.label_)
     if ent.label_ == "PROFESSION":
         bounds = profession_bounds(text, ent.start_char, ent.end_char)

@@ -300,5 +300,10 @@ def test_a_trailing_punctuation_token_leaves_any_ner_span(text, found, expected)
     assert repaired(text, found, trimmed) == (1, [expected])
 
 
-def test_a_period_inside_a_token_stays():
-    assert repaired("He lives on Ocean Dr.", ("Ocean Dr.", "STREET"), trimmed) == (0, [("Ocean Dr.", "STREET")])
+@pytest.mark.parametrize("text,found", [
+    ("He lives on Ocean Dr.", ("Ocean Dr.", "STREET")),
+    ("He lives on Sec. 3, Minquan W. Rd.", ("Minquan W. Rd.", "STREET")),  # `Rd` and `.` are two tokens
+    ("She works at Acme Co.", ("Acme Co.", "GENERAL_BUSINESS")),
+])
+def test_the_period_of_an_abbreviation_stays(text, found):
+    assert repaired(text, found, trimmed) == (0, [found])
