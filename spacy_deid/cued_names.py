@@ -2,10 +2,10 @@
 
 WHY: a name is the PHI a de-identifier must not miss, and the NER, trained on notes whose English names
 are mostly romanized Chinese ones, misses some Western first names even where the words beside them
-say a person's name stands there: `her husband [Sam]`, `granddaughter [Ivy]`, `friend [Allen]`,
+say a person's name stands there: `her husband [Robert]`, `granddaughter [Ivy]`, `friend [Allen]`,
 `[Tom] (father)`, `[Irene]（案女）`, `Mrs. [Garcia]`. The words are those of `relations` (kinship words,
-words for other people in the patient's life, physicians' titles, the patient's field, English
-honorifics), which also gives the name its label (an honorific alone says PERSON: `titled_names`).
+words for other people in the patient's life, physicians' titles, English honorifics), which also
+gives the name its label (an honorific alone says PERSON: `titled_names`).
 The name's own shape bounds it: one to three capitalised words (`Ivy`, `Jessica Lin`, `Nguyen Thi
 Hoa`, `Chia-Hao`), right after the word (a colon, a comma and a title may stand between) or right
 before a relation word in brackets, none a common English word (`common_words`: `wife At bedside`,
@@ -26,8 +26,8 @@ from spacy.tokens import Doc, Span
 from .clinical_terms import is_clinical_term
 from .common_words import common_words
 from .doctext import doc_text
-from .spanshape import FUNCTION_WORDS
 from .relations import relation_after, relation_label, words_before_a_name
+from .spanshape import FUNCTION_WORDS
 from .titled_names import names_an_institution, person_label
 
 SOURCE = "cued"
