@@ -26,14 +26,14 @@ from spacy.tokens import Doc, Span
 from .clinical_terms import is_clinical_term
 from .common_words import common_words
 from .doctext import doc_text
-from .relations import relation_after, relation_label, words_before_a_name
+from .relations import BETWEEN_WORD_AND_NAME, relation_after, relation_label, words_before_a_name
 from .spanshape import FUNCTION_WORDS
 from .titled_names import names_an_institution, person_label
 
 SOURCE = "cued"
 _EN_WORD = r"[A-Z][a-z]+(?:[-'][A-Za-z][a-z]*)*"
 _EN_NAME = re.compile(_EN_WORD + r"(?:[ ]" + _EN_WORD + r"){0,2}")
-_BETWEEN = re.compile(r"[ ]?[:：,，]?[ ]?(?:(?:Mr|Mrs|Ms|Miss|Mx|Dr)\.?[ ])?")
+_BETWEEN = re.compile(BETWEEN_WORD_AND_NAME)
 _EN_BEFORE_BRACKET = re.compile(r"(?<![A-Za-z])" + _EN_WORD + r"(?:[ ]" + _EN_WORD + r"){0,2}(?=[ ]?[(（])")
 
 

@@ -93,11 +93,15 @@ _DETERMINER = r"(?i:his|her|their|a|an|the|the patient's|patient's)(?:[ ][a-z]+)
 _MODIFIER = r"(?:younger|older|elder|eldest|youngest|little|big|great|half|step)[ -]?"
 
 
+# What may stand between a relation word and the name after it: a colon or a comma, spaces, a title.
+BETWEEN_WORD_AND_NAME = r"[ ]?[:：,，]?[ ]?" + _TITLE
+
+
 def _before(zh: Iterable[str], en: Iterable[str]) -> "re.Pattern[str]":
     """The word ends right before the name: at most a colon or a comma, spaces, and an English title
     between (`wife: Mary`, `his wife, Mary`, `案妻，王小美`, `wife Mrs. Chen`)."""
     return re.compile(r"(?:" + phrase_regex(zh) + r"|(?i:" + phrase_regex(en, ignore_case=True) + r"))"
-                      r"(?:[ ](?i:named|called)[ ]|名叫|叫做|叫)?[ ]?[:：,，]?[ ]?" + _TITLE + "$")
+                      r"(?:[ ](?i:named|called)[ ]|名叫|叫做|叫)?" + BETWEEN_WORD_AND_NAME + "$")
 
 
 def _after(zh: Iterable[str], en: Iterable[str]) -> "re.Pattern[str]":

@@ -73,10 +73,11 @@ from .clinical_terms import is_clinical_term
 from .common_words import plain_words
 from .common_words_zh import common_words_zh, plain_han_words
 from .dates.finder import after_measurement_word, find_readings
-from .dates.nondates import clock_time, is_amount, is_number_or_range, unit_after, unmistakable_clock
+from .dates.nondates import clock_time, hhmm, is_amount, is_number_or_range, unit_after, unmistakable_clock
 from .dates.numerals import NUMERAL_CHARS
 from .doctext import doc_text
 from .han import HAN_CHAR
+from .institutions import TYPE_WORDS_EN, TYPE_WORDS_ZH
 from .labels import LOCATION_LABELS, NAME_LABELS
 from .public_numbers import public_service_number
 
@@ -108,9 +109,6 @@ def _date(text: str) -> bool:
     return _NUMERALS_AND_DATE_MARKS.fullmatch(text) is not None or bool(find_readings(text))
 
 
-_HHMM = re.compile(r"(?:[01][0-9]|2[0-3])[0-5][0-9]")
-
-
 def _phone(text: str) -> bool:
     """A PHONE holds a digit and is not a shift written as two clock readings, one with a leading zero,
     that starts with 0 or 1 (`0700-1900`, `1900-0700`, `0200-0600`): Taiwan's local numbers start with 2
@@ -119,7 +117,7 @@ def _phone(text: str) -> bool:
         return False
     if text[:1] in "01" and _CLOCK_TIME_RANGE.fullmatch(text):
         parts = [part.strip() for part in re.split(r"[-–~]", text)]
-        return not (all(_HHMM.fullmatch(part) for part in parts) and any(unmistakable_clock(p) for p in parts))
+        return not (all(hhmm(part) for part in parts) and any(unmistakable_clock(p) for p in parts))
     return True
 
 
@@ -174,10 +172,12 @@ male female person people individual patient pt smoker nonsmoker non-smoker drin
 
 
 # The last word of a place or business, which names where someone works, never what they do (`noodle
-# shop`, `convenience store`, `早餐店`, `台塑工廠`): `employer` is a GENERAL_BUSINESS, not a PROFESSION.
-_WORKPLACE_END = re.compile(r"(?:(?<![A-Za-z])(?i:stores?|shops?|stalls?|factory|factories|restaurants?|markets?|"
-                            r"company|companies|business|plant|mall|clinic|hospital|school|park)"
-                            r"|店|餐廳|工廠|公司|市場|商店|超商|超市|夜市|醫院|診所|學校|工地)$")
+# shop`, `convenience store`, `餐廳`): the institutions' type words, and the generic words for shops.
+_WORKPLACE_END = re.compile(
+    r"(?:(?<![A-Za-z])(?i:" + "|".join(re.escape(w) for words in TYPE_WORDS_EN.values() for w in words)
+    + r"|stores?|shops?|stalls?|factories|restaurants|markets|companies|business|plant|mall|school)|"
+    + "|".join(re.escape(w) for words in TYPE_WORDS_ZH.values() for w in words if len(w) > 1)
+    + r"|店|商店|超商|學校|工地)$")
 
 
 def _generic_workplace(text: str) -> bool:

@@ -66,6 +66,11 @@ def clock_time(text: str, start: int, end: int) -> bool:
             or _CLOCK_AFTER.match(text, end) is not None or _PARTNER_AFTER[zero].match(text, end) is not None)
 
 
+def hhmm(text: str) -> bool:
+    """Is `text` four digits that read as a reading of a 24-hour clock (`0600`, `1900`, `2359`)?"""
+    return _CLOCK.fullmatch(text) is not None
+
+
 def unmistakable_clock(text: str) -> bool:
     """Is `text` four digits that no year is written as (`0600`, `2400`)?"""
     return _UNMISTAKABLE_CLOCK.fullmatch(text) is not None
