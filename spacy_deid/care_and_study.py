@@ -34,7 +34,11 @@ _CARE_BEFORE = re.compile(
     r"(?:(?<![A-Za-z])(?i:(?:transferred|transfer|referred|sent|admitted|readmitted|brought|discharged|"
     r"hospitali[sz]ed)[ ](?:from|to|at|in)|(?:ER|ED|OPD)[ ]from|(?:seen|treated|followed[ ]up|f/u)[ ](?:at|in))[ ]"
     r"|(?:轉院自|轉自|轉介自|住進|住院於|送至|送往|轉至|轉往|轉到)[ ]?)$")
-_CARE_AFTER = re.compile(r"[ ]?(?:急診|住院|就醫|就診|門診|轉診|轉院|(?:ER|ED|OPD)(?![A-Za-z])|(?i:admission|transfer)(?![A-Za-z]))")
+# Care words after a span; the first ones no person's name takes (`去[國泰] ER`), the others one may
+# (`在[王大明]住院期間`, `由[王大明]轉診`).
+_CARE_NO_NAME_TAKES = r"急診|門診|(?:ER|ED|OPD)(?![A-Za-z])"
+_PLACE_OF_CARE_AFTER = re.compile(r"[ ]?(?:" + _CARE_NO_NAME_TAKES + ")")
+_CARE_AFTER = re.compile(r"[ ]?(?:" + _CARE_NO_NAME_TAKES + r"|住院|就醫|就診|轉診|轉院|(?i:admission|transfer)(?![A-Za-z]))")
 _MOTION_BEFORE = re.compile(r"(?:[在於至到去由]|(?<![A-Za-z])(?i:at|to|from))[ ]?$")
 _STUDY_BEFORE = re.compile(
     r"(?:(?<![A-Za-z])(?i:(?:studied|studies|study|studying|enrolled|graduated)[ ](?:at|from|in)|graduate[ ]of)[ ]"
@@ -44,36 +48,36 @@ _STUDY_AFTER = re.compile(r"[ ]?(?:畢業|就讀|研究所|的?同學|[" + HAN_R
 _WINDOW_BEFORE = 32
 
 
+def _care(before: str, text: str, end: int, after: "re.Pattern[str]") -> bool:
+    """A word of care right before the span, or one of `after` right after it with a locative before."""
+    return bool(_CARE_BEFORE.search(before) or (after.match(text, end) and _MOTION_BEFORE.search(before)))
+
+
 def frame_label(text: str, start: int, end: int) -> Optional[str]:
     """HOSPITAL or SCHOOL when the words around text[start:end] say care or study, else None."""
     before = text[max(0, start - _WINDOW_BEFORE):start]
-    care = bool(_CARE_BEFORE.search(before) or (_CARE_AFTER.match(text, end) and _MOTION_BEFORE.search(before)))
+    care = _care(before, text, end, _CARE_AFTER)
     study = bool(_STUDY_BEFORE.search(before) or _STUDY_AFTER.match(text, end))
     if care == study:
         return None
     return "HOSPITAL" if care else "SCHOOL"
 
 
-# Care words after a span that no person takes (`去[國泰] ER`): `住院` and `轉診` do (`在[王大明]住院期間`).
-_PLACE_OF_CARE_AFTER = re.compile(r"[ ]?(?:急診|門診|(?:ER|ED|OPD)(?![A-Za-z]))")
-
-
 def place_of_care(text: str, start: int, end: int) -> bool:
     """Do the words around text[start:end] say care happens there, in words no person's name takes:
     `transferred from [彰基]`, `住進[新光]`, `去[國泰] ER`? (`由[王大明]轉介` is a referral by a person.)"""
-    before = text[max(0, start - _WINDOW_BEFORE):start]
-    return bool(_CARE_BEFORE.search(before)
-                or (_PLACE_OF_CARE_AFTER.match(text, end) and _MOTION_BEFORE.search(before)))
+    return _care(text[max(0, start - _WINDOW_BEFORE):start], text, end, _PLACE_OF_CARE_AFTER)
 
 
 def by_care_or_study(doc: Doc, text: str, ent: Span, following: Optional[Span] = None) -> Optional[Span]:
     """`ent` relabelled HOSPITAL or SCHOOL when its frame says so (module docstring), else None."""
-    if ent.label_ in NAME_LABELS and place_of_care(
-            text, ent.start_char, ent.end_char) and not named_otherwise(ent.text, "HOSPITAL"):
+    name = text[ent.start_char:ent.end_char]
+    if (ent.label_ in NAME_LABELS and place_of_care(text, ent.start_char, ent.end_char)
+            and not named_otherwise(name, "HOSPITAL")):
         return Span(doc, ent.start, ent.end, label="HOSPITAL")
     if ent.label_ not in _RELABELLED:
         return None
     label = frame_label(text, ent.start_char, ent.end_char)
-    if label is None or label == ent.label_ or named_otherwise(text[ent.start_char:ent.end_char], label):
+    if label is None or label == ent.label_ or named_otherwise(name, label):
         return None
     return Span(doc, ent.start, ent.end, label=label)

@@ -132,7 +132,9 @@ _OTHER_AFTER = _after(OTHERS_ZH, OTHERS_EN)
 _CLINICIAN_BEFORE = _before(CLINICIAN_ZH, CLINICIAN_EN)
 # A title after a Chinese name that says it is someone in the patient's life (`[陳]老師`, `[郭]律師`).
 _OTHER_AFTER_ZH = re.compile(r"[ ]?(?:老師|導師|牧師|神父|律師|老闆|教練|師父|師傅|社工師|社工|個管師|里長|房東)")
-_CLINICIAN_AFTER = re.compile(r"[ ]?(?:醫師|醫生|大夫)|,?[ ](?:MD|M\.D\.)(?![A-Za-z])")
+# A physician's degree after an English name (`Hsu Li-Wen, MD`); `titled_names` reads it too.
+MD_AFTER = r",?[ ](?:MD|M\.D\.)(?![A-Za-z])"
+_CLINICIAN_AFTER = re.compile(r"[ ]?(?:醫師|醫生|大夫)|" + MD_AFTER)
 _LONGEST = max(len(w) for w in KINSHIP_ZH + KINSHIP_EN + OTHERS_ZH + OTHERS_EN)
 # Words that stand before a name and never inside it (the relation words, and titles used before one).
 _WORDS_BEFORE_NAME_ZH = tuple(sorted(set(KINSHIP_ZH + OTHERS_ZH + ("先生", "太太", "小姐", "女士")),
@@ -166,6 +168,9 @@ _OTHER_COPULA = _copula(OTHERS_ZH, OTHERS_EN)
 # `同學簡子涵之母親`, `classmate 的哥哥`): the relative is that person's, not the patient's.
 _POSSESSOR_BEFORE = re.compile(r"(?P<owner>[A-Za-z][A-Za-z\-]*|(?:(?![的之])[" + HAN_RANGES + r"]){1,8})"
                                r"[ ]?(?:'s|’s|的|之)[ ]?$")
+# Characters before a name within which `_POSSESSOR_BEFORE` reads the owner of a kinship word before it
+# (the word's own window, and an owner of up to 8 Han characters or an English word with its possessive).
+_OWNER_WINDOW = _WINDOW_BEFORE + 12
 _PATIENT_OWNER = re.compile(r"^(?i:patient|pt|he|she|we|i)$|病人|病患|患者|個案|案主|她|他|我")
 _KIN_OWNER = re.compile(r"(?:" + phrase_regex(KINSHIP_ZH) + r")$|^(?i:" + phrase_regex(KINSHIP_EN, ignore_case=True) + ")$")
 
@@ -195,9 +200,10 @@ def relation_label(text: str, start: int, end: int) -> Optional[str]:
             or _PATIENT_APPOSITION.search(text, max(0, start - _WINDOW_BEFORE), start)):
         return "PATIENT"
     kin_before = _KIN_BEFORE.search(before)
-    if kin_before is not None and _relative_of_someone_else(text[max(0, start - _WINDOW_BEFORE - 12):
-                                                                 start - len(before) + kin_before.start()]):
-        return "PERSON"
+    if kin_before is not None:
+        kin_start = start - len(before) + kin_before.start()
+        if _relative_of_someone_else(text[max(0, start - _OWNER_WINDOW):kin_start]):
+            return "PERSON"
     if (kin_before or _SPOUSE_FIELD.search(before)
             or _KIN_FIELD.search(text, max(0, start - _WINDOW_BEFORE), start)
             or _KIN_AFTER.match(text, end, end + _WINDOW_AFTER)

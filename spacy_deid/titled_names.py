@@ -20,13 +20,13 @@ from spacy.tokens import Doc, Span
 
 from .institutions import TYPE_WORDS_EN
 from .labels import LOCATION_LABELS
-from .relations import relation_after
+from .relations import MD_AFTER, relation_after
 
 # Labels of places that a person's name can be mistaken for (a NUMBER or ROOM holds digits).
 _PLACE_LABELS = LOCATION_LABELS - {"NUMBER", "ROOM"}
 _PHYSICIAN_TITLE = re.compile(r"(?<![A-Za-z])(?:Dr|DR|Doctor)\.?[ ]?$")
 _OTHER_TITLE = re.compile(r"(?<![A-Za-z])(?:(?:Mr|Mrs|MRS|Ms|Miss|Mx)\.?[ ]|(?:Mr|Mrs|Ms|Mx)\.)$")
-_PHYSICIAN_AFTER = re.compile(r",?[ ](?:MD|M\.D\.)(?![A-Za-z])")
+_PHYSICIAN_AFTER = re.compile(MD_AFTER)
 _STAFF_AFTER = re.compile(r",?[ ](?:RN|LPN|NP|CNA|MSW|LCSW|PA-C)(?![A-Za-z])")
 _INSTITUTION_WORD = re.compile(r"(?i:(?<![A-Za-z])(?:" + "|".join(
     re.escape(w) for words in TYPE_WORDS_EN.values() for w in sorted(words, key=len, reverse=True)) + r")(?![A-Za-z]))")
