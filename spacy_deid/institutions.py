@@ -12,6 +12,13 @@ for spans the NER found (never rule or date spans):
   annotation.md keeps `英語補習班老師` whole as a PROFESSION), or the span alone is a generic
   modifier (`[高級]中學`), or the longer span would reach into another entity;
   A department span is never extended: `[OPH] CLINIC` is the department's clinic;
+- a span that stops inside a type word takes the rest of it, and its label (`[德光高]中` ->
+  `[德光高中]` SCHOOL, `[文藻外語大]學`), when at least two name characters come before the type word; a
+  span the NER called a person's name only when the type word does not go on into a common word
+  (`[王建國]小時候` is a name before 小時);
+- an institution span (of a label with type words) followed by a name of two or three characters and a
+  type word takes both, with the type word's label (`[嘉南]藥理大學` HOSPITAL -> `[嘉南藥理大學]` SCHOOL,
+  `[文藻]外語大學`);
 - a Chinese institution is named after its place (`北京協和醫院`, `臺北市立關渡醫院`, `高雄醫學大學`), and a
   NER that knows the place but not the name stops at the place (`[北京]協和醫院` CITY); so a city,
   state, country or region span followed by a name of two to five Han characters and a type word
@@ -28,6 +35,12 @@ for spans the NER found (never rule or date spans):
   (`[大安國小]` SCHOOL, `[新加坡中央醫院]` HOSPITAL). Names of people are left alone: a span the NER
   calls a person that ends in 醫院 is a name the extension rule above may have completed.
 
+A NER that reads one character at a time also leaves a character it has not seen in a name outside
+it, cutting one institution in two (`[國立]交[通大學]`, `[國立彰化]師[範大學]`); `joined` makes one span
+of two NER spans one or two name characters apart when the second is a place or institution and the
+whole ends with a type word (with its label), and the first is a place, an institution or a generic
+modifier (`國立`, whatever label the NER gave it).
+
 The type words are the categories of annotation.md (HOSPITAL, SCHOOL, MARKET, GENERAL_BUSINESS and
 LOCATION: parks, temples, foundations, prisons, airports). The longest type word wins (`附設醫院`
 before `大學` in `高雄醫學大學附設醫院`). Chinese type words of one character (宮, 寺, 廟) relabel a
@@ -38,6 +51,7 @@ from typing import Dict, List, Optional, Tuple, Union
 
 from spacy.tokens import Doc, Span
 
+from .common_words_zh import common_words_zh
 from .labels import LOCATION_LABELS, NAME_LABELS
 from .relations import relation_label
 from .han import HAN_CHAR
@@ -45,7 +59,8 @@ from .han import HAN_CHAR
 TYPE_WORDS_ZH: Dict[str, Tuple[str, ...]] = {
     "HOSPITAL": ("醫院", "紀念醫院", "附設醫院", "總醫院", "分院", "醫學中心", "療養院", "診所"),
     "SCHOOL": ("大學", "科技大學", "學院", "高級中學", "高級中等學校", "高中", "高職", "高工", "高商", "國中",
-               "國小", "國民小學", "國民中學", "中學", "小學", "實驗小學", "補習班", "幼兒園", "幼稚園"),
+               "國小", "國民小學", "國民中學", "中學", "小學", "實驗小學", "補習班", "幼兒園", "幼稚園", "女中", "商職",
+               "工職", "家商", "高農", "護專", "專科學校"),
     "MARKET": ("夜市", "市場", "菜市場", "果菜市場", "觀光夜市"),
     "GENERAL_BUSINESS": ("公司", "股份有限公司", "有限公司", "銀行", "百貨", "百貨公司", "超市", "餐廳", "工廠"),
     "LOCATION": ("公園", "基金會", "監獄", "看守所", "機場", "博物館", "美術館", "紀念館", "紀念堂", "教會",
@@ -59,6 +74,8 @@ TYPE_WORDS_EN: Dict[str, Tuple[str, ...]] = {
     "GENERAL_BUSINESS": ("Company", "Corporation", "Bank", "Department Store", "Restaurant", "Factory"),
     "LOCATION": ("Park", "Foundation", "Prison", "Airport", "Museum", "Temple", "Memorial Hall"),
 }
+# School levels, written before a school's name as often as after it (`高中[台中一中]`, `大學念[東吳]`).
+SCHOOL_LEVELS_ZH = tuple(w for w in TYPE_WORDS_ZH["SCHOOL"] if len(w) == 2 and w not in ("學院", "女中"))
 # What may follow a Chinese type word without making it part of another word.
 _CONTINUES_ZH = ("路", "街", "巷", "大道", "老師", "教師", "校長", "教授", "講師", "學生", "同學", "職員",
                  "員工", "護理師", "醫師", "工友", "志工", "店員", "行員")
@@ -74,11 +91,54 @@ NAMED_AFTER_LABELS = frozenset({"CITY", "STATE", "COUNTRY", "REGION"})
 # Characters that make a run of Han characters a phrase rather than a name (`台北的醫院`, `台北某醫院`).
 _GRAMMAR_ZH = frozenset("的之在到去回住與及或跟等各其某該這那一家間所於由從往向至是有為了也都很就再又此並")
 _NAME_BEFORE_TYPE_WORD = range(2, 6)
+_NAME_BEFORE_TYPE_WORD_OF_INSTITUTION = range(2, 4)
+# Words between a place and a type word that say where, not which (`[台大]附近診所`).
+_NEAR_WORDS = frozenset("附近 一帶 地區 當地 本地 這家 那家 其他 旁邊 對面".split())
 _NAME_AFTER_TYPE_WORD = range(2, 5)
 # Endings that make the characters after a type word a part of the institution, not a person's name.
 _PART_ENDINGS = ("院", "區", "科", "部", "室", "房", "中心", "所", "組", "館", "校", "處", "站")
 _STAFF_ENDINGS = ("師", "員", "長", "工", "生")
 _UNIT_AFTER_EN = re.compile(r"[ ](?:Department|Dept\.?|Division)$")
+
+
+_GAP_IN_NAME = range(1, 3)
+
+
+def joined(doc: Doc, text: str) -> int:
+    """Join NER spans that one institution was cut into (module docstring); returns how many joins."""
+    ents = list(doc.ents)
+    out: List[Span] = []
+    joins = 0
+    i = 0
+    while i < len(ents):
+        ent = ents[i]
+        nxt = ents[i + 1] if i + 1 < len(ents) else None
+        merged = _joined(doc, text, ent, nxt) if nxt is not None else None
+        if merged is None:
+            out.append(ent)
+            i += 1
+        else:
+            out.append(merged)
+            joins += 1
+            i += 2
+    if joins:
+        doc.ents = out
+    return joins
+
+
+def _joined(doc: Doc, text: str, first: Span, second: Span) -> Optional[Span]:
+    if (first._.source or "ner") != "ner" or (second._.source or "ner") != "ner":
+        return None
+    if second.label_ not in LOCATION_LABELS or second.start_char - first.end_char not in _GAP_IN_NAME:
+        return None
+    if not (first.label_ in LOCATION_LABELS or first.text in GENERIC_MODIFIERS):
+        return None
+    if not _name_like(text[first.end_char:second.start_char]) or not HAN_CHAR.match(text, first.end_char - 1):
+        return None
+    label = type_word_ending(text[first.start_char:second.end_char])
+    if label is None:
+        return None
+    return doc.char_span(first.start_char, second.end_char, label=label)
 
 
 def _by_length(table: Dict[str, Tuple[str, ...]]) -> List[Tuple[str, str]]:
@@ -172,11 +232,14 @@ def _ran_past_type_word(doc: Doc, text: str, ent: Span) -> Optional[Union[Span, 
 
 def _named_after_place(text: str, ent: Span) -> Optional[Tuple[int, str]]:
     """(end, label) of the institution named after the place `ent` (module docstring), else None."""
-    if ent.label_ not in NAMED_AFTER_LABELS or not HAN_CHAR.match(text, ent.end_char - 1):
+    if not HAN_CHAR.match(text, ent.end_char - 1):
         return None
-    for length in _NAME_BEFORE_TYPE_WORD:
+    place = ent.label_ in NAMED_AFTER_LABELS
+    if not place and ent.label_ not in TYPE_WORDS_ZH:
+        return None
+    for length in _NAME_BEFORE_TYPE_WORD if place else _NAME_BEFORE_TYPE_WORD_OF_INSTITUTION:
         name = text[ent.end_char:ent.end_char + length]
-        if len(name) < length or not _name_like(name):
+        if len(name) < length or not _name_like(name) or name in _NEAR_WORDS:
             return None
         found = type_word_after(text, ent.end_char + length)
         if found is not None:
@@ -184,8 +247,26 @@ def _named_after_place(text: str, ent: Span) -> Optional[Tuple[int, str]]:
     return None
 
 
+def _type_word_finished(text: str, ent: Span) -> Optional[Tuple[int, str]]:
+    """(end, label) of the type word `ent` stops inside of (module docstring), else None."""
+    span = text[ent.start_char:ent.end_char]
+    for word, label in _ZH:
+        for cut in range(len(word) - 1, 0, -1):
+            if not (span.endswith(word[:cut]) and text.startswith(word[cut:], ent.end_char)):
+                continue
+            name = span[:len(span) - cut]
+            end = ent.end_char + len(word) - cut
+            if len(name) < 2 or not _name_like(name) or any(text.startswith(w, end) for w in _CONTINUES_ZH):
+                continue
+            if ent.label_ in NAME_LABELS and text[end - 1:end + 1] in common_words_zh():
+                continue
+            return end, label
+    return None
+
+
 def _extended(doc: Doc, text: str, ent: Span, following: Optional[Span]) -> Optional[Span]:
-    found = type_word_after(text, ent.end_char) or _named_after_place(text, ent)
+    found = (type_word_after(text, ent.end_char) or _named_after_place(text, ent)
+             or _type_word_finished(text, ent))
     if found is None or text[ent.start_char:ent.end_char].strip() in GENERIC_MODIFIERS:
         return None
     end, label = found

@@ -39,9 +39,13 @@ a comma and an article or pronoun (`, a coach`, `, her friend`): `Lee, coach` co
 A name span that starts with a Chinese relation word or title, or with its last characters, drops
 it first (`[生盧瑋]` after 先, `[公 宋瓊美]` after 阿, `[堂妹 范雄晉]`): annotation.md keeps titles and
 relation words outside the name, and a NER that cut a word in two saw neither the word nor the name.
-So does a name span that starts with an English title (`[Dr. Smith]`, `[Nurse Linda]`).
-A relation word in apposition after a name (`[Yang Ying], a pastor,`, `Liu, a colleague`) says who
-that person is to the patient; the NER that reads it as the patient's PROFESSION is dropped there
+So does a name span that starts with an English title or a role word used as one (`[Dr. Smith]`,
+`[Nurse Linda]`, `[Judge Liao]`, `[Prosecutor Huang]`).
+A relation word in apposition after a name (`[Yang Ying], a pastor,`, `Liu, a colleague`, `Mr. Tsai,
+village chief,`) or before one (`The village chief, Mr. Tsai`, `a police officer named Lin`) says who
+that person is to the patient, and so does one that nothing states as an occupation (`helped by a
+neighbor and a volunteer`; but `works as a volunteer`, `職業：志工`); the NER that reads it as a
+PROFESSION is dropped there
 (annotation.md's PROFESSION is an occupation stated as one: `OCCUPATION: pastor`).
 `repairs` applies these to NER spans only, never rule spans.
 """
@@ -75,13 +79,16 @@ KINSHIP_EN = ("wife", "husband", "spouse", "son", "daughter", "mother", "father"
 OTHERS_ZH = ("朋友", "好友", "友人", "鄰居", "同事", "同學", "室友", "雇主", "老闆", "主管", "房東", "社工", "社工師",
              "個管師", "個案管理師", "志工", "牧師", "神父", "教練", "男友", "女友", "同居人", "老師", "導師",
              "師父", "師傅", "學長", "學姊", "學姐", "學弟", "學妹", "輔導員", "看護", "外籍看護", "律師", "警察",
-             "員警", "里長", "心理師", "職能治療師", "藥師")
+             "員警", "里長", "心理師", "職能治療師", "藥師", "檢察官", "法官", "校長", "教官", "觀護人", "保護官",
+             "翻譯", "通譯", "保母", "保姆", "監護人", "村長", "鄰長", "輔導老師", "班導", "住持", "法師", "修女")
 OTHERS_EN = ("friend", "neighbor", "neighbour", "colleague", "coworker", "co-worker", "classmate", "roommate",
              "employer", "boss", "supervisor", "landlord", "coach", "volunteer", "pastor", "priest",
              "social worker", "case manager", "boyfriend", "girlfriend", "partner", "teacher", "tutor",
              "mentor", "counselor", "counsellor", "caregiver", "carer", "helper", "maid", "nanny", "aide",
              "lawyer", "attorney", "police officer", "psychologist", "therapist", "pharmacist",
-             "case worker", "caseworker")
+             "case worker", "caseworker", "officer", "probation officer", "parole officer", "detective",
+             "sergeant", "prosecutor", "judge", "principal", "headmaster", "village chief", "warden",
+             "interpreter", "translator", "chaplain", "monk", "nun", "guardian", "babysitter", "housekeeper")
 
 CLINICIAN_ZH = ("醫師", "醫生", "大夫", "主治醫師", "住院醫師", "總醫師", "主治")
 CLINICIAN_EN = ("dr", "dr.", "doctor", "vs", "attending", "resident", "physician", "psychiatrist", "surgeon")
@@ -217,8 +224,12 @@ def relation_label(text: str, start: int, end: int) -> Optional[str]:
     return None
 
 
-# An English title the span starts with (`[Dr. Smith]`, `[Nurse Linda]`): annotation.md keeps it outside.
-_TITLE_AT_START = re.compile(r"(?:Dr|DR|Doctor|Mr|Mrs|Ms|Miss|Mx|Prof|Nurse)\.?[ ]+(?=[A-Z])")
+# An English title or role the span starts with (`[Dr. Smith]`, `[Nurse Linda]`, `[Judge Liao]`):
+# annotation.md keeps it outside.
+_ROLES_AS_TITLES = tuple(w.capitalize() for w in OTHERS_EN if w.isalpha()) + ("Professor", "Sgt", "Officer")
+_TITLE_AT_START = re.compile(r"(?:Dr|DR|Doctor|Mr|Mrs|Ms|Miss|Mx|Prof|Nurse|"
+                             + "|".join(sorted(set(_ROLES_AS_TITLES) | {w.upper() for w in _ROLES_AS_TITLES}))
+                             + r")\.?[ ]+(?=[A-Z])")
 
 
 # Every word right after which a name may stand, for `cued_names`: the relation words, physicians'
@@ -267,22 +278,36 @@ def name_start(text: str, start: int, end: int) -> int:
     return start
 
 
-_APPOSITION_BEFORE = re.compile(r",[ ]" + _DETERMINER + r"[ ]$")
+_APPOSITION_BEFORE = re.compile(r"(?:,[ ](?:" + _DETERMINER + r"[ ])?|[ ]?[(（][ ]?)$")
+# The word before the name it stands for: `The village chief, Mr. [Tsai]`, `a police officer named [Lin]`.
+_APPOSITION_AFTER = re.compile(r"(?:,[ ]|[ ](?:named|called)[ ])" + _TITLE)
 _OTHER_WORDS = frozenset(w.casefold() for w in OTHERS_EN)
+# What states an occupation before the word (`works as a volunteer`, `She is a pastor`, `Occupation:`,
+# `擔任志工`); a relation word without one names a person in the patient's life (`helped by a neighbor
+# and a volunteer`, `a pastor at church`), not anyone's trade.
+_OCCUPATION_FRAME = re.compile(
+    r"(?:(?<![A-Za-z])(?i:is|was|are|were|be|been|being|as|became|becomes|become|retired|former|ex|occupation|"
+    r"job|profession|trade|employment|employed)(?![A-Za-z])[^.,;:!?\n]{0,24}|(?i:occupation|job)[ ]?[:：][ ]?"
+    r"|(?:職業|工作|擔任|當過|當|從事|是|為|曾任|現任|退休)[^。，,;；\n]{0,6})$")
+_FRAME_WINDOW = 40
 
 
 def relation_in_apposition(doc: Doc, text: str, ent: Span,
                            following: Optional[Span] = None) -> Optional[Tuple[Span, ...]]:
     """No span (the entity dropped) when `ent` is a PROFESSION that is a relation word in apposition
-    right after a name (module docstring), else None."""
+    with a name, or one no occupation frame introduces (module docstring), else None."""
     if ent.label_ != "PROFESSION":
         return None
     word = text[ent.start_char:ent.end_char].rstrip(",.;:").casefold()
-    before = _APPOSITION_BEFORE.search(text, max(0, ent.start_char - 20), ent.start_char)
-    if word not in _OTHER_WORDS or before is None:
+    if word not in _OTHER_WORDS and word not in OTHERS_ZH:
         return None
-    name_end = before.start()
-    if any(e.end_char == name_end and e.label_ in NAME_LABELS for e in doc.ents):
+    if not _OCCUPATION_FRAME.search(text, max(0, ent.start_char - _FRAME_WINDOW), ent.start_char):
+        return ()
+    before = _APPOSITION_BEFORE.search(text, max(0, ent.start_char - 20), ent.start_char)
+    if before is not None and any(e.end_char == before.start() and e.label_ in NAME_LABELS for e in doc.ents):
+        return ()
+    after = _APPOSITION_AFTER.match(text, ent.end_char)
+    if after is not None and any(e.start_char == after.end() and e.label_ in NAME_LABELS for e in doc.ents):
         return ()
     return None
 

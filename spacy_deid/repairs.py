@@ -1,6 +1,7 @@
 """Repairs of NER spans that general knowledge of names decides, run by `deid` before rules and dates.
 
-In order, each in its own module (the WHY is there), each a function from one span to its repaired
+First `institutions.joined` makes one span of two NER spans one institution was cut into
+(`[國立]交[通大學]` -> `[國立交通大學]`). Then, in order, each in its own module (the WHY is there), each a function from one span to its repaired
 span, or spans where one is split, or none where it is dropped (None: unchanged):
 1. `spanedges.trimmed`: a place span drops the preposition before it and the activity after it
    (`[至]童綜合醫院`, `門諾[戒酒]`), a profession its article and the verb after it (`[an] accountant`,
@@ -31,7 +32,7 @@ from spacy.tokens import Doc, Span
 
 from .care_and_study import by_care_or_study
 from .departments import by_department
-from .institutions import completed
+from .institutions import completed, joined
 from .relations import by_relation, relation_in_apposition
 from .spanedges import trimmed
 from .titled_names import titled_place
@@ -65,5 +66,8 @@ def apply_repair(doc: Doc, text: str, repair: Repair) -> int:
 
 
 def repair_ner_spans(doc: Doc, text: str) -> Dict[str, int]:
-    """Apply the repairs to `doc.ents` in order (`text` is the doc's text); changes per repair."""
-    return {name: apply_repair(doc, text, repair) for name, repair in REPAIRS.items()}
+    """Join the NER spans one institution was cut into, then apply the repairs to `doc.ents` in order
+    (`text` is the doc's text); changes per repair."""
+    changes = {"joined": joined(doc, text)}
+    changes.update((name, apply_repair(doc, text, repair)) for name, repair in REPAIRS.items())
+    return changes

@@ -7,13 +7,23 @@ it (`曾於門諾戒酒`, `回洛杉磯找`). annotation.md keeps such words out
 that swallows them changes what the note says. So, for place spans the NER found (never rule or date
 spans; never streets, whose names start with such characters, or departments):
 
-- a leading preposition is dropped when at least two Han characters remain;
-- a trailing activity word (`ACTIVITY_WORDS`: 戒酒, 長大, 遊學 ...) is dropped when at least two
-  characters remain, and so is a trailing English function word (`Park on`).
+- a leading preposition is dropped when at least two Han characters remain, and so is a leading
+  verb, copula or conjunction no name starts with (`讀的[是]景美女中`, `讀[完]南華大學`, `台北[與]高雄`);
+  a person's name drops such a word too (`[是]景美` is then completed as a school by `institutions`);
+- a span that starts inside a school level written before it drops that character (`高[中台中一中]`,
+  `大[學東吳]`);
+- a word after an institution's type word that goes on into the sentence ends the span there
+  (`景美女中[念]書`, `南華大學[便]去工作`, `高雄醫學大學[與學長]`, `大安國小[畢]` for 畢業);
+- a trailing activity word (`ACTIVITY_WORDS`: 戒酒, 長大, 遊學, 肄業, 研究所, 職員 ...), or the first part of one
+  the text goes on with (`[交大研]究所`), or a school year (`[港大一年級]`) is dropped when at least two
+  characters remain, and so is a trailing English function word or word for a place's people
+  (`Park on`, `NTU student`).
 
 `自` and `從` are not in the list: 自由路, 自強 and 從善 start names.
 
-Any span the NER found drops a trailing token of sentence punctuation (`return to [Taiwan.]`: the
+Any span the NER found ends before a run of two spaces or a tab (`高雄醫學大學畢[  國籍]`: a table's
+column gap; no name holds one), drops a leading token of punctuation that ends a field or clause (`學校[：]大同高中`)
+and a trailing token of sentence punctuation (`return to [Taiwan.]`: the
 tokenizer splits a sentence's period off, and annotation.md ends no span with one), but not the period
 of an abbreviation or an initial (`Minquan W. Rd.`, `Acme Co.`).
 
@@ -28,33 +38,97 @@ from typing import Optional
 from spacy.tokens import Doc, Span
 
 from .common_words import common_words
-from .labels import LOCATION_LABELS
+from .common_words_zh import common_words_zh
+from .institutions import SCHOOL_LEVELS_ZH, type_word_ending
+from .labels import LOCATION_LABELS, NAME_LABELS
 from .han import HAN_CHAR
 
 LEADING_PREPOSITIONS = frozenset("至住於到往在去回")
+# Verbs, a copula and conjunctions that start no place or person name (`和`, `上`, `為` do: 和信, 上海, 為恭).
+# They stay when they begin a common word with the next character (`讀書會`, `完美`).
+LEADING_VERBS = frozenset("是讀念唸完與及跟")
+# After an institution's type word these go on into the sentence, never into the name.
+_AFTER_TYPE_WORD = frozenset("念讀唸便就時後前並也都又才再的了和與及跟畢")
 ACTIVITY_WORDS = ("住院", "就診", "急診", "看診", "門診", "回診", "戒酒", "戒毒", "治療", "開刀", "手術", "復健",
                   "追蹤", "檢查", "工作", "上班", "打工", "就讀", "留學", "遊學", "出差", "旅遊", "度假", "長大",
-                  "出生", "定居", "居住", "流浪", "安排", "探視", "找")
+                  "出生", "定居", "居住", "流浪", "安排", "探視", "找", "畢業", "肄業", "休學", "輟學", "退學",
+                  "研究所", "碩士班", "博士班", "職員", "員工", "期間", "時")
+# A school year after a school: `[港大]一年級`.
+_SCHOOL_YEAR = re.compile(r"[一二三四五六七八九1-9]年級$")
 # English words that end no place name: `[Rongxing Garden Park] on 2月26日`.
-_TRAILING_FUNCTION_WORD = re.compile(r"[ ](?i:on|in|at|to|of|for|from|with|and|the|since|until)$")
+# nor do words for the people of a place: `[NTU student]`, `[Joy English] graduate`.
+_TRAILING_FUNCTION_WORD = re.compile(
+    r"[ ](?i:on|in|at|to|of|for|from|with|and|the|since|until|students?|graduate|alumn(?:us|a|i)|staff)$")
 EDGE_LABELS = LOCATION_LABELS - {"STREET", "DEPARTMENT"}
 
 
 def trimmed_bounds(text: str, start: int, end: int) -> Optional[tuple]:
     """(start, end) without the edge words of text[start:end], or None when nothing is trimmed."""
     new_start, new_end = start, end
-    if text[start] in LEADING_PREPOSITIONS and end - start >= 3 and HAN_CHAR.match(text, start + 1) \
-            and HAN_CHAR.match(text, start + 2):
-        new_start = start + 1
+    if text[start] in LEADING_PREPOSITIONS or (text[start] in LEADING_VERBS and not _starts_a_word(text, start)):
+        new_start = _after_leading_word(text, start, end)
+    else:
+        new_start = _after_type_word_before(text, start, end)
+    new_end = _end_of_institution(text, new_start, new_end)
+    year = _SCHOOL_YEAR.search(text, new_start, new_end)
+    if year is not None and year.start() - new_start >= 2:
+        new_end = year.start()
     for word in ACTIVITY_WORDS:
-        if text.startswith(word, new_end - len(word)) and new_end - len(word) - new_start >= 2:
-            new_end -= len(word)
+        cut = _activity_at_end(text, new_start, new_end, word)
+        if cut:
+            new_end -= cut
             break
     else:
-        m = _TRAILING_FUNCTION_WORD.search(text, max(new_start, new_end - 7), new_end)
+        m = _TRAILING_FUNCTION_WORD.search(text, max(new_start, new_end - 10), new_end)
         if m is not None and m.start() - new_start >= 2:
             new_end = m.start()
     return None if (new_start, new_end) == (start, end) else (new_start, new_end)
+
+
+def _end_of_institution(text: str, start: int, end: int) -> int:
+    """Where an institution inside text[start:end] ends when a word that goes on into the sentence
+    follows its type word (`[高雄醫學大學與學長]`, `[南華大學便]`), else `end`."""
+    for i in range(start + 3, end):
+        if text[i] in _AFTER_TYPE_WORD and type_word_ending(text[start:i]) is not None:
+            return i
+    return end
+
+
+def _activity_at_end(text: str, start: int, end: int, word: str) -> int:
+    """How many characters of `word` text[start:end] ends with: all of it, or the first part of it when
+    the text goes on with the rest (`[交大研]究所`), but never a type word's end (`高職` before 員工);
+    0 when fewer than two characters would remain."""
+    if text.startswith(word, end - len(word)):
+        cut = len(word)
+    else:
+        cut = next((k for k in range(len(word) - 1, 0, -1)
+                    if text.startswith(word[:k], end - k) and text.startswith(word[k:], end)), 0)
+        if cut and type_word_ending(text[start:end]) is not None:
+            return 0
+    return cut if end - cut - start >= 2 else 0
+
+
+def _after_type_word_before(text: str, start: int, end: int) -> int:
+    """Where the name starts when the span begins inside a type word written before it (`國[中成大]`,
+    `高[中台中一中]`: the school level, then the school), else `start`; at least two characters remain."""
+    for word in SCHOOL_LEVELS_ZH:
+        for k in range(1, len(word)):
+            if text.startswith(word, start - k) and end - (start - k + len(word)) >= 2:
+                return start - k + len(word)
+    return start
+
+
+def _starts_a_word(text: str, start: int) -> bool:
+    """Does the character at `start` begin a common word with the next one (`讀書會`, `完美`)?"""
+    return text[start:start + 2] in common_words_zh()
+
+
+def _after_leading_word(text: str, start: int, end: int) -> int:
+    """Where the name starts once the one-character word at `start` is dropped: at least two Han
+    characters must remain."""
+    if end - start >= 3 and HAN_CHAR.match(text, start + 1) and HAN_CHAR.match(text, start + 2):
+        return start + 1
+    return start
 
 
 _LEADING_ARTICLE = re.compile(r"(?i:an?|the)[ ]+(?=[A-Za-z])")
@@ -82,19 +156,34 @@ def profession_bounds(text: str, start: int, end: int) -> Optional[tuple]:
 # A token of sentence punctuation ends no PHI (`return to [Taiwan.]`), except the period of an
 # abbreviation that the tokenizer split off (`Minquan W. Rd.`, `Acme Co.`, an initial: `John F.`).
 _TRAILING_PUNCTUATION = frozenset(".,;:。，；：!?！？、")
+_LEADING_PUNCTUATION = frozenset(",;:。，；：、")
+_COLUMN_GAP = re.compile(r"[ ]{2,}|\t")
 _ABBREVIATED = frozenset("rd st ave blvd ln dr hwy sec co inc ltd corp jr sr mt no".split())
 
 
 def trimmed(doc: Doc, text: str, ent: Span, following: Optional[Span] = None) -> Optional[Span]:
-    """`ent` without a trailing punctuation token (any label), or without its edge words when it is a
-    place or profession span that has some and the rest aligns with the tokens, else None."""
-    if len(ent) > 1 and ent[-1].text in _TRAILING_PUNCTUATION and not (
-            ent[-1].text == "." and (ent[-2].text.casefold() in _ABBREVIATED or len(ent[-2].text) == 1)):
-        return Span(doc, ent.start, ent.end - 1, label=ent.label_)
+    """`ent` without a leading or trailing punctuation token (any label), and without its edge words when
+    it is a place, profession or person span that has some and the rest aligns with the tokens, else None."""
+    first, last = ent.start, ent.end
+    gap = _COLUMN_GAP.search(text, ent.start_char, ent.end_char)
+    if gap is not None:
+        while last - first > 1 and doc[last - 1].idx >= gap.start():
+            last -= 1
+    if last - first > 1 and doc[first].text in _LEADING_PUNCTUATION:
+        first += 1
+    if last - first > 1 and doc[last - 1].text in _TRAILING_PUNCTUATION and not (
+            doc[last - 1].text == "." and (doc[last - 2].text.casefold() in _ABBREVIATED or len(doc[last - 2].text) == 1)):
+        last -= 1
+    start, end = doc[first].idx, doc[last - 1].idx + len(doc[last - 1])
     if ent.label_ == "PROFESSION":
-        bounds = profession_bounds(text, ent.start_char, ent.end_char)
+        bounds = profession_bounds(text, start, end)
     elif ent.label_ in EDGE_LABELS:
-        bounds = trimmed_bounds(text, ent.start_char, ent.end_char)
+        bounds = trimmed_bounds(text, start, end)
+    elif ent.label_ in NAME_LABELS and text[start] in LEADING_VERBS and not _starts_a_word(text, start):
+        bounds = (_after_leading_word(text, start, end), end)
     else:
+        bounds = None
+    start, end = bounds or (start, end)
+    if (start, end) == (ent.start_char, ent.end_char):
         return None
-    return doc.char_span(bounds[0], bounds[1], label=ent.label_) if bounds else None
+    return doc.char_span(start, end, label=ent.label_)

@@ -34,6 +34,8 @@ definitions of docs/annotation.md and nothing else:
   (`[50] mcg/hr`, `[1200] kcal`), and four digits in a time-of-day context are a clock reading
   (`at [2045]`, `[2200] hrs`, `晚上 [2300]`, `[2300] to 0600`; `dates/nondates.py`); and a decade that
   is no one's (`HR in the [70]'s`, `SBP [90]s`; `in his [70]s` is an age) is a vital sign's range;
+- an AGE of digits is written as an age: a unit, field, sex letter, apposition or column header beside
+  it (`age_cues`); a bare number (`, [60] at discharge`) or a list marker (`(1) ... ([2])`) is not;
 - other location labels hold a letter or digit (`[804]` is a hospital, `[7B]` a room);
 - a STREET written in Chinese holds the word that makes it a street: 路, 街, 道, 段, 巷, 弄 or 胡同
   (`忠孝東路`, `台灣大道二段`, `Sec. 2, 中山路`): a Chinese road's name is always written with its
@@ -69,6 +71,7 @@ from typing import Callable, Dict, Iterable, List
 
 from spacy.tokens import Doc, Span
 
+from .age_cues import uncued_age
 from .clinical_terms import is_clinical_term
 from .common_words import plain_words
 from .common_words_zh import common_words_zh, plain_han_words
@@ -332,6 +335,7 @@ def drop_misshapen(doc: Doc, sources: Iterable[str] = ("ner",)) -> List[Span]:
                                  or measured_value(text, ent.start_char, ent.end_char, ent.label_)
                                  or measured_amount(text, ent.start_char, ent.end_char, ent.label_)
                                  or vital_decade(text, ent.start_char, ent.end_char, ent.label_)
+                                 or uncued_age(text, ent.start_char, ent.end_char, ent.label_)
                                  or public_service_number(text, ent.start_char, ent.end_char)):
             dropped.append(ent)
         else:

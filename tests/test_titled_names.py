@@ -40,6 +40,9 @@ def test_other_spans_stay(text, found):
 @pytest.mark.parametrize("text,found,expected", [
     ("Nurse Linda reported that the pt refused meds.", ("Nurse Linda", "PERSON"), ("Linda", "PERSON")),
     ("Discussed with Dr. Lin Chia-Hao.", ("Dr. Lin Chia-Hao", "PERSON"), ("Lin Chia-Hao", "DOCTOR")),
+    ("Judge Liao ordered the evaluation.", ("Judge Liao", "PERSON"), ("Liao", "PERSON")),  # a role as a title
+    ("Prosecutor Huang requested the records.", ("Prosecutor Huang", "PERSON"), ("Huang", "PERSON")),
+    ("TEACHER LEE CALLED.", ("TEACHER LEE", "FAMILY"), ("LEE", "PERSON")),
 ])
 def test_a_name_span_drops_the_english_title_it_starts_with(text, found, expected):
     assert repaired(text, found, by_relation) == (1, [expected])

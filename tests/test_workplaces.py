@@ -61,6 +61,9 @@ def test_rule_spans_keep_their_label():
     ("Hsun-Chang, a colleague, admitted to it.", "Hsun-Chang", "colleague,"),
     ("TING-YUEH LIU, A SUPERVISOR, ADMITTED IT", "TING-YUEH LIU", "SUPERVISOR"),
     ("Yang Ying, her coach, called.", "Yang Ying", "coach"),
+    ("Contacts: Wang Po (coach), Lin Mei (tutor)", "Wang Po", "coach"),  # in brackets after the name
+    ("The village chief, Mr. Tsai, helped.", "Tsai", "village chief"),  # before the name
+    ("A police officer named Lin escorted him.", "Lin", "police officer"),
 ])
 def test_a_relation_word_in_apposition_after_a_name_is_no_profession(text, name, word):
     doc = doc_with_ents(text, [(name, "PERSON"), (word, "PROFESSION")])
@@ -71,10 +74,13 @@ def test_a_relation_word_in_apposition_after_a_name_is_no_profession(text, name,
 @pytest.mark.parametrize("text,ents", [
     ("OCCUPATION: pastor. Lives alone.", [("pastor", "PROFESSION")]),  # stated as the occupation
     ("Lee, a plumber, lives alone.", [("Lee", "PATIENT"), ("plumber", "PROFESSION")]),  # not a relation word
-    ("Taipei, a pastor, said so.", [("Taipei", "CITY"), ("pastor", "PROFESSION")]),  # not after a name
-    ("Lee a pastor", [("Lee", "PERSON"), ("pastor", "PROFESSION")]),  # no apposition
+    ("She is a pastor at a small church.", [("pastor", "PROFESSION")]),  # an occupation stated
+    ("Works part-time as a volunteer at a daycare.", [("volunteer", "PROFESSION")]),
+    ("Lee was a retired police officer.", [("Lee", "PATIENT"), ("police officer", "PROFESSION")]),
+    ("職業：志工", [("志工", "PROFESSION")]),
+    ("案母擔任志工多年", [("志工", "PROFESSION")]),
 ])
-def test_professions_not_in_apposition_after_a_name_stay(text, ents):
+def test_occupations_stated_as_one_stay(text, ents):
     doc = doc_with_ents(text, ents)
     assert apply_repair(doc, text, relation_in_apposition) == 0
     assert ents_of(doc) == ents
@@ -93,3 +99,15 @@ def test_cost_grows_linearly_with_the_number_of_spans():
         doc.ents = spans
         assert apply_repair(doc, text, as_workplace) == 2 * n
     assert_linear(run, 2000)
+
+
+@pytest.mark.parametrize("text,ents,kept", [
+    ("Helped by a neighbor and a volunteer.", [("neighbor", "PROFESSION"), ("volunteer", "PROFESSION")], []),
+    ("Supported by a pastor at church.", [("pastor", "PROFESSION")], []),
+    ("Taipei, a pastor, said so.", [("Taipei", "CITY"), ("pastor", "PROFESSION")], [("Taipei", "CITY")]),
+    ("由社工陪同就醫", [("社工", "PROFESSION")], []),
+])
+def test_a_relation_word_no_frame_states_as_an_occupation_is_no_profession(text, ents, kept):
+    doc = doc_with_ents(text, ents)
+    apply_repair(doc, text, relation_in_apposition)
+    assert ents_of(doc) == kept

@@ -237,8 +237,12 @@ def validate_intl_phone(text: str, start: int, end: int) -> Optional[bool]:
 
 
 def validate_place_name(text: str, start: int, end: int) -> Optional[bool]:
-    # A place inside a disease's name is no place: `日本腦炎` (Japanese encephalitis), `German measles`.
-    return False if inside_clinical_term(text, start, end) else None
+    # A place inside a disease's name is no place: `日本腦炎` (Japanese encephalitis), `German measles`;
+    # nor is one that starts inside the school level before it (`國[中國]文`, `高[中國]語`: 國中, 高中).
+    if inside_clinical_term(text, start, end):
+        return False
+    from ..institutions import SCHOOL_LEVELS_ZH  # validators load before the repairs
+    return False if start > 0 and text[start - 1:start + 1] in SCHOOL_LEVELS_ZH else None
 
 
 # What says a Chinese department name is the unit of a hospital (`經[眼科]收住院`, `入本院[急診部]`,

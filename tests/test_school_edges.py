@@ -1,0 +1,108 @@
+"""Edges of institution spans the NER draws on Chinese text (`spanedges`, `institutions`): a verb
+glued before, a type word cut short or run past, one name cut in two, a table's column gap."""
+import pytest
+
+from spacy_deid.institutions import completed, joined
+from spacy_deid.rules.validators import validate_place_name
+from spacy_deid.repairs import repair_ner_spans
+from spacy_deid.spanedges import trimmed
+
+from ner_spans import doc_with_ents, ents_of, repaired
+
+
+@pytest.mark.parametrize("text,found,expected", [
+    ("女兒讀的是南華大學。", ("是南華大學", "SCHOOL"), ("南華大學", "SCHOOL")),
+    ("病人讀完南華大學便去工作。", ("完南華大學便", "LOCATION"), ("南華大學", "LOCATION")),
+    ("學校：大同高中", ("：大同高中", "SCHOOL"), ("大同高中", "SCHOOL")),
+    ("他在景美女中念書時開始使用K他命。", ("景美女中念", "SCHOOL"), ("景美女中", "SCHOOL")),
+    ("一起到高雄醫學大學與學長討論", ("高雄醫學大學與學長", "HOSPITAL"), ("高雄醫學大學", "HOSPITAL")),
+    ("學歷：成大肄業", ("成大肄業", "SCHOOL"), ("成大", "SCHOOL")),
+    ("案弟讀港大一年級。", ("港大一年級", "SCHOOL"), ("港大", "SCHOOL")),
+    ("大學念彰師大時開始拒學", ("彰師大時", "SCHOOL"), ("彰師大", "SCHOOL")),
+    ("姊姊交大研究所畢業", ("交大研", "SCHOOL"), ("交大", "SCHOOL")),  # the first part of 研究所
+    ("a Taipei Municipal Renai Junior High School student", ("Taipei Municipal Renai Junior High School student", "SCHOOL"),
+     ("Taipei Municipal Renai Junior High School", "SCHOOL")),
+    ("學歷  高雄醫學大學畢  國籍  台灣", ("高雄醫學大學畢  國籍", "HOSPITAL"), ("高雄醫學大學", "HOSPITAL")),
+    ("是景美女中的學生", ("是景美", "PERSON"), ("景美", "PERSON")),  # a name drops the copula too
+])
+def test_an_institution_span_drops_the_words_at_its_edges(text, found, expected):
+    assert repaired(text, found, trimmed) == (1, [expected])
+
+
+@pytest.mark.parametrize("text,found", [
+    ("住在和平國小旁", ("和平國小", "SCHOOL")),  # 和 starts 和平: not in the list
+    ("上海大學畢業", ("上海大學", "SCHOOL")),
+    ("由大安高職員工", ("大安高職", "SCHOOL")),
+    ("參加讀書會", ("讀書會", "LOCATION")),  # 讀書 is a word
+])
+def test_names_that_start_or_end_with_such_characters_are_kept(text, found):
+    assert repaired(text, found, trimmed) == (0, [found])
+
+
+@pytest.mark.parametrize("text,found,expected", [
+    ("個案唸德光高中一年後輟學。", ("德光高", "LOCATION"), ("德光高中", "SCHOOL")),
+    ("病人由文藻外語大學轉學。", ("文藻外語大", "FAMILY"), ("文藻外語大學", "SCHOOL")),
+    ("病人曾就讀於嘉南藥理大學。", ("嘉南", "HOSPITAL"), ("嘉南藥理大學", "SCHOOL")),
+    ("個案去文藻外語大學上課。", ("文藻", "LOCATION"), ("文藻外語大學", "SCHOOL")),
+    ("女兒讀的是景美女中。", ("景美", "PERSON"), ("景美女中", "SCHOOL")),
+])
+def test_a_span_that_stops_inside_or_before_a_school_name_is_completed(text, found, expected):
+    assert repaired(text, found, completed) == (1, [expected])
+
+
+@pytest.mark.parametrize("text,found", [
+    ("王建國小時候住台南", ("王建國", "PERSON")),  # 小時 is a word: a name before it, no school
+    ("在台大附近診所拿藥", ("台大", "HOSPITAL")),  # 附近 says where, not which clinic
+    ("國小老師", ("國", "CITY")),
+])
+def test_a_name_before_a_common_word_is_not_made_a_school(text, found):
+    assert repaired(text, found, completed) == (0, [found])
+
+
+@pytest.mark.parametrize("text,parts,expected", [
+    ("他畢業於國立交通大學。", [("國立", "SCHOOL"), ("通大學", "SCHOOL")], [("國立交通大學", "SCHOOL")]),
+    ("案父國立交通大學畢業。", [("國立", "FAMILY"), ("通大學", "SCHOOL")], [("國立交通大學", "SCHOOL")]),
+    ("學歷: 國立彰化師範大學", [("國立彰化", "SCHOOL"), ("範大學", "SCHOOL")], [("國立彰化師範大學", "SCHOOL")]),
+    ("住台北市立醫院", [("台北", "CITY"), ("立醫院", "HOSPITAL")], [("台北市立醫院", "HOSPITAL")]),
+])
+def test_an_institution_cut_in_two_is_joined(text, parts, expected):
+    doc = doc_with_ents(text, parts)
+    assert joined(doc, text) == 1
+    assert ents_of(doc) == expected
+
+
+@pytest.mark.parametrize("text,parts", [
+    ("台北到高雄醫院", [("台北", "CITY"), ("高雄醫院", "HOSPITAL")]),  # 到 is grammar: two places
+    ("王小明看台大醫院", [("王小明", "PATIENT"), ("台大醫院", "HOSPITAL")]),  # a person first
+    ("長庚與台大醫院", [("長庚", "HOSPITAL"), ("台大醫院", "HOSPITAL")]),
+    ("台北市 大安區", [("台北市", "CITY"), ("大安區", "CITY")]),  # no type word at the end
+])
+def test_neighbouring_places_are_not_joined(text, parts):
+    doc = doc_with_ents(text, parts)
+    assert joined(doc, text) == 0
+    assert ents_of(doc) == parts
+
+
+def test_rule_spans_are_never_joined():
+    text = "他畢業於國立交通大學。"
+    doc = doc_with_ents(text, [("國立", "SCHOOL"), ("通大學", "SCHOOL")], source="rules")
+    assert joined(doc, text) == 0
+
+
+def test_the_repairs_join_first_then_complete_and_relabel():
+    text = "案父國立交通大學畢業。"
+    doc = doc_with_ents(text, [("國立", "FAMILY"), ("通大學", "HOSPITAL")])
+    changes = repair_ner_spans(doc, text)
+    assert changes["joined"] == 1
+    assert ents_of(doc) == [("國立交通大學", "SCHOOL")]
+
+
+@pytest.mark.parametrize("text,place,vetoed", [
+    ("他是國中國文老師", "中國", True),  # 國中 + 國文: no China
+    ("高中國語成績差", "中國", True),
+    ("他在中國工作三年", "中國", False),
+    ("中國人", "中國", False),
+])
+def test_a_known_place_that_starts_inside_a_school_level_is_vetoed(text, place, vetoed):
+    start = text.index(place)
+    assert (validate_place_name(text, start, start + len(place)) is False) is vetoed
