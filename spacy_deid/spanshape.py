@@ -75,7 +75,7 @@ from .age_cues import uncued_age
 from .clinical_terms import is_clinical_term
 from .common_words import plain_words
 from .common_words_zh import common_words_zh, plain_han_words
-from .dates.finder import after_measurement_word, find_readings
+from .dates.finder import FULL_NUMERIC_DATE, after_measurement_word, find_readings
 from .dates.nondates import clock_time, hhmm, is_amount, is_number_or_range, unit_after, unmistakable_clock
 from .dates.numerals import NUMERAL_CHARS
 from .doctext import doc_text
@@ -261,6 +261,8 @@ def measured_value(text: str, start: int, end: int, label: str) -> bool:
     test; a DATE of digits alone is left to it, as a year may follow a word that is also an abbreviation."""
     span = text[start:end]
     shaped = span.isascii() and (span.isdigit() if label != "DATE" else _DIGITS_AND_SEPARATORS.fullmatch(span))
+    if label == "DATE" and FULL_NUMERIC_DATE.fullmatch(span):
+        return False  # `HbA1c [110/3/5]`: the date of a result, not a value (`dates.finder`)
     return bool(shaped) and after_measurement_word(text, start)
 
 

@@ -226,6 +226,8 @@ def test_a_decade_that_is_no_ones_is_a_vital_range(text, value, decade):
     ("admitted since 110.3.2", "110.3.2", False),  # a Minguo date after no measurement word
     ("seen 3/14 in OPD", "3/14", False),
     ("BP check on Dec 3", "Dec 3", False),  # a month's name: not digits and separators
+    ("HbA1c 110/3/5 7.2", "110/3/5", False),  # a full date: the date of the result
+    ("BP 2021/12/25 120/80", "2021/12/25", False),
 ])
 def test_a_date_of_digits_right_after_a_measurement_word_is_a_measured_value(text, value, measured):
     start = text.index(value)

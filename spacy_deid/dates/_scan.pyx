@@ -39,6 +39,7 @@ cdef object _year_cue = None         # finder._YEAR_CUE.search
 cdef object _id_veto = None          # finder._ID_VETO.search
 cdef object _left_veto = None        # finder._LEFT_VETO_REVERSED.match
 cdef object _right_veto = None       # finder._RIGHT_UNIT_VETO.match
+cdef object _full_date = None        # finder.FULL_NUMERIC_DATE.fullmatch
 cdef str _left_veto_last = ""        # finder.LEFT_VETO_LAST_CHARS
 cdef str _left_strip = ""            # finder._LEFT_STRIP
 cdef object _fraction_vetoed = None  # finder._fraction_vetoed
@@ -55,8 +56,8 @@ cdef int[13] _DAYS = [0, 31, 29, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31]
 def bind(shapes, vetoes, str left_veto_last, str left_strip, fraction_vetoed, clock_time, month_field,
          lowercase_words, parse_numeral, preference_key, int cache_size) -> None:
     """Called once by `finder` when it imports this module: the pieces shared with the reference.
-    vetoes: finder's (_YEAR_CUE, _ID_VETO, _LEFT_VETO_REVERSED, _RIGHT_UNIT_VETO)."""
-    global _regexes, _year_cue, _id_veto, _left_veto, _right_veto, _fraction_vetoed, _parse_numeral
+    vetoes: finder's (_YEAR_CUE, _ID_VETO, _LEFT_VETO_REVERSED, _RIGHT_UNIT_VETO, FULL_NUMERIC_DATE)."""
+    global _regexes, _year_cue, _id_veto, _left_veto, _right_veto, _full_date, _fraction_vetoed, _parse_numeral
     global _clock_time
     global _preference_key, _CACHE_SIZE, _left_veto_last, _left_strip, _month_field, _LOWERCASE_WORDS
     _month_field = month_field
@@ -67,6 +68,7 @@ def bind(shapes, vetoes, str left_veto_last, str left_strip, fraction_vetoed, cl
     _regexes = tuple(shapes[name] for name in SHAPE_NAMES)
     _year_cue, _id_veto, _left_veto, _right_veto = (vetoes[0].search, vetoes[1].search, vetoes[2].match,
                                                     vetoes[3].match)
+    _full_date = vetoes[4].fullmatch
     _fraction_vetoed = fraction_vetoed
     _clock_time = clock_time
     _parse_numeral = parse_numeral
@@ -811,6 +813,8 @@ cdef inline bint _month_day_only(tuple readings):
 cdef bint _context_vetoed(str text, Py_ssize_t start, Py_ssize_t end, int shape) except -1:
     """`finder._context_vetoed`, with its regexes."""
     cdef str left = text[start - 24 if start > 24 else 0:start]
+    if shape == NUMERIC and _full_date(text, start, end) is not None:
+        return False
     if shape == BARE_YEAR:
         if _year_cue(left) is None or _clock_time(text, start, end):
             return True

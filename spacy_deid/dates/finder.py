@@ -466,10 +466,19 @@ _HANDLERS = {
 _CONTEXT_VETO_SHAPES = frozenset(("numeric", "bare_year", "compact"))
 
 
+# A numeric date of three parts with a year of three or four digits (`2021/12/25`, `110.3.5`,
+# `3/5/2021`): no measured value or amount is written so, and neither a lab or vital named before the
+# date of its result (`HbA1c 110/3/5: 7.2`, `BP 2021/12/25 120/80`) nor a slash after it
+# (`入/出院 2021/12/25 / 2022/1/3`) makes it one.
+FULL_NUMERIC_DATE = re.compile(r"[0-9]{3,4}([./\-])[0-9]{1,2}\1[0-9]{1,2}|[0-9]{1,2}([./\-])[0-9]{1,2}\2[0-9]{4}")
+
+
 def _context_vetoed(text: str, start: int, end: int, shape: str) -> bool:
     """The vetoes that look at the context only, not at the readings: checked before a match is read
     (most numbers in a note are vitals, doses and phone numbers, and they stop here)."""
     left = text[max(0, start - _LEFT_CONTEXT):start]
+    if shape == "numeric" and FULL_NUMERIC_DATE.fullmatch(text, start, end):
+        return False
     if shape == "bare_year":
         if not _YEAR_CUE.search(left) or clock_time(text, start, end):  # `from 2300 to 0600`
             return True
@@ -745,7 +754,8 @@ try:
 except ImportError:  # not built: the pure-Python scan is complete on its own
     _compiled = None
 else:
-    _compiled.bind(SHAPES, (_YEAR_CUE, _ID_VETO, _LEFT_VETO_REVERSED, _RIGHT_UNIT_VETO), LEFT_VETO_LAST_CHARS,
+    _compiled.bind(SHAPES, (_YEAR_CUE, _ID_VETO, _LEFT_VETO_REVERSED, _RIGHT_UNIT_VETO, FULL_NUMERIC_DATE),
+                   LEFT_VETO_LAST_CHARS,
                    _LEFT_STRIP, _fraction_vetoed, clock_time, month_field, _LOWERCASE_WORDS,
                    parse_numeral, _preference_key, _CACHE_SIZE)
 
