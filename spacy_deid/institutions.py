@@ -36,10 +36,12 @@ for spans the NER found (never rule or date spans):
   calls a person that ends in 醫院 is a name the extension rule above may have completed.
 
 A NER that reads one character at a time also leaves a character it has not seen in a name outside
-it, cutting one institution in two (`[國立]交[通大學]`, `[國立彰化]師[範大學]`); `joined` makes one span
-of two NER spans one or two name characters apart when the second is a place or institution and the
-whole ends with a type word (with its label), and the first is a place, an institution or a generic
-modifier (`國立`, whatever label the NER gave it).
+it, or splits a name where a word it knows begins, cutting one institution in two (`[國立]交[通大學]`,
+`[國立彰化]師[範大學]`, `[林耳][鼻喉科]診所`); `joined` makes one span of two NER spans at most two name
+characters apart when the second is a place or institution and the whole, with a type word right after
+it, ends with a type word (whose label it takes), and the first is a place, an institution or a
+generic modifier (`國立`, whatever label the NER gave it); side by side (`[新加坡][中央醫院]`) only when
+no grammatical word or verb meets at the seam (`來[台讀][國立成功大學]` is a place, a verb and a school).
 
 The type words are the categories of annotation.md (HOSPITAL, SCHOOL, MARKET, GENERAL_BUSINESS and
 LOCATION: parks, temples, foundations, prisons, airports). The longest type word wins (`附設醫院`
@@ -62,7 +64,9 @@ TYPE_WORDS_ZH: Dict[str, Tuple[str, ...]] = {
                "國小", "國民小學", "國民中學", "中學", "小學", "實驗小學", "補習班", "幼兒園", "幼稚園", "女中", "商職",
                "工職", "家商", "高農", "護專", "專科學校"),
     "MARKET": ("夜市", "市場", "菜市場", "果菜市場", "觀光夜市"),
-    "GENERAL_BUSINESS": ("公司", "股份有限公司", "有限公司", "銀行", "百貨", "百貨公司", "超市", "餐廳", "工廠"),
+    "GENERAL_BUSINESS": ("公司", "股份有限公司", "有限公司", "銀行", "百貨", "百貨公司", "超市", "餐廳", "工廠",
+                         "五金行", "商行", "車行", "早餐店", "小吃店", "餐館", "藥局", "藥房", "書店", "超商",
+                         "旅行社", "事務所", "工作室", "企業", "實業"),
     "LOCATION": ("公園", "基金會", "監獄", "看守所", "機場", "博物館", "美術館", "紀念館", "紀念堂", "教會",
                  "寺", "宮", "廟"),
 }
@@ -89,7 +93,7 @@ GENERIC_MODIFIERS = frozenset("""
 # Place labels that name the city, state or country an institution is named after.
 NAMED_AFTER_LABELS = frozenset({"CITY", "STATE", "COUNTRY", "REGION"})
 # Characters that make a run of Han characters a phrase rather than a name (`台北的醫院`, `台北某醫院`).
-_GRAMMAR_ZH = frozenset("的之在到去回住與及或跟等各其某該這那一家間所於由從往向至是有為了也都很就再又此並")
+_GRAMMAR_ZH = frozenset("的之在到去回住與及或跟等各其某該這那一家間所於由從往向至是有為了也都很就再又此並讀念唸")
 _NAME_BEFORE_TYPE_WORD = range(2, 6)
 _NAME_BEFORE_TYPE_WORD_OF_INSTITUTION = range(2, 4)
 # Words between a place and a type word that say where, not which (`[台大]附近診所`).
@@ -101,7 +105,7 @@ _STAFF_ENDINGS = ("師", "員", "長", "工", "生")
 _UNIT_AFTER_EN = re.compile(r"[ ](?:Department|Dept\.?|Division)$")
 
 
-_GAP_IN_NAME = range(1, 3)
+_GAP_IN_NAME = range(0, 3)
 
 
 def joined(doc: Doc, text: str) -> int:
@@ -133,12 +137,19 @@ def _joined(doc: Doc, text: str, first: Span, second: Span) -> Optional[Span]:
         return None
     if not (first.label_ in LOCATION_LABELS or first.text in GENERIC_MODIFIERS):
         return None
-    if not _name_like(text[first.end_char:second.start_char]) or not HAN_CHAR.match(text, first.end_char - 1):
+    gap = text[first.end_char:second.start_char]
+    if (gap and not _name_like(gap)) or not HAN_CHAR.match(text, first.end_char - 1):
         return None
-    label = type_word_ending(text[first.start_char:second.end_char])
+    if not gap and second.label_ != "DEPARTMENT" and not _name_like(first.text[-1] + second.text[0]):
+        return None  # `[台讀][國立成功大學]`: a place and a verb, then a school
+    end = second.end_char
+    after = type_word_after(text, end)  # `[林耳][鼻喉科]診所`: the type word may follow the second part
+    if after is not None:
+        end = after[0]
+    label = type_word_ending(text[first.start_char:end])
     if label is None:
         return None
-    return doc.char_span(first.start_char, second.end_char, label=label)
+    return doc.char_span(first.start_char, end, label=label)
 
 
 def _by_length(table: Dict[str, Tuple[str, ...]]) -> List[Tuple[str, str]]:

@@ -8,7 +8,8 @@ span, or spans where one is split, or none where it is dropped (None: unchanged)
    `lawyer [presented to]`);
 2. `institutions.completed`: a span takes the type word after it or the label of the one it ends with
    (`[國立成功]大學` -> `[國立成功大學]` SCHOOL), and a place the name and type word of an institution
-   named after it (`[北京]協和醫院` -> `[北京協和醫院]` HOSPITAL);
+   named after it (`[北京]協和醫院` -> `[北京協和醫院]` HOSPITAL); then the edges once more, now that
+   the span is an institution (`[經營永興五]金行` -> `[經營永興五金行]` -> `[永興五金行]`);
 3. `departments.by_department`: a department name decides its label and edges, and is split off the
    institution before it (`[SGH Thoracic Surgery]` -> `[SGH]` + `[Thoracic Surgery]` DEPARTMENT,
    `[外科收住院]` -> `[外科]`), and a school, business or market before `OPD` is a department;
@@ -40,7 +41,8 @@ from .workplaces import as_workplace
 
 # (doc, text, entity, next entity or None) -> the repaired span or spans, or None to keep the entity
 Repair = Callable[[Doc, str, Span, Optional[Span]], Optional[Union[Span, Tuple[Span, ...]]]]
-REPAIRS: Dict[str, Repair] = {"edges": trimmed, "institutions": completed, "departments": by_department,
+REPAIRS: Dict[str, Repair] = {"edges": trimmed, "institutions": completed, "institution_edges": trimmed,
+                              "departments": by_department,
                               "workplaces": as_workplace, "care_or_study": by_care_or_study,
                               "titles": titled_place, "relations": by_relation,
                               "apposition": relation_in_apposition}

@@ -12,6 +12,7 @@ spans; never streets, whose names start with such characters, or departments):
   a person's name drops such a word too (`[是]景美` is then completed as a school by `institutions`);
 - a span that starts inside a school level written before it drops that character (`高[中台中一中]`,
   `大[學東吳]`);
+- a span ends before a counted or pointed-at place (`新店[一處公園]`, `台北[某醫院]`): a generic one;
 - a word after an institution's type word that goes on into the sentence ends the span there
   (`景美女中[念]書`, `南華大學[便]去工作`, `高雄醫學大學[與學長]`, `大安國小[畢]` for 畢業);
 - a trailing activity word (`ACTIVITY_WORDS`: 戒酒, 長大, 遊學, 肄業, 研究所, 職員 ...), or the first part of one
@@ -47,6 +48,8 @@ LEADING_PREPOSITIONS = frozenset("至住於到往在去回")
 # Verbs, a copula and conjunctions that start no place or person name (`和`, `上`, `為` do: 和信, 上海, 為恭).
 # They stay when they begin a common word with the next character (`讀書會`, `完美`).
 LEADING_VERBS = frozenset("是讀念唸完與及跟")
+# A counted or pointed-at place is a generic one: `[新店]一處公園`, `[台北]某醫院`, `[土城]一家工廠`.
+_COUNTED_PLACE = re.compile(r"一處|一家|一間|一所|一個|某|這家|那家|這間|那間")
 # After an institution's type word these go on into the sentence, never into the name.
 _AFTER_TYPE_WORD = frozenset("念讀唸便就時後前並也都又才再的了和與及跟畢")
 ACTIVITY_WORDS = ("住院", "就診", "急診", "看診", "門診", "回診", "戒酒", "戒毒", "治療", "開刀", "手術", "復健",
@@ -70,6 +73,9 @@ def trimmed_bounds(text: str, start: int, end: int) -> Optional[tuple]:
     else:
         new_start = _after_type_word_before(text, start, end)
     new_end = _end_of_institution(text, new_start, new_end)
+    counted = _COUNTED_PLACE.search(text, new_start + 2, new_end)
+    if counted is not None:
+        new_end = counted.start()
     year = _SCHOOL_YEAR.search(text, new_start, new_end)
     if year is not None and year.start() - new_start >= 2:
         new_end = year.start()
@@ -110,11 +116,19 @@ def _activity_at_end(text: str, start: int, end: int, word: str) -> int:
 
 def _after_type_word_before(text: str, start: int, end: int) -> int:
     """Where the name starts when the span begins inside a type word written before it (`國[中成大]`,
-    `高[中台中一中]`: the school level, then the school), else `start`; at least two characters remain."""
+    `高[中台中一中]`: the school level, then the school), or with or inside a common word before an
+    institution's name (`[經營永興五金行]`, `經[營阿美早餐店]`), else `start`; at least two characters
+    remain, and of an institution, more than its type word."""
     for word in SCHOOL_LEVELS_ZH:
         for k in range(1, len(word)):
             if text.startswith(word, start - k) and end - (start - k + len(word)) >= 2:
                 return start - k + len(word)
+    words = common_words_zh()
+    for word_start in (start - 1, start):
+        name_start = word_start + 2
+        if (word_start >= 0 and text[word_start:name_start] in words and name_start < end
+                and type_word_ending(text[name_start:end]) is not None):
+            return name_start
     return start
 
 

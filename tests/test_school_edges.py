@@ -24,6 +24,10 @@ from ner_spans import doc_with_ents, ents_of, repaired
      ("Taipei Municipal Renai Junior High School", "SCHOOL")),
     ("學歷  高雄醫學大學畢  國籍  台灣", ("高雄醫學大學畢  國籍", "HOSPITAL"), ("高雄醫學大學", "HOSPITAL")),
     ("是景美女中的學生", ("是景美", "PERSON"), ("景美", "PERSON")),  # a name drops the copula too
+    ("案父經營永興五金行。", ("經營永興五金行", "GENERAL_BUSINESS"), ("永興五金行", "GENERAL_BUSINESS")),
+    ("在南門市場附近經營阿美早餐店。", ("營阿美早餐店", "LOCATION"), ("阿美早餐店", "LOCATION")),  # inside 經營
+    ("個案於新店一處公園慢跑時胸痛。", ("新店一處公園", "LOCATION"), ("新店", "LOCATION")),  # a generic park
+    ("住在台北某醫院附近", ("台北某醫院", "HOSPITAL"), ("台北", "HOSPITAL")),
 ])
 def test_an_institution_span_drops_the_words_at_its_edges(text, found, expected):
     assert repaired(text, found, trimmed) == (1, [expected])
@@ -34,6 +38,7 @@ def test_an_institution_span_drops_the_words_at_its_edges(text, found, expected)
     ("上海大學畢業", ("上海大學", "SCHOOL")),
     ("由大安高職員工", ("大安高職", "SCHOOL")),
     ("參加讀書會", ("讀書會", "LOCATION")),  # 讀書 is a word
+    ("逛光華商場", ("光華商場", "MARKET")),  # a common word first, but only the type word would remain
 ])
 def test_names_that_start_or_end_with_such_characters_are_kept(text, found):
     assert repaired(text, found, trimmed) == (0, [found])
@@ -64,6 +69,8 @@ def test_a_name_before_a_common_word_is_not_made_a_school(text, found):
     ("案父國立交通大學畢業。", [("國立", "FAMILY"), ("通大學", "SCHOOL")], [("國立交通大學", "SCHOOL")]),
     ("學歷: 國立彰化師範大學", [("國立彰化", "SCHOOL"), ("範大學", "SCHOOL")], [("國立彰化師範大學", "SCHOOL")]),
     ("住台北市立醫院", [("台北", "CITY"), ("立醫院", "HOSPITAL")], [("台北市立醫院", "HOSPITAL")]),
+    ("在林耳鼻喉科診所看診", [("林耳", "NATIONALITY"), ("鼻喉科", "DEPARTMENT")], [("林耳鼻喉科診所", "HOSPITAL")]),
+    ("轉至新加坡中央醫院", [("新加坡", "COUNTRY"), ("中央醫院", "HOSPITAL")], [("新加坡中央醫院", "HOSPITAL")]),
 ])
 def test_an_institution_cut_in_two_is_joined(text, parts, expected):
     doc = doc_with_ents(text, parts)
@@ -76,6 +83,8 @@ def test_an_institution_cut_in_two_is_joined(text, parts, expected):
     ("王小明看台大醫院", [("王小明", "PATIENT"), ("台大醫院", "HOSPITAL")]),  # a person first
     ("長庚與台大醫院", [("長庚", "HOSPITAL"), ("台大醫院", "HOSPITAL")]),
     ("台北市 大安區", [("台北市", "CITY"), ("大安區", "CITY")]),  # no type word at the end
+    ("來台讀國立成功大學", [("台讀", "HOSPITAL"), ("國立成功大學", "SCHOOL")]),  # a verb at the seam
+    ("台北榮總", [("台北", "CITY"), ("榮總", "HOSPITAL")]),  # ends with no type word
 ])
 def test_neighbouring_places_are_not_joined(text, parts):
     doc = doc_with_ents(text, parts)
@@ -106,3 +115,15 @@ def test_the_repairs_join_first_then_complete_and_relabel():
 def test_a_known_place_that_starts_inside_a_school_level_is_vetoed(text, place, vetoed):
     start = text.index(place)
     assert (validate_place_name(text, start, start + len(place)) is False) is vetoed
+
+
+def test_a_place_span_ending_with_a_type_word_keeps_its_length_over_a_known_place():
+    from spacy_deid.rules.known_places import overrun_ents
+    text = "個案曾在台中監獄服刑三年。"
+    doc = doc_with_ents(text, [("台中監獄", "LOCATION")])
+    place = doc.char_span(text.index("台中"), text.index("台中") + 2, label="CITY")
+    assert overrun_ents(doc, text, [place]) == []
+    text = "回台中找工作"
+    doc = doc_with_ents(text, [("台中找", "CITY")])
+    place = doc.char_span(1, 3, label="CITY")
+    assert [e.text for e in overrun_ents(doc, text, [place])] == ["台中找"]

@@ -7,7 +7,8 @@ NER place span that begins with a known place and goes on with words that do not
 is dropped, and the known place takes its part:
 - what follows the place holds no letter or digit (`上海),`), or
 - it is Chinese and its last character ends no name of an organisation or a place (`出差`, `找`,
-  `流浪`; but `新加坡中央醫院`, `台北市立萬芳醫院`, `中國醫` keep the NER's span: 院, 醫 end names).
+  `流浪`; but `新加坡中央醫院`, `台北市立萬芳醫院`, `中國醫` keep the NER's span: 院, 醫 end names), and
+  the span does not end with an institution's type word (`台中監獄`, `高雄五金行`: `institutions`).
 A Latin continuation (`Japan Airlines`) is a name the NER saw whole, and so is a span the NER calls an
 organisation (a hospital, school, business, department or market: `基隆長庚`, `台中榮總` are hospitals
 named after their city): the NER's span stays.
@@ -42,6 +43,7 @@ def runs_on(rest: str) -> bool:
 def overrun_ents(doc: Doc, text: str, places: Sequence[Span]) -> List[Span]:
     """The NER entities of `doc` (source "ner" or unset) with a place label that start where a known
     place starts, are longer, and run on past it (`runs_on`)."""
+    from ..institutions import type_word_ending  # institutions -> relations -> rules: imported on use
     starts = {}
     for place in places:
         starts.setdefault(place.start_char, place.end_char)
@@ -49,7 +51,8 @@ def overrun_ents(doc: Doc, text: str, places: Sequence[Span]) -> List[Span]:
     for ent in doc.ents:
         end = starts.get(ent.start_char)
         if (end is not None and ent.end_char > end and ent.label_ in PLACE_LABELS
-                and (ent._.source or "ner") == "ner" and runs_on(text[end:ent.end_char])):
+                and (ent._.source or "ner") == "ner" and runs_on(text[end:ent.end_char])
+                and type_word_ending(ent.text) is None):
             out.append(ent)
     return out
 
