@@ -39,6 +39,11 @@ def fresh():
     return list(generate(60, seed=11, split="fresh"))
 
 
+@pytest.fixture(scope="module")
+def blind():
+    return list(generate(60, seed=11, split="blind"))
+
+
 def _dump(records):
     return [r.to_dict() for r in records]
 
@@ -86,7 +91,7 @@ def test_generate_rejects_bad_arguments(kwargs):
         list(generate(1, seed=0, **kwargs))
 
 
-@pytest.mark.parametrize("split", ["train", "heldout", "fresh"])
+@pytest.mark.parametrize("split", ["train", "heldout", "fresh", "blind"])
 def test_every_label_appears_in_50_patients(split):
     labels = {s.label for r in generate(50, seed=1, split=split) for s in r.spans}
     assert labels == set(LABELS)
@@ -121,8 +126,8 @@ def test_about_sixty_percent_of_lines_are_code_mixed(split):
     assert kinds["zh"] / total >= 0.10 and kinds["en"] / total >= 0.08
 
 
-def test_offsets_norms_and_note_lengths(train, heldout, fresh):
-    for r in train + heldout + fresh:
+def test_offsets_norms_and_note_lengths(train, heldout, fresh, blind):
+    for r in train + heldout + fresh + blind:
         r.validate()
         # 5..25 templated lines, plus a third to two thirds as many PHI-free lines
         assert 5 + 1 <= len(r.text.splitlines()) <= 25 + (2 * 25) // 3
@@ -137,9 +142,9 @@ def test_offsets_norms_and_note_lengths(train, heldout, fresh):
                 assert s.norm is None
 
 
-def test_every_span_aligns_to_the_code_mixing_tokenizer(train, heldout, fresh):
+def test_every_span_aligns_to_the_code_mixing_tokenizer(train, heldout, fresh, blind):
     nlp = spacy_deid.blank()
-    records = train[:250] + heldout[:250] + fresh[:150]
+    records = train[:250] + heldout[:250] + fresh[:150] + blind[:150]
     assert len(records) >= 400
     bad = [(r.id, s.label, s.start, s.end) for r in records for s, doc in [(s, nlp.make_doc(r.text)) for s in r.spans]
            if doc.char_span(s.start, s.end) is None]
@@ -214,23 +219,26 @@ def test_date_renderer(fmt, day, text, norm):
     assert D.render(day, fmt, random.Random(0)) == (text, norm)
 
 
-def test_each_split_uses_only_its_own_templates(train, heldout, fresh):
+def test_each_split_uses_only_its_own_templates(train, heldout, fresh, blind):
     split_of = {t.id: t.split for t in all_templates()}
     used = {name: {i for r in records for i in r.meta["templates"]}
-            for name, records in (("train", train), ("heldout", heldout), ("fresh", fresh))}
+            for name, records in (("train", train), ("heldout", heldout), ("fresh", fresh), ("blind", blind))}
     assert all(used.values())
     assert not used["train"] & used["heldout"] and not used["fresh"] & (used["train"] | used["heldout"])
+    assert not used["blind"] & (used["train"] | used["heldout"] | used["fresh"])
     for name, ids in used.items():
         assert {split_of[i] for i in ids} == {name}
 
 
-def test_fresh_notes_take_heldout_values_and_their_own_ids(fresh):
-    assert {r.meta["values"] for r in fresh} == {"heldout"}
+def test_fresh_and_blind_notes_take_heldout_values_and_their_own_ids(fresh, blind):
+    assert {r.meta["values"] for r in fresh + blind} == {"heldout"}
     assert all(r.patient_id.startswith("SYNF11-") for r in fresh)
+    assert all(r.patient_id.startswith("SYNB11-") for r in blind)
 
 
 def test_every_section_has_templates_in_every_split():
-    assert set(by_section("train")) == set(by_section("heldout")) == set(by_section("fresh"))
+    assert (set(by_section("train")) == set(by_section("heldout")) == set(by_section("fresh"))
+            == set(by_section("blind")))
 
 
 def _skeleton(template) -> str:
@@ -240,9 +248,9 @@ def _skeleton(template) -> str:
                    for p in template.parts)
 
 
-@pytest.mark.parametrize("other_split", ["heldout", "fresh"])
+@pytest.mark.parametrize("other_split", ["heldout", "fresh", "blind"])
 def test_training_templates_are_not_near_copies_of_evaluation_ones(other_split):
-    # The held-out and fresh splits measure unseen sentence frames; a training frame that copies one
+    # The held-out, fresh and blind splits measure unseen sentence frames; a training frame that copies one
     # (character similarity >= 0.9 of the skeletons) would turn that measure into one of memory.
     import difflib
     templates = all_templates()

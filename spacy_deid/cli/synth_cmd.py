@@ -25,10 +25,11 @@ def synth_command(
     seed: int = typer.Option(0, "--seed", help="Random seed: same seed, same bytes."),
     split: str = typer.Option(
         "train", "--split",
-        help="train, heldout (unseen templates and values) or fresh (templates written blind to the rules, held-out values)."),
+        help="train, heldout (unseen templates and values), fresh or blind (templates written blind to the rules, "
+             "held-out values)."),
     notes_per_patient: str = typer.Option("2-5", "--notes-per-patient", help="N or MIN-MAX notes per patient."),
     values: Optional[str] = typer.Option(
-        None, "--values", help="Lexicon split of the values (default: --split; heldout for fresh); train with --split "
+        None, "--values", help="Lexicon split of the values (default: --split; heldout for fresh and blind); train with --split "
                                "heldout scores unseen contexts alone, heldout with --split train unseen values alone."),
 ) -> None:
     """Generate OUTPUT with notes of PATIENTS synthetic patients (discharge, progress, OPD, nursing)."""

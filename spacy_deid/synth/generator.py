@@ -11,7 +11,7 @@ from typing import Iterator, List, Optional, Sequence, Tuple
 
 from ..corpus import PhiSpan, Record
 from .slots import SLOTS, Context, Piece
-from .templates import SPLITS, Template, by_section, note_layouts
+from .templates import EVALUATION_ONLY_SPLITS, SPLITS, Template, by_section, note_layouts
 from .values import VALUE_SPLITS, Patient, Pools, make_patient
 
 DEFAULT_NOTES_PER_PATIENT = (2, 5)
@@ -158,7 +158,8 @@ def generate(n_patients: int, seed: int = 0, split: str = "train",
     """Yield notes (Records in the annotation format) for `n_patients` synthetic patients.
 
     `split="heldout"` uses only held-out templates and lexicon values, for testing generalization;
-    `split="fresh"` uses the fresh templates (see `templates`) with held-out values.
+    `split="fresh"` and `split="blind"` use the fresh or blind templates (see `templates`) with
+    held-out values.
     `values` takes the lexicon values from another split than the templates (default: the same):
     crossing them tells how much of a held-out score is lost to unseen contexts and how much to
     unseen names and places.
@@ -166,7 +167,7 @@ def generate(n_patients: int, seed: int = 0, split: str = "train",
     if split not in SPLITS:
         raise ValueError(f"Unknown split {split!r}; expected one of {SPLITS}")
     if values is None:
-        values = "heldout" if split == "fresh" else split
+        values = "heldout" if split in EVALUATION_ONLY_SPLITS else split
     if values not in VALUE_SPLITS:
         raise ValueError(f"Unknown value split {values!r}; expected one of {VALUE_SPLITS}")
     lo, hi = notes_per_patient

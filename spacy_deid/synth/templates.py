@@ -4,6 +4,9 @@ Templates are data, values come from lexicons, and both are split: a template li
 (train) or `H` (held-out), so a held-out corpus is written with sentence frames the model never saw.
 `F` (fresh) marks frames written by an author who never saw the rules, and from whose errors no rule
 is written: the held-out split's errors were read to write rules, so its score alone flatters them.
+`B` (blind) marks a second such set, by another author who read neither the rules nor any other frame
+file, written when the fresh split's error counts had been read to find rule gaps (fourteenth
+session): the split no one has measured anything against while writing code.
 Line format: `T|H|F <id> [w=<weight>] | <text>`, `[section]` starts a section, `#` starts a comment,
 `\\n` in text starts a new note line, `{SLOT}` is filled by `slots.SLOTS`.
 """
@@ -19,8 +22,10 @@ from .slots import SLOTS
 
 register_cues()  # C_<NAME> cue-list slots must exist before templates are checked
 
-_SPLIT_OF_MARK = {"T": "train", "H": "heldout", "F": "fresh"}
+_SPLIT_OF_MARK = {"T": "train", "H": "heldout", "F": "fresh", "B": "blind"}
 SPLITS = tuple(_SPLIT_OF_MARK.values())
+# Splits of frames only, never of values: they take the held-out lexicons.
+EVALUATION_ONLY_SPLITS = ("fresh", "blind")
 _SLOT_RE = re.compile(r"\{([A-Z_]+)\}")
 _MARKS = "".join(_SPLIT_OF_MARK)
 _HEAD_RE = re.compile(f"([{_MARKS}])" + r" ([a-z0-9_.-]+)(?: w=([0-9.]+))?")

@@ -43,7 +43,7 @@ def make_taiwan_id(rng: Random, gender: str) -> str:
     return f"{letter}{digits8}{taiwan_id_check_digit(letter, digits8)}"
 
 
-VALUE_SPLITS = ("train", "heldout")  # lexicon parts; "fresh" templates take held-out values
+VALUE_SPLITS = ("train", "heldout")  # lexicon parts; "fresh" and "blind" templates take held-out values
 
 
 class Pools:
