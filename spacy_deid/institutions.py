@@ -42,6 +42,7 @@ characters apart when the second is a place or institution and the whole, with a
 it, ends with a type word (whose label it takes), and the first is a place, an institution or a
 generic modifier (`國立`, whatever label the NER gave it); side by side (`[新加坡][中央醫院]`) only when
 no grammatical word or verb meets at the seam (`來[台讀][國立成功大學]` is a place, a verb and a school).
+An English name that starts with a number the NER took apart (`[228] [Peace Memorial Park]`) is joined too.
 
 The type words are the categories of annotation.md (HOSPITAL, SCHOOL, MARKET, GENERAL_BUSINESS and
 LOCATION: parks, temples, foundations, prisons, airports). The longest type word wins (`附設醫院`
@@ -68,7 +69,7 @@ TYPE_WORDS_ZH: Dict[str, Tuple[str, ...]] = {
                          "五金行", "商行", "車行", "早餐店", "小吃店", "餐館", "藥局", "藥房", "書店", "超商",
                          "旅行社", "事務所", "工作室", "企業", "實業"),
     "LOCATION": ("公園", "基金會", "監獄", "看守所", "機場", "博物館", "美術館", "紀念館", "紀念堂", "教會",
-                 "寺", "宮", "廟"),
+                 "寺", "宮", "廟", "園區", "動物園", "圖書館", "文化中心", "藝術中心", "風景區", "老街", "車站"),
 }
 TYPE_WORDS_EN: Dict[str, Tuple[str, ...]] = {
     "HOSPITAL": ("Hospital", "Memorial Hospital", "General Hospital", "Medical Center", "Clinic"),
@@ -76,7 +77,9 @@ TYPE_WORDS_EN: Dict[str, Tuple[str, ...]] = {
                "Senior High School", "High School", "Cram School", "Kindergarten"),
     "MARKET": ("Night Market", "Market"),
     "GENERAL_BUSINESS": ("Company", "Corporation", "Bank", "Department Store", "Restaurant", "Factory"),
-    "LOCATION": ("Park", "Foundation", "Prison", "Airport", "Museum", "Temple", "Memorial Hall"),
+    "LOCATION": ("Park", "Foundation", "Prison", "Airport", "Museum", "Temple", "Memorial Hall", "Art Center",
+                 "Arts Center", "Cultural Center", "Mountain", "Monastery", "Shrine", "Zoo", "Stadium", "Library",
+                 "Station"),
 }
 # School levels, written before a school's name as often as after it (`高中[台中一中]`, `大學念[東吳]`).
 SCHOOL_LEVELS_ZH = tuple(w for w in TYPE_WORDS_ZH["SCHOOL"] if len(w) == 2 and w not in ("學院", "女中"))
@@ -138,6 +141,9 @@ def _joined(doc: Doc, text: str, first: Span, second: Span) -> Optional[Span]:
     if not (first.label_ in LOCATION_LABELS or first.text in GENERIC_MODIFIERS):
         return None
     gap = text[first.end_char:second.start_char]
+    if first.text.isdigit() and gap == " " and second.text[:1].isupper():
+        label = type_word_ending(second.text)  # `[228] [Peace Memorial Park]`: a name that starts with a number
+        return doc.char_span(first.start_char, second.end_char, label=label) if label else None
     if (gap and not _name_like(gap)) or not HAN_CHAR.match(text, first.end_char - 1):
         return None
     if not gap and second.label_ != "DEPARTMENT" and not _name_like(first.text[-1] + second.text[0]):

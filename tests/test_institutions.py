@@ -19,6 +19,8 @@ from ner_spans import deid_after, doc_with_ents, ents_of, repaired
     ("transferred from Calvert Memorial Hospital today", ("Calvert", "CITY"), ("Calvert Memorial Hospital", "HOSPITAL")),
     ("TRANSFERRED FROM CALVERT HOSPITAL ER", ("CALVERT", "PATIENT"), ("CALVERT HOSPITAL", "HOSPITAL")),
     ("She studied at Tunghai University before.", ("Tunghai", "CITY"), ("Tunghai University", "SCHOOL")),
+    ("Referred to Pier-2 Art Center for art therapy", ("Pier-2", "HOSPITAL"), ("Pier-2 Art Center", "LOCATION")),
+    ("到南港軟體園區上班", ("南港軟體", "CITY"), ("南港軟體園區", "LOCATION")),
     # an institution named after its place: the NER stopped at the place
     ("住北京協和醫院(東京)。", ("北京", "CITY"), ("北京協和醫院", "HOSPITAL")),
     ("於臺北市立關渡醫院住院。", ("臺北市", "CITY"), ("臺北市立關渡醫院", "HOSPITAL")),

@@ -71,6 +71,8 @@ def test_a_name_before_a_common_word_is_not_made_a_school(text, found):
     ("住台北市立醫院", [("台北", "CITY"), ("立醫院", "HOSPITAL")], [("台北市立醫院", "HOSPITAL")]),
     ("在林耳鼻喉科診所看診", [("林耳", "NATIONALITY"), ("鼻喉科", "DEPARTMENT")], [("林耳鼻喉科診所", "HOSPITAL")]),
     ("轉至新加坡中央醫院", [("新加坡", "COUNTRY"), ("中央醫院", "HOSPITAL")], [("新加坡中央醫院", "HOSPITAL")]),
+    ("found at 228 Peace Memorial Park", [("228", "ROOM"), ("Peace Memorial Park", "DEPARTMENT")],
+     [("228 Peace Memorial Park", "LOCATION")]),  # a name that starts with a number
 ])
 def test_an_institution_cut_in_two_is_joined(text, parts, expected):
     doc = doc_with_ents(text, parts)
@@ -85,6 +87,7 @@ def test_an_institution_cut_in_two_is_joined(text, parts, expected):
     ("台北市 大安區", [("台北市", "CITY"), ("大安區", "CITY")]),  # no type word at the end
     ("來台讀國立成功大學", [("台讀", "HOSPITAL"), ("國立成功大學", "SCHOOL")]),  # a verb at the seam
     ("台北榮總", [("台北", "CITY"), ("榮總", "HOSPITAL")]),  # ends with no type word
+    ("room 228 Peace Street", [("228", "ROOM"), ("Peace Street", "STREET")]),  # no type word: a room and a street
 ])
 def test_neighbouring_places_are_not_joined(text, parts):
     doc = doc_with_ents(text, parts)
