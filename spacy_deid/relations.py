@@ -127,6 +127,10 @@ _PATIENT_FIELD = re.compile(r"(?<![^\W\d_])(?:姓名|病人姓名|病患姓名|�
                             r"(?i:patient|patient name|pt|pt\.|pt name))[ ]?[:：][ ]?$")
 # The patient named in apposition, without a colon: `病人俞采潔`, `案主 馮欣妤`, `The patient, Mrs. Lu,`.
 _PATIENT_APPOSITION = re.compile(r"(?<![^\W\d_])(?:病人|病患|患者|個案|案主|(?i:the patient,))[ ]?" + _TITLE + "$")
+# The patient saying their own name: `病人自述：「我叫[潘建國]」`, `Pt stated "my name is [Lin]"`.
+_WINDOW_SELF_NAMED = 32
+_PATIENT_SELF_NAMED = re.compile(r"(?:病人|病患|患者|個案|案主|(?i:pt|patient))[^。\n]{0,12}?[「『\"“'][ ]?"
+                                 r"(?:我叫|我是|我的名字是|(?i:my name is|i am|i'm))[ ]?$")
 # 先生 and 太太 as a field (`先生: [趙承翰]`) are the husband and the wife: Mr and Mrs take no colon.
 _SPOUSE_FIELD = re.compile(r"(?:先生|太太)[ ]?[:：][ ]?$")
 # A one-character kinship word as a field of its own (`父: 王大明`, `母：林美玲`); inside a word (`師父:`)
@@ -204,7 +208,8 @@ def relation_label(text: str, start: int, end: int) -> Optional[str]:
     before = text[max(0, start - _WINDOW_BEFORE):start]
     # searched in `text` itself, so that the look-behind sees the character before the window
     if (_PATIENT_FIELD.search(text, max(0, start - _WINDOW_BEFORE), start)
-            or _PATIENT_APPOSITION.search(text, max(0, start - _WINDOW_BEFORE), start)):
+            or _PATIENT_APPOSITION.search(text, max(0, start - _WINDOW_BEFORE), start)
+            or _PATIENT_SELF_NAMED.search(text, max(0, start - _WINDOW_SELF_NAMED), start)):
         return "PATIENT"
     kin_before = _KIN_BEFORE.search(before)
     if kin_before is not None:

@@ -169,7 +169,7 @@ def profession_bounds(text: str, start: int, end: int) -> Optional[tuple]:
 
 # A token of sentence punctuation ends no PHI (`return to [Taiwan.]`), except the period of an
 # abbreviation that the tokenizer split off (`Minquan W. Rd.`, `Acme Co.`, an initial: `John F.`).
-_TRAILING_PUNCTUATION = frozenset(".,;:。，；：!?！？、")
+_TRAILING_PUNCTUATION = frozenset(".,;:。，；：!?！？、」』”’\"")
 _LEADING_PUNCTUATION = frozenset(",;:。，；：、")
 _COLUMN_GAP = re.compile(r"[ ]{2,}|\t")
 _ABBREVIATED = frozenset("rd st ave blvd ln dr hwy sec co inc ltd corp jr sr mt no".split())

@@ -12,15 +12,19 @@ Credentials after a name: `, MD` for a physician; RN, LPN, NP, CNA, MSW, LCSW an
 whom the training corpus writes as PERSON. A relation word in apposition after it (`[Peter]
 (brother-in-law)` CITY, `[Kelly], the patient's case worker` GENERAL_BUSINESS) makes it FAMILY or PERSON,
 as `relations` reads it.
+A Chinese span that is a surname and the title said after it (`[許老闆]` GENERAL_BUSINESS, `[紀先生]`,
+`[章姊妹]`) keeps the surname alone, as annotation.md writes it (`[葉]醫師`), labelled by the title:
+DOCTOR after a physician's, else as `relations` reads the words around it, else PERSON.
 """
 import re
 from typing import Optional
 
 from spacy.tokens import Doc, Span
 
+from .common_words_zh import surnames_zh
 from .institutions import TYPE_WORDS_EN
-from .labels import LOCATION_LABELS
-from .relations import MD_AFTER, relation_after
+from .labels import LOCATION_LABELS, NAME_LABELS
+from .relations import CLINICIAN_ZH, MD_AFTER, relation_after, relation_label
 
 # Labels of places that a person's name can be mistaken for (a NUMBER or ROOM holds digits).
 _PLACE_LABELS = LOCATION_LABELS - {"NUMBER", "ROOM"}
@@ -49,9 +53,31 @@ def person_label(text: str, start: int, end: int) -> Optional[str]:
     return relation_after(text, end)
 
 
+# Titles said after a Chinese surname: honorifics, kinship-like forms of address, roles.
+TITLES_AFTER_SURNAME_ZH = ("先生", "小姐", "太太", "女士", "老闆娘", "老闆", "老師", "阿姨", "伯伯", "叔叔",
+                           "媽媽", "姊妹", "弟兄", "牧師", "律師", "社工", "主任", "經理", "教練") + CLINICIAN_ZH
+
+
+def _surname_and_title(doc: Doc, text: str, ent: Span) -> Optional[Span]:
+    """The surname of a span that is a Chinese surname and its title (module docstring), else None."""
+    for title in TITLES_AFTER_SURNAME_ZH:
+        if ent.text.endswith(title) and 1 <= len(ent.text) - len(title) <= 2:
+            surname_end = ent.end_char - len(title)
+            if text[ent.start_char:surname_end] not in surnames_zh():
+                return None
+            label = ("DOCTOR" if title in CLINICIAN_ZH
+                     else relation_label(text, ent.start_char, surname_end) or "PERSON")
+            return doc.char_span(ent.start_char, surname_end, label=label)
+    return None
+
+
 def titled_place(doc: Doc, text: str, ent: Span, following: Optional[Span] = None) -> Optional[Span]:
     """`ent` relabelled DOCTOR or PERSON when it is a place span a title or credential marks as a person's
-    name (module docstring), else None."""
+    name, or cut to its surname when it holds the title (module docstring), else None."""
+    if ent.label_ in _PLACE_LABELS or ent.label_ in NAME_LABELS:
+        surname = _surname_and_title(doc, text, ent)
+        if surname is not None:
+            return surname
     if ent.label_ not in _PLACE_LABELS or not ent.text[:1].isupper() or not ent.text[:1].isascii():
         return None
     if names_an_institution(ent.text):

@@ -24,6 +24,7 @@ from ner_spans import doc_with_ents, ents_of, repaired
      ("Taipei Municipal Renai Junior High School", "SCHOOL")),
     ("學歷  高雄醫學大學畢  國籍  台灣", ("高雄醫學大學畢  國籍", "HOSPITAL"), ("高雄醫學大學", "HOSPITAL")),
     ("是景美女中的學生", ("是景美", "PERSON"), ("景美", "PERSON")),  # a name drops the copula too
+    ("Pt stated「我叫謝宗翰」and denied", ("謝宗翰」", "PERSON"), ("謝宗翰", "PERSON")),  # a closing quote
     ("案父經營永興五金行。", ("經營永興五金行", "GENERAL_BUSINESS"), ("永興五金行", "GENERAL_BUSINESS")),
     ("在南門市場附近經營阿美早餐店。", ("營阿美早餐店", "LOCATION"), ("阿美早餐店", "LOCATION")),  # inside 經營
     ("個案於新店一處公園慢跑時胸痛。", ("新店一處公園", "LOCATION"), ("新店", "LOCATION")),  # a generic park

@@ -89,6 +89,9 @@ def test_a_name_after_a_kinship_word_is_family(text, found):
     ("病人王小明今日出院", ("王小明", "FAMILY")),  # the patient named in apposition
     ("案主 馮欣妤 accompanied by 社工 to court.", ("馮欣妤", "PERSON")),
     ("The patient, Mrs. Lu, was alert and cooperative.", ("Lu", "FAMILY")),
+    ("病人自述：「我叫潘建國，我沒有病。」", ("潘建國", "PERSON")),  # the patient says their name
+    ("Pt stated「我叫謝宗翰」and denied SI", ("謝宗翰", "PERSON")),
+    ('Patient said "my name is Lin" twice', ("Lin", "FAMILY")),
 ])
 def test_the_name_in_the_patient_field_is_the_patient(text, found):
     assert repaired(text, found, by_relation) == (1, [(found[0], "PATIENT")])

@@ -62,3 +62,21 @@ def test_cost_grows_linearly_with_the_length_of_a_span():
         doc = doc_with_ents(text, [("A" * n, "HOSPITAL")])
         repair_ner_spans(doc, text)
     assert_linear(run, 20000)
+
+
+@pytest.mark.parametrize("text,found,expected", [
+    ("案母表示病人之前在許老闆的工廠工作。", ("許老闆", "GENERAL_BUSINESS"), ("許", "PERSON")),
+    ("病人住在紀先生家中", ("紀先生", "CITY"), ("紀", "PERSON")),
+    ("由王主治醫師查房", ("王主治醫師", "PERSON"), ("王", "DOCTOR")),
+    ("教會的章姊妹常來關心病人", ("章姊妹", "FAMILY"), ("章", "PERSON")),
+])
+def test_a_surname_and_its_title_keep_the_surname_alone(text, found, expected):
+    assert repaired(text, found, titled_place) == (1, [expected])
+
+
+@pytest.mark.parametrize("text,found", [
+    ("在三商老闆那裡工作", ("三商老闆", "GENERAL_BUSINESS")),  # 三商 is no surname
+    ("王大明先生來電", ("王大明先生", "PERSON")),  # a full name before the title: relations trims it
+])
+def test_other_spans_with_a_title_stay(text, found):
+    assert repaired(text, found, titled_place) == (0, [found])
