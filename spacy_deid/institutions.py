@@ -164,6 +164,7 @@ def _by_length(table: Dict[str, Tuple[str, ...]]) -> List[Tuple[str, str]]:
 
 
 _ZH = _by_length(TYPE_WORDS_ZH)
+_PREFIX_LAST_CHARS = frozenset(word[cut - 1] for word, _ in _ZH for cut in range(1, len(word)))
 _EN = _by_length(TYPE_WORDS_EN)
 _EN_AFTER = re.compile(r"[ ](" + "|".join(re.escape(w) for w, _ in _EN) + r")(?![A-Za-z0-9])", re.IGNORECASE)
 _EN_LABEL = {w.casefold(): label for w, label in _EN}
@@ -267,6 +268,8 @@ def _named_after_place(text: str, ent: Span) -> Optional[Tuple[int, str]]:
 def _type_word_finished(text: str, ent: Span) -> Optional[Tuple[int, str]]:
     """(end, label) of the type word `ent` stops inside of (module docstring), else None."""
     span = text[ent.start_char:ent.end_char]
+    if span[-1:] not in _PREFIX_LAST_CHARS:
+        return None
     for word, label in _ZH:
         for cut in range(len(word) - 1, 0, -1):
             if not (span.endswith(word[:cut]) and text.startswith(word[cut:], ent.end_char)):

@@ -104,6 +104,8 @@ def _activity_at_end(text: str, start: int, end: int, word: str) -> int:
     """How many characters of `word` text[start:end] ends with: all of it, or the first part of it when
     the text goes on with the rest (`[交大研]究所`), but never a type word's end (`高職` before 員工);
     0 when fewer than two characters would remain."""
+    if text[end - 1] not in word:  # neither the word nor a first part of it ends here
+        return 0
     if text.startswith(word, end - len(word)):
         cut = len(word)
     else:

@@ -58,8 +58,13 @@ TITLES_AFTER_SURNAME_ZH = ("先生", "小姐", "太太", "女士", "老闆娘", 
                            "媽媽", "姊妹", "弟兄", "牧師", "律師", "社工", "主任", "經理", "教練") + CLINICIAN_ZH
 
 
+_TITLE_LAST_CHARS = frozenset(title[-1] for title in TITLES_AFTER_SURNAME_ZH)
+
+
 def _surname_and_title(doc: Doc, text: str, ent: Span) -> Optional[Span]:
     """The surname of a span that is a Chinese surname and its title (module docstring), else None."""
+    if ent.text[-1:] not in _TITLE_LAST_CHARS:
+        return None
     for title in TITLES_AFTER_SURNAME_ZH:
         if ent.text.endswith(title) and 1 <= len(ent.text) - len(title) <= 2:
             surname_end = ent.end_char - len(title)
