@@ -121,6 +121,8 @@ def joined(doc: Doc, text: str) -> int:
         ent = ents[i]
         nxt = ents[i + 1] if i + 1 < len(ents) else None
         merged = _joined(doc, text, ent, nxt) if nxt is not None else None
+        if merged is not None and i + 2 < len(ents) and ents[i + 2].start_char < merged.end_char:
+            merged = None  # the type word after the pair belongs to the next entity
         if merged is None:
             out.append(ent)
             i += 1

@@ -106,11 +106,11 @@ def _activity_at_end(text: str, start: int, end: int, word: str) -> int:
     0 when fewer than two characters would remain."""
     if text[end - 1] not in word:  # neither the word nor a first part of it ends here
         return 0
-    if text.startswith(word, end - len(word)):
+    if end - len(word) >= start and text.startswith(word, end - len(word)):
         cut = len(word)
     else:
-        cut = next((k for k in range(len(word) - 1, 0, -1)
-                    if text.startswith(word[:k], end - k) and text.startswith(word[k:], end)), 0)
+        cut = next((k for k in range(len(word) - 1, 0, -1) if end - k >= start
+                    and text.startswith(word[:k], end - k) and text.startswith(word[k:], end)), 0)
         if cut and type_word_ending(text[start:end]) is not None:
             return 0
     return cut if end - cut - start >= 2 else 0
@@ -122,7 +122,7 @@ def _after_type_word_before(text: str, start: int, end: int) -> int:
     institution's name (`[經營永興五金行]`, `經[營阿美早餐店]`), else `start`; at least two characters
     remain, and of an institution, more than its type word."""
     for word in SCHOOL_LEVELS_ZH:
-        for k in range(1, len(word)):
+        for k in range(1, min(len(word), start + 1)):
             if text.startswith(word, start - k) and end - (start - k + len(word)) >= 2:
                 return start - k + len(word)
     words = common_words_zh()

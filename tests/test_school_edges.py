@@ -131,3 +131,17 @@ def test_a_place_span_ending_with_a_type_word_keeps_its_length_over_a_known_plac
     doc = doc_with_ents(text, [("台中找", "CITY")])
     place = doc.char_span(1, 3, label="CITY")
     assert [e.text for e in overrun_ents(doc, text, [place])] == ["台中找"]
+
+
+def test_a_join_never_reaches_into_the_next_entity():
+    text = "在林耳鼻喉科診所看診"
+    parts = [("林耳", "NATIONALITY"), ("鼻喉科", "DEPARTMENT"), ("所看", "PERSON")]
+    doc = doc_with_ents(text, parts)
+    assert joined(doc, text) == 0  # 診所 after the pair runs into the next span
+    assert ents_of(doc) == parts
+
+
+@pytest.mark.parametrize("text,start,end", [("中成大醫院", 0, 5), ("研究所台北", 3, 5), ("所台北", 1, 3)])
+def test_edges_at_the_start_of_a_text_read_no_character_before_it(text, start, end):
+    from spacy_deid.spanedges import trimmed_bounds
+    assert trimmed_bounds(text, start, end) is None
