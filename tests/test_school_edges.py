@@ -145,3 +145,13 @@ def test_a_join_never_reaches_into_the_next_entity():
 def test_edges_at_the_start_of_a_text_read_no_character_before_it(text, start, end):
     from spacy_deid.spanedges import trimmed_bounds
     assert trimmed_bounds(text, start, end) is None
+
+
+def test_edges_of_a_long_span_cost_linear_time():
+    from spacy_deid.spanedges import trimmed_bounds
+    from linear import assert_linear
+
+    def run(n: int) -> None:
+        text = "台北" + "的院" * n + "學校"  # a word that goes on after a type word, never after one
+        trimmed_bounds(text, 0, len(text))
+    assert_linear(run, 16000)
