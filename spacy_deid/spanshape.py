@@ -57,6 +57,8 @@ definitions of docs/annotation.md and nothing else:
   before a capitalised one (`holds an ARC`: a phrase around a name, not a name; a note typed all in
   lower case passes, and so do particles, `de la Cruz`; names of people are spared this test, as
   hurried notes write `sung Hsiung-Cheng`);
+- a NATIONALITY that names a language someone speaks (`[Spanish] speaking`, `speaks [Tagalog]`) is no
+  one's origin: `languages` says which words around it;
 - an emergency or public hotline number that the note says to dial (`call [911]` as a ROOM,
   `生命線[1995]` as a DATE) is no one's: `public_numbers` says which numbers and which words;
 - names, professions and location labels hold no web or mail address (`://`, `www.`, `x@y.tw`):
@@ -82,6 +84,7 @@ from .doctext import doc_text
 from .han import HAN_CHAR
 from .institutions import TYPE_WORDS_EN, TYPE_WORDS_ZH
 from .labels import LOCATION_LABELS, NAME_LABELS
+from .languages import spoken_language
 from .public_numbers import public_service_number
 
 _HAS_ALNUM = re.compile(r"[^\W_]")
@@ -338,7 +341,8 @@ def drop_misshapen(doc: Doc, sources: Iterable[str] = ("ner",)) -> List[Span]:
                                  or measured_amount(text, ent.start_char, ent.end_char, ent.label_)
                                  or vital_decade(text, ent.start_char, ent.end_char, ent.label_)
                                  or uncued_age(text, ent.start_char, ent.end_char, ent.label_)
-                                 or public_service_number(text, ent.start_char, ent.end_char)):
+                                 or public_service_number(text, ent.start_char, ent.end_char)
+                                 or spoken_language(text, ent.start_char, ent.end_char, ent.label_)):
             dropped.append(ent)
         else:
             kept.append(ent)
