@@ -286,7 +286,7 @@ def name_start(text: str, start: int, end: int) -> int:
 _APPOSITION_BEFORE = re.compile(r"(?:,[ ](?:" + _DETERMINER + r"[ ])?|[ ]?[(（][ ]?)$")
 # The word before the name it stands for: `The village chief, Mr. [Tsai]`, `a police officer named [Lin]`.
 _APPOSITION_AFTER = re.compile(r"(?:,[ ]|[ ](?:named|called)[ ])" + _TITLE)
-_OTHER_WORDS = frozenset(w.casefold() for w in OTHERS_EN)
+_OTHER_WORDS = frozenset(w.casefold() for w in OTHERS_EN + OTHERS_ZH)
 # What states an occupation before the word (`works as a volunteer`, `She is a pastor`, `Occupation:`,
 # `擔任志工`); a relation word without one names a person in the patient's life (`helped by a neighbor
 # and a volunteer`, `a pastor at church`), not anyone's trade.
@@ -304,7 +304,7 @@ def relation_in_apposition(doc: Doc, text: str, ent: Span,
     if ent.label_ != "PROFESSION":
         return None
     word = text[ent.start_char:ent.end_char].rstrip(",.;:").casefold()
-    if word not in _OTHER_WORDS and word not in OTHERS_ZH:
+    if word not in _OTHER_WORDS:
         return None
     if not _OCCUPATION_FRAME.search(text, max(0, ent.start_char - _FRAME_WINDOW), ent.start_char):
         return ()

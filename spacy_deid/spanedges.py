@@ -70,7 +70,7 @@ EDGE_LABELS = LOCATION_LABELS - {"STREET", "DEPARTMENT"}
 def trimmed_bounds(text: str, start: int, end: int) -> Optional[tuple]:
     """(start, end) without the edge words of text[start:end], or None when nothing is trimmed."""
     new_start, new_end = start, end
-    if text[start] in LEADING_PREPOSITIONS or (text[start] in LEADING_VERBS and not _starts_a_word(text, start)):
+    if text[start] in LEADING_PREPOSITIONS or _leading_verb(text, start):
         new_start = _after_leading_word(text, start, end)
     else:
         new_start = _after_type_word_before(text, start, end)
@@ -137,9 +137,10 @@ def _after_type_word_before(text: str, start: int, end: int) -> int:
     return start
 
 
-def _starts_a_word(text: str, start: int) -> bool:
-    """Does the character at `start` begin a common word with the next one (`讀書會`, `完美`)?"""
-    return text[start:start + 2] in common_words_zh()
+def _leading_verb(text: str, start: int) -> bool:
+    """Is the character at `start` one of `LEADING_VERBS` that begins no common word with the next one
+    (`讀書會`, `完美` keep theirs)?"""
+    return text[start] in LEADING_VERBS and text[start:start + 2] not in common_words_zh()
 
 
 def _after_leading_word(text: str, start: int, end: int) -> int:
@@ -198,7 +199,7 @@ def trimmed(doc: Doc, text: str, ent: Span, following: Optional[Span] = None) ->
         bounds = profession_bounds(text, start, end)
     elif ent.label_ in EDGE_LABELS:
         bounds = trimmed_bounds(text, start, end)
-    elif ent.label_ in NAME_LABELS and text[start] in LEADING_VERBS and not _starts_a_word(text, start):
+    elif ent.label_ in NAME_LABELS and _leading_verb(text, start):
         bounds = (_after_leading_word(text, start, end), end)
     else:
         bounds = None
