@@ -15,7 +15,8 @@ definitions of docs/annotation.md and nothing else:
   (year), 6, 7 or 8 digits (`970922`, `1190220`, `20211225`): `180`, `12` or `55` alone are values,
   and four digits with a leading zero are a time of day (`0600`, `1900-0700`: not PHI, annotation.md);
 - PHONE, MEDICAL_RECORD, ID_NUMBER, NIC hold a digit; EMAIL holds `@`; URL holds `.` or `/`; a PHONE
-  is not a shift written as two clock readings starting with 0 or 1 (`1900-0700`, `0200-0600`: no
+  holds no Han character and no more letters than digits (`(1) NTUH` is a list marker and a
+  hospital), and is not a shift written as two clock readings starting with 0 or 1 (`1900-0700`, `0200-0600`: no
   local number in Taiwan starts with either, and a full number has ten digits);
 - names (PATIENT, PERSON, FAMILY, DOCTOR) and PROFESSION hold a letter and no digit, and are not one
   ASCII letter (a single Han character is a name: `[葉]醫師`); a PROFESSION is not a word for a
@@ -81,7 +82,7 @@ from .dates.finder import FULL_NUMERIC_DATE, after_measurement_word, find_readin
 from .dates.nondates import clock_time, hhmm, is_amount, is_number_or_range, unit_after, unmistakable_clock
 from .dates.numerals import NUMERAL_CHARS
 from .doctext import doc_text
-from .han import HAN_CHAR
+from .han import HAN_CHAR, has_han
 from .institutions import TYPE_WORDS_EN, TYPE_WORDS_ZH
 from .labels import LOCATION_LABELS, NAME_LABELS
 from .languages import spoken_language
@@ -116,10 +117,14 @@ def _date(text: str) -> bool:
 
 
 def _phone(text: str) -> bool:
-    """A PHONE holds a digit and is not a shift written as two clock readings, one with a leading zero,
-    that starts with 0 or 1 (`0700-1900`, `1900-0700`, `0200-0600`): Taiwan's local numbers start with 2
-    to 9, and a number with its area code or a mobile number has ten digits."""
-    if not _digit(text):
+    """A PHONE holds a digit, no Han character and no more Latin letters than digits (`2312-3456 ext.
+    12` keeps more digits than letters; `(1) NTUH`, a list marker before a hospital, is no number), and is not a
+    shift written as two clock readings, one with a leading zero, that starts with 0 or 1 (`0700-1900`,
+    `1900-0700`, `0200-0600`): Taiwan's local numbers start with 2 to 9, and a number with its area code
+    or a mobile number has ten digits."""
+    if not _digit(text) or has_han(text):
+        return False
+    if sum(ch.isascii() and ch.isalpha() for ch in text) > sum(ch.isdigit() for ch in text):
         return False
     if text[:1] in "01" and _CLOCK_TIME_RANGE.fullmatch(text):
         parts = [part.strip() for part in re.split(r"[-–~]", text)]

@@ -15,7 +15,8 @@ from ner_spans import deid_after
     ("2003", "DATE"), ("90年", "DATE"), ("970922", "DATE"), ("1190220", "DATE"), ("20211225", "DATE"),
     ("2019-2020", "DATE"), ("1999", "DATE"), ("0670922", "DATE"),
     ("38", "AGE"), ("三十八", "AGE"), ("27", "NUMBER"), ("十五", "NUMBER"),
-    ("(02)2312-3456", "PHONE"), ("2234", "PHONE"), ("32001CXM", "MEDICAL_RECORD"), ("A123456789", "ID_NUMBER"),
+    ("(02)2312-3456", "PHONE"), ("2234", "PHONE"), ("02-2312-3456 ext. 12", "PHONE"), ("+886-912-345-678", "PHONE"),
+    ("32001CXM", "MEDICAL_RECORD"), ("A123456789", "ID_NUMBER"),
     ("x@y.tw", "EMAIL"), ("www.ntuh.gov.tw", "URL"),
     ("葉", "DOCTOR"), ("ydh", "DOCTOR"), ("Ho", "PATIENT"), ("He", "DOCTOR"), ("An", "FAMILY"), ("Ford", "PERSON"),
     ("The Hague", "CITY"), ("With Chen", "PERSON"), ("Wang Mei-Ling", "PERSON"), ("黃大銘", "FAMILY"),
@@ -43,6 +44,7 @@ def test_shapes_the_annotation_guide_allows(text, label):
     ("https://www.youtube.com/@meiling.liu", "PERSON"), ("lin@ntuh.gov.tw", "DOCTOR"), ("7B://", "ROOM"),
     ("supervisor)參加", "COUNTRY"), ("Chen (nephew", "FAMILY"), ("holds an ARC", "COUNTRY"),
     ("moved to Taipei", "CITY"),
+    ("(1) NTUH", "PHONE"), ("(3) 長庚醫院", "PHONE"), ("(2) Mackay Memorial", "PHONE"),  # a list marker and a hospital
     ("溝通良好", "STREET"), ("仁愛", "STREET"), ("中山北", "STREET"), ("Sec. 2, 中山", "STREET"),
     ("woman", "PROFESSION"), ("smoker", "PROFESSION"), ("Patient", "PROFESSION"), ("個案", "PROFESSION"),
 ])
@@ -184,6 +186,8 @@ def test_a_lone_one_character_name_is_dropped_and_a_titled_one_kept():
     ("FS 180 covered w/ 4 units SSI", "180", "ROOM", True),
     ("HR 78/min, RR 20", "78", "AGE", True),
     ("血壓 128 mmHg", "128", "NUMBER", True),
+    ("Cr 1.2, eGFR 45, K 4.1", "45", "NUMBER", True),
+    ("CK 1200 on day 2", "1200", "ROOM", True),
     ("moved to room 302 today", "302", "ROOM", False),  # a room after a plain word stays
     ("Visit date 2020/1/2, PSY clinic 932", "932", "ROOM", False),
     ("FS 180", "180", "DATE", False),  # a DATE of digits alone: a year after an abbreviation, left to the finder

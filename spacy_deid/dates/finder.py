@@ -92,6 +92,9 @@ _LEFT_VETO_WORDS = frozenset((
     "mmse", "moca", "vas", "nrs", "pain", "score", "scores", "gcs", "ecog", "ps",  # MMSE 24/30, VAS 7/10
     "hb", "hgb", "hct", "wbc", "plt", "cr", "bun", "na", "k", "ca", "glucose", "sugar", "ac", "pc",
     "hba1c", "a1c", "ldl", "hdl", "tg", "ast", "alt", "inr", "crp",  # lab values
+    "egfr", "gfr", "ck", "cpk", "tsh", "ft4", "alb", "albumin", "tbil", "dbil", "bilirubin", "alp", "ggt",
+    "esr", "nh3", "ammonia", "bnp", "troponin", "lactate", "pco2", "po2", "hco3", "ferritin", "lipase",
+    "amylase", "creatinine",  # more lab values: eGFR 45, CK 1200
     "fs",  # finger-stick glucose: FS 180
     "hr", "pr", "rr", "bt", "bw", "bh", "temp", "tmax", "tcurrent", "tc", "pulse", "spo2", "sao2", "iop", "va",
     "ef", "fev1", "fvc",
