@@ -186,6 +186,11 @@ def type_word_after(text: str, end: int) -> Optional[Tuple[int, str]]:
     return None
 
 
+# The most characters `type_word_ending` reads from a span's end: the longest type word, the space or
+# Han character before it, and one character of the name (`spanedges` reads no further back).
+TYPE_WORD_REACH = max(len(word) for word, _ in _ZH + _EN) + 2
+
+
 def type_word_ending(span_text: str) -> Optional[str]:
     """The label of the type word `span_text` ends with, when it holds more than that word."""
     for word, label in _ZH:

@@ -40,7 +40,7 @@ from spacy.tokens import Doc, Span
 
 from .common_words import common_words
 from .common_words_zh import common_words_zh
-from .institutions import SCHOOL_LEVELS_ZH, type_word_ending
+from .institutions import SCHOOL_LEVELS_ZH, TYPE_WORD_REACH, type_word_ending
 from .labels import LOCATION_LABELS, NAME_LABELS
 from .han import HAN_CHAR
 
@@ -50,8 +50,6 @@ LEADING_PREPOSITIONS = frozenset("至住於到往在去回")
 LEADING_VERBS = frozenset("是讀念唸完與及跟")
 # A counted or pointed-at place is a generic one: `[新店]一處公園`, `[台北]某醫院`, `[土城]一家工廠`.
 _COUNTED_PLACE = re.compile(r"一處|一家|一間|一所|一個|某|這家|那家|這間|那間")
-# Longer than any type word with the character before it (`Cultural Center`, `股份有限公司`).
-_TYPE_WORD_WINDOW = 24
 # After an institution's type word these go on into the sentence, never into the name.
 _AFTER_TYPE_WORD = frozenset("念讀唸便就時後前並也都又才再的了和與及跟畢")
 ACTIVITY_WORDS = ("住院", "就診", "急診", "看診", "門診", "回診", "戒酒", "戒毒", "治療", "開刀", "手術", "復健",
@@ -98,7 +96,7 @@ def _end_of_institution(text: str, start: int, end: int) -> int:
     follows its type word (`[高雄醫學大學與學長]`, `[南華大學便]`), else `end`."""
     for i in range(start + 3, end):
         # the type word's window only: a long span costs no more per character
-        if text[i] in _AFTER_TYPE_WORD and type_word_ending(text[max(start, i - _TYPE_WORD_WINDOW):i]) is not None:
+        if text[i] in _AFTER_TYPE_WORD and type_word_ending(text[max(start, i - TYPE_WORD_REACH):i]) is not None:
             return i
     return end
 
