@@ -20,8 +20,11 @@ from .han import HAN_TEXT_RANGES
 
 # Han ideographs and the ideographic zero 〇 used in Minguo years (`han`).
 _HAN = HAN_TEXT_RANGES
-# Punctuation that is always a token of its own: CJK symbols, full-width and general punctuation.
-_WIDE_PUNCT = "\u3000-\u3006\u3008-\u303f\uff01-\uff0f\uff1a-\uff20\uff3b-\uff40\uff5b-\uff65\u2010-\u205e\u00b7"
+# Punctuation that is always a token of its own: CJK symbols, full-width and general punctuation, the
+# katakana middle dot (a list bullet and a foreign name's separator, `・1101225`, `約翰・史密斯`) and arrows
+# (`KSPH→ours`, `{date}→{date}`).
+_WIDE_PUNCT = ("\u3000-\u3006\u3008-\u303f\uff01-\uff0f\uff1a-\uff20\uff3b-\uff40\uff5b-\uff65\u2010-\u205e\u00b7"
+               "\u30fb\u2190-\u21ff")
 _ATOM_RE = re.compile(f"[{_HAN}]|[{_WIDE_PUNCT}]|[^{_HAN}{_WIDE_PUNCT}\\s]+")
 _SPACE_RE = re.compile(r"\s+")
 
@@ -31,6 +34,7 @@ _ALWAYS_SPLIT = set("()[]{}<>\"';!?=*&|^`")
 DEFAULT_ABBREVIATIONS = (
     "Dr.", "Drs.", "Mr.", "Mrs.", "Ms.", "Mx.", "Prof.", "Jr.", "Sr.", "St.", "No.", "Nos.", "vs.",
     "etc.", "approx.", "Ave.", "Rd.", "Hosp.", "Dept.", "Tel.", "ext.", "Ext.", "fig.", "Fig.", "dr.",
+    "DR.", "MR.", "MRS.", "MS.", "PROF.",  # notes typed in capitals: DR.LEE
 )
 _INITIALISM_RE = re.compile(r"(?:[A-Za-z]\.)+")  # b.i.d., a.m., U.S., y.o., "L." in "Sarah L."
 _SLASH_ABBR_RE = re.compile(r"[A-Za-z]/[A-Za-z]")  # y/o, s/p, w/o, c/o, f/u: clinical shorthand
@@ -132,8 +136,10 @@ class CodeMixedTokenizer:
         """Split a run of non-Han, non-space characters by English rules."""
         prefix: List[str] = []
         suffix: List[str] = []
-        # Peel brackets, quotes and sentence punctuation off both ends.
-        while run and (run[0] in _ALWAYS_SPLIT or run[0] in ",:#~"):
+        # Peel brackets, quotes and sentence punctuation off both ends; a slash can open a run only after
+        # Han text or a space, where it separates fields (`男/34歲/14A-13床`) and is no date's or
+        # shorthand's inner slash.
+        while run and (run[0] in _ALWAYS_SPLIT or run[0] in ",:#~/"):
             if run[:2] in ("'s", "'S") and (len(run) == 2 or not run[2].isalnum()):
                 break
             prefix.append(run[0])

@@ -62,6 +62,7 @@ def test_dev_notes_are_token_aligned(nlp_blank, dev_records):
         ("25-year-old", ["25", "-", "year-old"]),
         ("Dr. Chang", ["Dr.", "Chang"]),
         ("Dr.Chang", ["Dr.", "Chang"]),
+        ("說DR.LEE昨天", ["說", "DR.", "LEE", "昨", "天"]),
         ("s/p fall", ["s/p", "fall"]),
         ("b.i.d.", ["b.i.d."]),
         ("32001CXM", ["32001CXM"]),
@@ -82,6 +83,10 @@ def test_dev_notes_are_token_aligned(nlp_blank, dev_records):
         ("110.1.5~110.2.3", ["110.1.5", "~", "110.2.3"]),
         ("在85度C.", ["在", "85", "度", "C", "."]),
         ("Sarah L.", ["Sarah", "L."]),
+        ("穆德/男/34歲/14A-13床", ["穆", "德", "/", "男", "/", "34", "歲", "/", "14A", "-", "13", "床"]),
+        ("・1101225 ECT", ["・", "1101225", "ECT"]),
+        ("KSPH→ours 2223.1.2", ["KSPH", "→", "ours", "2223.1.2"]),
+        ("110/1/5→110/2/3", ["110/1/5", "→", "110/2/3"]),
     ],
 )
 def test_boundaries(nlp_blank, text, expected):
