@@ -45,6 +45,7 @@ def test_shapes_the_annotation_guide_allows(text, label):
     ("supervisor)參加", "COUNTRY"), ("Chen (nephew", "FAMILY"), ("holds an ARC", "COUNTRY"),
     ("moved to Taipei", "CITY"),
     ("(1) NTUH", "PHONE"), ("(3) 長庚醫院", "PHONE"), ("(2) Mackay Memorial", "PHONE"),  # a list marker and a hospital
+    ("0130", "PHONE"), ("0610", "PHONE"), ("2400", "PHONE"),  # clock readings: `0130 及 0430 各醒一次`
     ("溝通良好", "STREET"), ("仁愛", "STREET"), ("中山北", "STREET"), ("Sec. 2, 中山", "STREET"),
     ("woman", "PROFESSION"), ("smoker", "PROFESSION"), ("Patient", "PROFESSION"), ("個案", "PROFESSION"),
 ])
