@@ -119,13 +119,13 @@ def _date(text: str) -> bool:
 def _phone(text: str) -> bool:
     """A PHONE holds a digit, no Han character and no more Latin letters than digits (`2312-3456 ext.
     12` keeps more digits than letters; `(1) NTUH`, a list marker before a hospital, is no number), is not
-    four digits with a leading zero (`0130`, `0600`: a clock reading; no local number, extension or
-    hotline is written so), and is not a
+    four digits with a leading zero or 2400 (`0130`, `0600`: a clock reading, `nondates.unmistakable_clock`;
+    no local number, extension or hotline is written so), and is not a
     shift written as two clock readings, one with a leading zero, that starts with 0 or 1 (`0700-1900`,
     `1900-0700`, `0200-0600`): Taiwan's local numbers start with 2 to 9, and a number with its area code
     or a mobile number has ten digits."""
     if not _digit(text) or has_han(text) or unmistakable_clock(text):
-        return False  # `0130 及 0430 各醒一次`: four digits with a leading zero are a clock reading
+        return False  # `0130 及 0430 各醒一次`: clock readings
     if sum(ch.isascii() and ch.isalpha() for ch in text) > sum(ch.isdigit() for ch in text):
         return False
     if text[:1] in "01" and _CLOCK_TIME_RANGE.fullmatch(text):
