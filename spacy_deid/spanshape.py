@@ -16,8 +16,9 @@ definitions of docs/annotation.md and nothing else:
   and four digits with a leading zero are a time of day (`0600`, `1900-0700`: not PHI, annotation.md);
 - PHONE, MEDICAL_RECORD, ID_NUMBER, NIC hold a digit; EMAIL holds `@`; URL holds `.` or `/`; a PHONE
   holds no Han character and no more letters than digits (`(1) NTUH` is a list marker and a
-  hospital), and is not a shift written as two clock readings starting with 0 or 1 (`1900-0700`, `0200-0600`: no
-  local number in Taiwan starts with either, and a full number has ten digits);
+  hospital), is not one clock reading (`0130`, `2400`), and is not a shift written as two clock readings
+  starting with 0 or 1 (`1900-0700`, `0200-0600`: no local number in Taiwan starts with either, and a
+  full number has ten digits);
 - names (PATIENT, PERSON, FAMILY, DOCTOR) and PROFESSION hold a letter and no digit, and are not one
   ASCII letter (a single Han character is a name: `[葉]醫師`); a PROFESSION is not a word for a
   person that names no trade (`woman`, `smoker`, `個案`), not one character (`[職]`), and not a place
