@@ -38,6 +38,8 @@ LABELS: FrozenSet[str] = frozenset(CATEGORY_OF)
 CATEGORIES: FrozenSet[str] = frozenset(CATEGORY_OF.values())
 NAME_LABELS: FrozenSet[str] = frozenset(l for l, c in CATEGORY_OF.items() if c == "NAME")
 LOCATION_LABELS: FrozenSet[str] = frozenset(l for l, c in CATEGORY_OF.items() if c == "LOCATION")
+# Location labels that name an organisation rather than a place (`基隆長庚` is named after its city).
+ORGANISATION_LABELS: FrozenSet[str] = frozenset({"HOSPITAL", "SCHOOL", "GENERAL_BUSINESS", "DEPARTMENT", "MARKET"})
 
 
 def category_of(label: str) -> str:

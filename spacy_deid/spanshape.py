@@ -13,7 +13,9 @@ definitions of docs/annotation.md and nothing else:
   date marks only (`2003`, `90年`, `970922`) pass: whether they are dates depends on context the
   finder does not see in the span alone — but a run of ASCII digits alone is a date only with 4
   (year), 6, 7 or 8 digits (`970922`, `1190220`, `20211225`): `180`, `12` or `55` alone are values,
-  and four digits with a leading zero are a time of day (`0600`, `1900-0700`: not PHI, annotation.md);
+  and four digits are a year only within the date finder's years (1800–2399): four digits with a
+  leading zero are a time of day (`0600`, `1900-0700`: not PHI, annotation.md), and `5400` or `1200`
+  a count (`WBC 5400`, `TG 1200`);
 - PHONE, MEDICAL_RECORD, ID_NUMBER, NIC hold a digit; EMAIL holds `@`; URL holds `.` or `/`; a PHONE
   holds no Han character and no more letters than digits (`(1) NTUH` is a list marker and a
   hospital), is not one clock reading (`0130`, `2400`), and is not a shift written as two clock readings
@@ -30,15 +32,18 @@ definitions of docs/annotation.md and nothing else:
   or it is the start of a longer name the model cut short (`[石]霞`); a single character with none
   of these is a word the model misread (`班[別] 小夜` in a nursing header). This check and the next
   read the span's neighbours;
-- a span of digits only right after a measurement word (`FS [180]`, `HR [78]`; the date finder's
-  list) is a measured value, whatever label the model gave it (a DATE when digits with `.` or `/`
-  between them: `Tmax [101.2]`, `BP [120/80]`; the date finder would not have read them as dates); so is one right before a unit
+- a span of digits only right after a measurement word (`FS [180]`, `HR [78]`, `ANC [2100]`; the date
+  finder's list, lab values and rating scales among them) is a measured value, whatever label the
+  model gave it, and so is a DATE of digits with `.` or `/` between them (`Tmax [101.2]`,
+  `BP [120/80]`, `PHQ-9: [8/27]`; the date finder would not have read them as dates); so is one right before a unit
   (`[50] mcg/hr`, `[1200] kcal`), and four digits in a time-of-day context are a clock reading
   (`at [2045]`, `[2200] hrs`, `晚上 [2300]`, `[2300] to 0600`; `dates/nondates.py`); and a decade that
   is no one's (`HR in the [70]'s`, `SBP [90]s`; `in his [70]s` is an age) is a vital sign's range;
 - an AGE of digits is written as an age: a unit, field, sex letter, apposition or column header beside
   it (`age_cues`); a bare number (`, [60] at discharge`) or a list marker (`(1) ... ([2])`) is not;
-- other location labels hold a letter or digit (`[804]` is a hospital, `[7B]` a room);
+- other location labels hold a letter or digit (`[804]` is a hospital, `[7B]` a room), and an
+  organisation (hospital, school, business, department, market) is not one Han character (`台大`,
+  `精神科`; the `[元]` of `2000元` is a currency);
 - a STREET written in Chinese holds the word that makes it a street: 路, 街, 道, 段, 巷, 弄 or 胡同
   (`忠孝東路`, `台灣大道二段`, `Sec. 2, 中山路`): a Chinese road's name is always written with its
   kind, and a phrase without one (`溝通良好`) is not a street. English streets are not held to this
@@ -79,13 +84,13 @@ from .age_cues import uncued_age
 from .clinical_terms import is_clinical_term
 from .common_words import plain_words
 from .common_words_zh import common_words_zh, plain_han_words
-from .dates.finder import FULL_NUMERIC_DATE, after_measurement_word, find_readings
+from .dates.finder import FIRST_YEAR, FULL_NUMERIC_DATE, LAST_YEAR, after_measurement_word, find_readings
 from .dates.nondates import clock_time, hhmm, is_amount, is_number_or_range, unit_after, unmistakable_clock
 from .dates.numerals import NUMERAL_CHARS
 from .doctext import doc_text
 from .han import HAN_CHAR, has_han
 from .institutions import TYPE_WORDS_EN, TYPE_WORDS_ZH
-from .labels import LOCATION_LABELS, NAME_LABELS
+from .labels import LOCATION_LABELS, NAME_LABELS, ORGANISATION_LABELS
 from .languages import spoken_language
 from .public_numbers import public_service_number
 
@@ -111,7 +116,9 @@ def _date(text: str) -> bool:
     if _HAS_NUMERAL.search(text) is None:
         return _HAS_MONTH.search(text) is not None
     if text.isascii() and text.isdigit():
-        return len(text) in _DIGITS_ONLY_DATE_LENGTHS and not unmistakable_clock(text)
+        if len(text) == 4:
+            return FIRST_YEAR <= int(text) <= LAST_YEAR  # `0600`, `2400`, `5400`: no year
+        return len(text) in _DIGITS_ONLY_DATE_LENGTHS
     if _CLOCK_TIME_RANGE.fullmatch(text):
         return not any(unmistakable_clock(part.strip()) for part in re.split(r"[-–~]", text))
     return _NUMERALS_AND_DATE_MARKS.fullmatch(text) is not None or bool(find_readings(text))
@@ -218,6 +225,13 @@ def _place(text: str) -> bool:
     return _can_name(text) and _proper(text)
 
 
+def _organisation(text: str) -> bool:
+    """A hospital, school, business, department or market is not one Han character: its name carries
+    its kind or is an abbreviation of two or more (`台大`, `北榮`, `精神科`); `[元]` after an amount is
+    the currency."""
+    return _place(text) and not (len(text) == 1 and has_han(text))
+
+
 # What stands next to a one-character surname (annotation.md: titles are outside the span).
 _TITLE_AFTER = re.compile(
     r"[ ]?(?:先生|小姐|女士|太太|夫人|醫師|醫生|大夫|護理師|護士|藥師|心理師|治療師|社工|老師|教授|主任|院長|"
@@ -263,18 +277,27 @@ def plain_word_name(text: str, start: int, end: int, label: str) -> bool:
 
 # Digits with the separators of a value or of a numeric date (`101.2`, `120/80`, `24/30`).
 _DIGITS_AND_SEPARATORS = re.compile(r"[0-9]+(?:[./][0-9]+)+")
+# `Ca` is a lab word (calcium) and a diagnosis (cancer): `breast Ca 2019` names a year.
+_CANCER_BEFORE = re.compile(r"(?<![A-Za-z])(?i:ca)[ :]*$")
 
 
 def measured_value(text: str, start: int, end: int, label: str) -> bool:
-    """A NER span of digits only, of another label than DATE, or a DATE of digits with `.` or `/` between
-    them, right after a measurement word (`FS [180]` as a ROOM, `HR [78]` as an AGE, `Tmax [101.2]`,
-    `BP [120/80]` as a DATE): a measured value, not PHI. The date finder puts its own dates to the same
-    test; a DATE of digits alone is left to it, as a year may follow a word that is also an abbreviation."""
+    """A NER span of digits only, or a DATE of digits with `.` or `/` between them, right after a
+    measurement word (`FS [180]` as a ROOM, `HR [78]` as an AGE, `ANC [2100]`, `Tmax [101.2]`,
+    `BP [120/80]`, `PHQ-9: [8/27]` as a DATE): a measured value, not PHI. The date finder puts its own
+    dates to the same test. Four digits after `Ca` stay: it is also cancer (`breast Ca [2019]`)."""
     span = text[start:end]
-    shaped = span.isascii() and (span.isdigit() if label != "DATE" else _DIGITS_AND_SEPARATORS.fullmatch(span))
-    if label == "DATE" and FULL_NUMERIC_DATE.fullmatch(span):
-        return False  # `HbA1c [110/3/5]`: the date of a result, not a value (`dates.finder`)
-    return bool(shaped) and after_measurement_word(text, start)
+    if not span.isascii():
+        return False
+    if label == "DATE":
+        if FULL_NUMERIC_DATE.fullmatch(span):
+            return False  # `HbA1c [110/3/5]`: the date of a result, not a value (`dates.finder`)
+        if span.isdigit() and _CANCER_BEFORE.search(text, max(0, start - 8), start):
+            return False
+        shaped = span.isdigit() or _DIGITS_AND_SEPARATORS.fullmatch(span) is not None
+    else:
+        shaped = span.isdigit()
+    return shaped and after_measurement_word(text, start)
 
 
 def measured_amount(text: str, start: int, end: int, label: str) -> bool:
@@ -320,6 +343,7 @@ SHAPE_OF: Dict[str, Callable[[str], bool]] = {
     "PROFESSION": _profession,
     **{label: _person for label in NAME_LABELS},
     **{label: _place for label in LOCATION_LABELS if label != "NUMBER"},
+    **{label: _organisation for label in ORGANISATION_LABELS},
     "STREET": _street,
 }
 

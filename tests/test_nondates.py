@@ -39,6 +39,9 @@ def _at(text: str, value: str, occurrence: int = 0):
     ("at 1275", "1275", False),  # 75 is no minute
     ("at 20451", "2045", False),  # part of a longer number
     ("mk1101225 at", "1101", False),
+    ("夜眠約 4-5 hr, 2330 入睡.", "2330", True),  # sleep and waking are told by the clock
+    ("0530醒來後未再入睡", "0530", True),
+    ("2019 入院後", "2019", False),
 ])
 def test_clock_times_in_context(text, value, is_clock):
     start, end = _at(text, value)
@@ -58,6 +61,9 @@ def test_clock_times_in_context(text, value, is_clock):
     ("8A-15床", "15", False),
     ("room 12 Lee", "12", False),
     ("seen 3 guys", "3", False),  # `g` is a unit only as a word
+    ("隨身財物: 現金2000元", "2000", True),  # New Taiwan dollars
+    ("2021元旦", "2021", False),  # New Year's Day, not dollars
+    ("2020元宵節返家", "2020", False),
 ])
 def test_units_after_a_number(text, value, has_unit):
     _, end = _at(text, value)

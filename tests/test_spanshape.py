@@ -191,7 +191,13 @@ def test_a_lone_one_character_name_is_dropped_and_a_titled_one_kept():
     ("CK 1200 on day 2", "1200", "ROOM", True),
     ("moved to room 302 today", "302", "ROOM", False),  # a room after a plain word stays
     ("Visit date 2020/1/2, PSY clinic 932", "932", "ROOM", False),
-    ("FS 180", "180", "DATE", False),  # a DATE of digits alone: a year after an abbreviation, left to the finder
+    ("FS 180", "180", "DATE", True),  # three digits after a measurement word: a value whatever the label
+    ("Clozapine 滿 18 週, ANC 2100, 改為每月抽血", "2100", "DATE", True),  # a count that reads as a year
+    ("WBC 2300, Hb 12.1", "2300", "DATE", True),
+    ("TG 2000 mg/dL", "2000", "DATE", True),
+    ("breast Ca 2019 s/p MRM", "2019", "DATE", False),  # Ca is cancer too: a year stays
+    ("CA: 2019 s/p op", "2019", "DATE", False),
+    ("unemployed since 2019", "2019", "DATE", False),
     ("Pt FS Chen", "Chen", "PATIENT", False),  # digits only
 ])
 def test_digits_after_a_measurement_word_are_a_value(text, value, label, measured):
@@ -231,6 +237,10 @@ def test_a_decade_that_is_no_ones_is_a_vital_range(text, value, decade):
     ("admitted since 110.3.2", "110.3.2", False),  # a Minguo date after no measurement word
     ("seen 3/14 in OPD", "3/14", False),
     ("BP check on Dec 3", "Dec 3", False),  # a month's name: not digits and separators
+    ("PHQ-9: 8/27, GAD-7: 11/21", "8/27", True),  # rating scales with their maximum
+    ("PHQ-9: 8/27, GAD-7: 11/21", "11/21", True),
+    ("BSRS-5 = 4/20 today", "4/20", True),
+    ("insight 1/4, judgment fair", "1/4", True),
     ("HbA1c 110/3/5 7.2", "110/3/5", False),  # a full date: the date of the result
     ("BP 2021/12/25 120/80", "2021/12/25", False),
 ])
@@ -268,3 +278,38 @@ def test_a_shift_of_two_clock_readings_from_0_or_1_is_no_phone(text, phone):
 ])
 def test_a_profession_is_no_place_of_work(text, profession):
     assert fits_label(text, "PROFESSION") is profession
+
+
+@pytest.mark.parametrize("text,is_date", [
+    ("2019", True), ("1800", True), ("2399", True), ("2105", True),  # the date finder's years
+    ("0600", False), ("2400", False),  # clock readings
+    ("5400", False), ("1200", False), ("2450", False), ("9999", False),  # counts: no year
+    ("970922", True), ("1190220", True), ("20211225", True), ("180", False),
+])
+def test_four_digits_are_a_date_only_within_the_finders_years(text, is_date):
+    assert fits_label(text, "DATE") is is_date
+
+
+@pytest.mark.parametrize("text,label,fits", [
+    ("元", "DEPARTMENT", False),  # the currency after `2000元`
+    ("科", "DEPARTMENT", False),
+    ("院", "HOSPITAL", False),
+    ("店", "GENERAL_BUSINESS", False),
+    ("台大", "HOSPITAL", True),
+    ("精神科", "DEPARTMENT", True),
+    ("804", "HOSPITAL", True),
+    ("葉", "DOCTOR", True),  # a name may be one character (`[葉]醫師`)
+])
+def test_an_organisation_is_not_one_han_character(text, label, fits):
+    assert fits_label(text, label) is fits
+
+
+def test_lab_values_scores_and_money_keep_their_digits_in_the_shipped_pipeline():
+    """End to end on the shipped default: numbers the NER could read as years are measured values."""
+    nlp = spacy_deid.load()
+    text = ("Clozapine 已滿 18 週, ANC 2100, WBC 5400, CK 2450, TG 1200. PHQ-9: 8/27, GAD-7: 11/21. "
+            "夜眠約 4-5 hr, 2330 入睡. 隨身財物: 手機一支、現金2000元.")
+    doc = nlp(text)
+    for value in ("2100", "5400", "2450", "1200", "8/27", "11/21", "2330", "2000元"):
+        assert value in doc._.deid_text, value
+    assert not [e for e in doc.ents if e.label_ in ("DATE", "DEPARTMENT")]

@@ -42,7 +42,7 @@ from spacy.util import registry
 
 from ..extensions import install_extensions
 from ..overlap import OverlapPolicy, merge_into_ents
-from .finder import DEFAULT_PREFERENCE, FinderSettings, find_readings, parse
+from .finder import DEFAULT_PREFERENCE, FIRST_YEAR, LAST_YEAR, FinderSettings, find_readings, parse
 from .resolve import (DEFAULT_MINGUO_MIN_YEAR, RT, as_tuple, choose_readings, reading_dict, resolve_dates,
                       resolve_spans)
 from .scoring import score_dates
@@ -67,8 +67,8 @@ _EDGE_FILLER = frozenset(" \t\r\n,.;:()[]（）、，。；：-–—~/")
              "span._.source"],
     default_config={
         "overlap_policy": {"@misc": "spacy_deid.LongestSpanWins.v1"},
-        "min_year": 1800,
-        "max_year": 2399,
+        "min_year": FIRST_YEAR,
+        "max_year": LAST_YEAR,
         "two_digit_year_pivot": 69,
         "bare_years": True,
         "resolve": True,
@@ -94,7 +94,7 @@ class DateRecognizer:
     """Finds dates (see `finder.py`), merges them into `doc.ents`, resolves them per document."""
 
     def __init__(self, nlp: Language, name: str = "deid_dates", *, overlap_policy: OverlapPolicy,
-                 min_year: int = 1800, max_year: int = 2399, two_digit_year_pivot: int = 69,
+                 min_year: int = FIRST_YEAR, max_year: int = LAST_YEAR, two_digit_year_pivot: int = 69,
                  bare_years: bool = True, resolve: bool = True,
                  default_preference: Iterable[str] = DEFAULT_PREFERENCE,
                  minguo_min_year: int = DEFAULT_MINGUO_MIN_YEAR, partial_year_from_context: bool = False,

@@ -30,13 +30,18 @@ from .numerals import NUMERAL_CHARS, parse_numeral
 DEFAULT_PREFERENCE = ("minguo/ymd", "christian/ymd", "christian/mdy", "christian/dmy")
 
 
+# Resynthesized corpora shift dates far ahead (2095, 2105, 2223), so the window of years is wide; four
+# digits outside it are no year (`WBC 5400`, `CK 2450`), whoever reads them (`spanshape`).
+FIRST_YEAR = 1800
+LAST_YEAR = 2399
+
+
 @dataclass(frozen=True)
 class FinderSettings:
     """Validation ranges; all have defaults in the component's config."""
 
-    # Resynthesized corpora shift dates far ahead (2095, 2105, 2223), so the window is wide.
-    min_year: int = 1800
-    max_year: int = 2399
+    min_year: int = FIRST_YEAR
+    max_year: int = LAST_YEAR
     # Two-digit Christian years: yy < pivot -> 20yy, else 19yy (the POSIX strptime %y convention).
     two_digit_year_pivot: int = 69
     # Read a bare 4-digit year as a date when a word before it says so (`since 2019`).
@@ -101,6 +106,11 @@ _LEFT_VETO_WORDS = frozenset((
     "dose", "taper", "titrate", "ratio", "sig", "tab", "tabs",  # doses: 5/4/3 taper, sig 1/2
     "psv", "peep", "cpap", "bipap", "ipap", "epap",  # ventilator settings: PSV 5/5, BiPAP 12/5
     "strength", "power", "grip", "motor", "rue", "lue", "rle", "lle", "bue", "ble",  # muscle power: RUE 4/5
+    "anc", "rbc", "mcv", "ldh", "cea",  # blood counts and more labs: ANC 1800 on clozapine, RBC 4.5
+    # psychiatric rating scales, written with their maximum or alone: PHQ-9: 8/27, GAD-7 11/21,
+    # BSRS-5 = 14, insight 1/4
+    "phq-9", "phq9", "phq", "gad-7", "gad7", "bsrs-5", "bsrs", "gaf", "cdr", "ymrs", "ham-d", "hamd",
+    "ham-a", "hama", "madrs", "bprs", "panss", "cgi", "ciwa", "cows", "insight",
 ))
 _LEFT_VETO_PHRASES = ("blood pressure", "vital signs", "visual acuity", "血壓", "血糖", "心跳", "脈搏", "呼吸",
                       "體溫", "體重", "身高", "分數", "評分", "得分", "視力", "眼壓", "劑量", "比例", "疼痛",

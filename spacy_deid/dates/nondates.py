@@ -25,7 +25,9 @@ COUNT_WORDS = (r"ppd|packs?|pks?|cigarettes?|cigs?|cups?|glasses|bottles?|cans?|
 # `3 days old` are ages.)
 AMOUNT_WORDS = r"hrs?|hours?|h|mins?|minutes?|days?|wks?|weeks?|months?|yrs?|years?|" + COUNT_WORDS
 
-_UNIT_AFTER = re.compile(r"(?i:[ ]?(?:" + MEASURE_UNITS + "|" + COUNT_WORDS + r")(?![A-Za-z]))")
+# New Taiwan dollars written right after the amount (`現金2000元`); not 元月 (January), 元旦, 元宵.
+_MONEY_AFTER = r"元(?![月旦宵])"
+_UNIT_AFTER = re.compile(r"(?i:[ ]?(?:" + MEASURE_UNITS + "|" + COUNT_WORDS + r")(?![A-Za-z])|" + _MONEY_AFTER + ")")
 _NUMBER = r"[0-9]{1,7}(?:\.[0-9]{1,4})?"
 # A number or a range of numbers (`2-3`, `4~5`) that a unit or count may follow.
 _NUMBER_OR_RANGE = re.compile(_NUMBER + r"(?:[ ]?[-~～–][ ]?" + _NUMBER + ")?")
@@ -34,11 +36,13 @@ _AMOUNT = re.compile(_NUMBER + r"(?i:[ ]?(?:" + MEASURE_UNITS + r"))")
 # HHMM on a 24-hour clock.
 _HHMM = r"(?:[01][0-9]|2[0-3])[0-5][0-9]"
 _CLOCK = re.compile(_HHMM)
-# Words a time of day stands after (`at 2045`, `@ 1400`, `晚上 2300`) or before (`2200 hrs`, `2300時`).
+# Words a time of day stands after (`at 2045`, `@ 1400`, `晚上 2300`) or before (`2200 hrs`, `2300時`,
+# `2330 入睡`).
 _CLOCK_BEFORE = re.compile(
     r"(?:(?<![A-Za-z])(?i:at)[ ]?|@[ ]?|(?:上午|下午|晚上|早上|凌晨|中午|清晨|傍晚|晚間|夜間|半夜|午夜|今早|今晚|昨晚|早晨)"
     r"[ ]?(?:約|大約)?[ ]?)$")
-_CLOCK_AFTER = re.compile(r"[ ]?(?:(?i:hrs?|hours|h|o'?clock)(?![A-Za-z])|[時点點])")
+# Sleep and waking are told by the clock in nursing notes (`2330 入睡`, `0530醒來`); a year is not.
+_CLOCK_AFTER = re.compile(r"[ ]?(?:(?i:hrs?|hours|h|o'?clock)(?![A-Za-z])|[時点點]|入睡|就寢|睡著|醒來|起床|上床)")
 # The other end of a shift written with a leading zero (`2300 to 0600`, `0700-1900`): years have none.
 _RANGE_SEP = r"[ ]?(?:-|–|~|～|(?i:to)|至|到)[ ]?"
 # Four digits that are a clock reading whatever stands beside them: a leading zero (`0600`; the

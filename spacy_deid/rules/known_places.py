@@ -19,10 +19,10 @@ from typing import List, Sequence
 from spacy.tokens import Doc, Span
 
 from ..han import is_han
-from ..labels import LOCATION_LABELS
+from ..labels import LOCATION_LABELS, ORGANISATION_LABELS
 
 # NER labels a known place gives way to: places, not organisations named after a place.
-PLACE_LABELS = LOCATION_LABELS - {"HOSPITAL", "SCHOOL", "GENERAL_BUSINESS", "DEPARTMENT", "MARKET"}
+PLACE_LABELS = LOCATION_LABELS - ORGANISATION_LABELS
 
 # Characters that end names of organisations and places (院 of 醫院, 學 of 大學, 市 of 台北市 ...).
 NAME_FINAL = frozenset("院學校司行會科部所局店廠館場園宮寺廟市縣區鄉鎮村里路街巷州省島灣山醫大中小託業團社坊堂"
