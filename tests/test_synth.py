@@ -438,3 +438,24 @@ def test_nationality_is_not_followed_by_its_own_suffix(train, heldout):
                 seen += 1
                 assert r.text[s.end:s.end + 1] != "籍", r.id
     assert seen > 10
+
+
+def test_negative_slots_write_numbers_a_model_could_take_for_years():
+    """TIME writes `2330` beside `23:30`, LAB four-digit counts, SCORE scales with their maximum: all
+    outside every span, so the NER learns them as clock readings, values and scores, not DATE."""
+    import re
+    from random import Random
+
+    from spacy_deid.synth.slots import SLOTS, Context
+
+    ctx = Context(rng=Random(0), pools=None, patient=None, note_date=None)
+    times = [SLOTS["TIME"](ctx) for _ in range(300)]
+    labs = [SLOTS["LAB"](ctx) for _ in range(300)]
+    scores = [SLOTS["SCORE"](ctx) for _ in range(300)]
+    for pieces in times + labs + scores:
+        assert [label for _, label, _ in pieces] == [None]
+    time_texts = [pieces[0][0] for pieces in times]
+    assert all(re.fullmatch(r"(?:[01][0-9]|2[0-3]):?[0-5][0-9]", t) for t in time_texts)
+    assert {":" in t for t in time_texts} == {True, False}
+    assert any(re.search(r"(?:WBC|ANC|CK) [0-9]{4}\b", pieces[0][0]) for pieces in labs)
+    assert any(re.fullmatch(r"(?:PHQ-9|GAD-7): [0-9]{1,2}/(?:27|21)", pieces[0][0]) for pieces in scores)

@@ -323,10 +323,16 @@ def _vitals(ctx: Context) -> List[Piece]:
 
 @slot("LAB")
 def _lab(ctx: Context) -> List[Piece]:
+    """Lab values, with the counts written in four digits that read as years to a model (`WBC 5400`,
+    `ANC 1800`, `CK 2450`): a model that never saw them calls them DATE."""
     r = ctx.rng
     return _one(r.choice([f"Hb {r.randint(90, 160) / 10:.1f}", f"WBC {r.randint(30, 150) / 10:.1f}",
                           f"Na {r.randint(128, 146)}", f"K {r.randint(30, 55) / 10:.1f}",
-                          f"TSH {r.randint(2, 60) / 10:.1f}", f"Li level {r.randint(3, 12) / 10:.1f}"])
+                          f"TSH {r.randint(2, 60) / 10:.1f}", f"Li level {r.randint(3, 12) / 10:.1f}",
+                          f"WBC {r.randint(2500, 15000)}", f"ANC {r.randint(900, 7000)}",
+                          f"PLT {r.randint(120, 450)}k", f"CK {r.randint(80, 3500)}",
+                          f"TG {r.randint(60, 1600)}", f"BNP {r.randint(20, 2500)}",
+                          f"Ferritin {r.randint(15, 2200)}"])
                 + f", Cr {r.randint(5, 15) / 10:.1f}", None)
 
 
@@ -335,7 +341,9 @@ def _score(ctx: Context) -> List[Piece]:
     r = ctx.rng
     return _one(r.choice([f"MMSE {r.randint(12, 30)}/30", f"MoCA {r.randint(10, 30)}/30", f"PHQ-9 = {r.randint(0, 27)}",
                           f"HAM-D {r.randint(5, 35)}", f"GAF {r.randint(20, 80)}", f"YMRS {r.randint(3, 40)}",
-                          f"BPRS {r.randint(18, 80)}", f"CIWA {r.randint(0, 30)}"]), None)
+                          f"BPRS {r.randint(18, 80)}", f"CIWA {r.randint(0, 30)}",
+                          f"PHQ-9: {r.randint(0, 27)}/27", f"GAD-7: {r.randint(0, 21)}/21",
+                          f"BSRS-5 {r.randint(0, 20)}/20", f"CDR {r.choice(['0.5', '1', '2'])}"]), None)
 
 
 @slot("MED")
@@ -348,7 +356,17 @@ def _med(ctx: Context) -> List[Piece]:
 
 SLOTS["ICD"] = lambda ctx: _one(ctx.rng.choice(["F32.2", "F33.1", "F20.0", "F31.2", "F41.1", "F10.2", "F43.1",
                                                 "F60.3", "F25.0", "F42.2", "G47.0", "F03.90"]), None)
-SLOTS["TIME"] = lambda ctx: _one(f"{ctx.rng.randint(0, 23):02d}:{ctx.rng.choice([0, 10, 15, 20, 30, 40, 45, 50]):02d}", None)
+
+
+@slot("TIME")
+def _time(ctx: Context) -> List[Piece]:
+    """A time of day, `23:30` or, as nursing notes often write it, `2330`: four digits a model reads as
+    a year unless it has seen them as clock readings."""
+    r = ctx.rng
+    hour, minute = r.randint(0, 23), r.choice([0, 10, 15, 20, 30, 40, 45, 50])
+    return _one(f"{hour:02d}{minute:02d}" if r.random() < 0.3 else f"{hour:02d}:{minute:02d}", None)
+
+
 SLOTS["YEARS"] = lambda ctx: _one(str(ctx.rng.randint(1, 30)), None)
 SLOTS["COUNT"] = lambda ctx: _one(str(ctx.rng.randint(2, 12)), None)
 
