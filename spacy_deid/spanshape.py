@@ -282,17 +282,18 @@ _CANCER_BEFORE = re.compile(r"(?<![A-Za-z])(?i:ca)[ :]*$")
 
 
 def measured_value(text: str, start: int, end: int, label: str) -> bool:
-    """A NER span of digits only, or a DATE of digits with `.` or `/` between them, right after a
-    measurement word (`FS [180]` as a ROOM, `HR [78]` as an AGE, `ANC [2100]`, `Tmax [101.2]`,
-    `BP [120/80]`, `PHQ-9: [8/27]` as a DATE): a measured value, not PHI. The date finder puts its own
-    dates to the same test. Four digits after `Ca` stay: it is also cancer (`breast Ca [2019]`)."""
+    """A NER span of digits only, or a DATE of four digits or of digits with `.` or `/` between them,
+    right after a measurement word (`FS [180]` as a ROOM, `HR [78]` as an AGE, `ANC [2100]`,
+    `Tmax [101.2]`, `BP [120/80]`, `PHQ-9: [8/27]` as a DATE): a measured value, not PHI. The date
+    finder puts its own dates to the same test. A compact date stays (`HbA1c [1100305] 7.2`: the date of
+    a result), and so do four digits after `Ca`, which is also cancer (`breast Ca [2019]`)."""
     span = text[start:end]
     if not span.isascii():
         return False
     if label == "DATE":
         if FULL_NUMERIC_DATE.fullmatch(span):
             return False  # `HbA1c [110/3/5]`: the date of a result, not a value (`dates.finder`)
-        if span.isdigit() and _CANCER_BEFORE.search(text, max(0, start - 8), start):
+        if span.isdigit() and (len(span) != 4 or _CANCER_BEFORE.search(text, max(0, start - 8), start)):
             return False
         shaped = span.isdigit() or _DIGITS_AND_SEPARATORS.fullmatch(span) is not None
     else:

@@ -191,13 +191,15 @@ def test_a_lone_one_character_name_is_dropped_and_a_titled_one_kept():
     ("CK 1200 on day 2", "1200", "ROOM", True),
     ("moved to room 302 today", "302", "ROOM", False),  # a room after a plain word stays
     ("Visit date 2020/1/2, PSY clinic 932", "932", "ROOM", False),
-    ("FS 180", "180", "DATE", True),  # three digits after a measurement word: a value whatever the label
+    ("FS 180", "180", "DATE", False),  # three digits: no DATE by shape (`fits_label`), not by this check
     ("Clozapine 滿 18 週, ANC 2100, 改為每月抽血", "2100", "DATE", True),  # a count that reads as a year
     ("WBC 2300, Hb 12.1", "2300", "DATE", True),
     ("TG 2000 mg/dL", "2000", "DATE", True),
     ("breast Ca 2019 s/p MRM", "2019", "DATE", False),  # Ca is cancer too: a year stays
     ("CA: 2019 s/p op", "2019", "DATE", False),
     ("unemployed since 2019", "2019", "DATE", False),
+    ("HbA1c 1100305 7.2", "1100305", "DATE", False),  # a compact date: the date of the result
+    ("Cr 20210305: 1.2", "20210305", "DATE", False),
     ("Pt FS Chen", "Chen", "PATIENT", False),  # digits only
 ])
 def test_digits_after_a_measurement_word_are_a_value(text, value, label, measured):
