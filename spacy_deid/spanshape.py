@@ -100,7 +100,8 @@ _HAS_LETTER = re.compile(r"[^\W\d_]")
 _HAS_NUMERAL = re.compile(rf"[\d{NUMERAL_CHARS}]")
 _HAS_MONTH = re.compile(r"(?i:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)")
 _NUMERALS_AND_DATE_MARKS = re.compile(rf"[\d{NUMERAL_CHARS}年月日號号/.\-~～ ]+")
-_DIGITS_ONLY_DATE_LENGTHS = (4, 6, 7, 8)
+# Compact dates of digits alone (`970922`, `1190220`, `20211225`); four digits are a year (`_date`).
+_COMPACT_DATE_LENGTHS = (6, 7, 8)
 # Four digits with a leading zero, or 2400, are a clock time (`nondates.unmistakable_clock`); a range
 # of four-digit groups with one of them is a shift (`1900-0700`, `1600-2400`).
 _CLOCK_TIME_RANGE = re.compile(r"[0-9]{4}[ ]?[-–~][ ]?[0-9]{4}")
@@ -118,7 +119,7 @@ def _date(text: str) -> bool:
     if text.isascii() and text.isdigit():
         if len(text) == 4:
             return FIRST_YEAR <= int(text) <= LAST_YEAR  # `0600`, `2400`, `5400`: no year
-        return len(text) in _DIGITS_ONLY_DATE_LENGTHS
+        return len(text) in _COMPACT_DATE_LENGTHS
     if _CLOCK_TIME_RANGE.fullmatch(text):
         return not any(unmistakable_clock(part.strip()) for part in re.split(r"[-–~]", text))
     return _NUMERALS_AND_DATE_MARKS.fullmatch(text) is not None or bool(find_readings(text))
