@@ -100,25 +100,33 @@ _DETERMINER = r"(?i:his|her|their|a|an|the|the patient's|patient's)(?:[ ][a-z]+)
 _MODIFIER = r"(?:younger|older|elder|eldest|youngest|little|big|great|half|step)[ -]?"
 
 
-# What may stand between a relation word and the name after it: a colon or a comma, spaces, a title.
-BETWEEN_WORD_AND_NAME = r"[ ]?[:：,，]?[ ]?" + _TITLE
+# What may stand between a relation word and the name after it: a colon, a comma or an opening bracket,
+# spaces, a title (`wife: Mary`, `Mom (Tzupao)`, `案妻，王小美`).
+BETWEEN_WORD_AND_NAME = r"[ ]?[:：,，(（]?[ ]?" + _TITLE
+# A copula between a relation word and the name after it: `her nearest relative is [Wang]`,
+# `病人的太太是[張淑芬]`, `其母為[林美玲]`.
+_COPULA_BEFORE_NAME = r"[ ](?i:is|was)[ ]|[ ]?(?:是|為|係)[ ]?"
 
 
 def _before(zh: Iterable[str], en: Iterable[str]) -> "re.Pattern[str]":
-    """The word ends right before the name: at most a colon or a comma, spaces, and an English title
-    between (`wife: Mary`, `his wife, Mary`, `案妻，王小美`, `wife Mrs. Chen`)."""
+    """The word ends right before the name: at most a colon, a comma or an opening bracket, spaces, and an
+    English title between (`wife: Mary`, `his wife, Mary`, `案妻，王小美`, `wife Mrs. Chen`, `Dad (Chien-Ming)`),
+    or a copula (`next of kin is Lee`, `其母為林美玲`)."""
     return re.compile(r"(?:" + phrase_regex(zh) + r"|(?i:" + phrase_regex(en, ignore_case=True) + r"))"
-                      r"(?:[ ](?i:named|called)[ ]|名叫|叫做|叫)?" + BETWEEN_WORD_AND_NAME + "$")
+                      r"(?:[ ](?i:named|called)[ ]|名叫|叫做|叫|" + _COPULA_BEFORE_NAME + r")?"
+                      + BETWEEN_WORD_AND_NAME + "$")
 
 
-def _after(zh: Iterable[str], en: Iterable[str]) -> "re.Pattern[str]":
+def _after(zh: Iterable[str], en: Iterable[str], one_char: str = "") -> "re.Pattern[str]":
     """The word stands in apposition right after the name: `(nephew)`, `（堂妹）`, `, his cousin`,
-    `, the patient's younger brother`, `(step-mother)`."""
+    `, the patient's younger brother`, `(step-mother)`; a one-character word of `one_char` only alone in
+    its brackets (`林志明（兄）`, `陳美玲(母)`): `(子宮...)` says nothing of a son."""
     # `a family friend`, `his sister's friend`: the kinship word only qualifies the word after it
     en_word = r"(?i:(?:" + _MODIFIER + r")?" + phrase_regex(en, ignore_case=True) + r")(?!'s|’s|[ -](?i:friend))"
     return re.compile(r"[ ]?(?:[(（][ ]?(?:即[ ]?)?(?:(?:病人|個案|案主)[的之]|" + _DETERMINER + r"[ ])?(?:" + en_word
                       + "|" + phrase_regex(zh) + r")|,[ ]" + _DETERMINER + r"[ ]" + en_word
-                      + r"|,[ ]" + en_word + r"(?=[ ]?(?:[,;)]|who(?![A-Za-z]))))")
+                      + r"|,[ ]" + en_word + r"(?=[ ]?(?:[,;)]|who(?![A-Za-z])))"
+                      + (r"|[ ]?[(（][ ]?[" + one_char + r"][ ]?[)）]" if one_char else "") + ")")
 
 
 # A patient field: the field word starts the line or follows a space or punctuation (`家屬姓名:` is a
@@ -137,7 +145,8 @@ _SPOUSE_FIELD = re.compile(r"(?:先生|太太)[ ]?[:：][ ]?$")
 # it is none.
 _KIN_FIELD = re.compile(r"(?<![^\W\d_])[父母妻夫兄弟姊姐妹兒子女][ ]?[:：][ ]?$")
 _KIN_BEFORE = _before(KINSHIP_ZH, KINSHIP_EN)
-_KIN_AFTER = _after(KINSHIP_ZH, KINSHIP_EN)
+# Not 女 alone in brackets: after a name it is as often her sex (`王美玲 (女) 45歲`) as a daughter.
+_KIN_AFTER = _after(KINSHIP_ZH, KINSHIP_EN, one_char="父母妻夫兄弟姊姐妹兒子")
 _OTHER_BEFORE = _before(OTHERS_ZH, OTHERS_EN)
 _OTHER_AFTER = _after(OTHERS_ZH, OTHERS_EN)
 _CLINICIAN_BEFORE = _before(CLINICIAN_ZH, CLINICIAN_EN)
@@ -152,7 +161,7 @@ _WORDS_BEFORE_NAME_ZH = tuple(sorted(set(KINSHIP_ZH + OTHERS_ZH + ("先生", "�
                                      key=lambda w: (-len(w), w)))
 _BETWEEN_WORD_AND_NAME = " :：,，"
 _ORDER_BEFORE_WORD = frozenset("大小二三四老")  # `大女兒`, `小兒子`
-_WINDOW_BEFORE = _LONGEST + 9  # the word, a colon and spaces, a title
+_WINDOW_BEFORE = _LONGEST + 14  # the word, a copula or a colon and spaces, a title
 _WINDOW_AFTER = _LONGEST + 30  # a bracket or comma, `the patient's`, a modifier, the word
 
 

@@ -280,6 +280,17 @@ def test_cost_grows_linearly_with_the_number_of_spans():
     ("Ms. Cheng, a hospital volunteer, accompanied the patient.", ("Cheng", "PATIENT"), "PERSON"),
     ("陳老師為病人國中導師。", ("陳", "FAMILY"), "PERSON"),
     ("王牧師每週至病房探視。", ("王", "DOCTOR"), "PERSON"),
+    # the relation word, then a copula, then the name; a one-character kinship word alone in brackets;
+    # an English relation word, then the name in brackets
+    ("Her nearest relative is Wang Shu-Fen, who lives in Tainan.", ("Wang Shu-Fen", "PERSON"), "FAMILY"),
+    ("His next of kin is Lee Mei-Hua.", ("Lee Mei-Hua", "DOCTOR"), "FAMILY"),
+    ("病人的太太是張淑芬, 每週來探視.", ("張淑芬", "PERSON"), "FAMILY"),
+    ("其母為林美玲。", ("林美玲", "PATIENT"), "FAMILY"),
+    ("Her case manager was Ms. Yang Hui-Ru.", ("Yang Hui-Ru", "FAMILY"), "PERSON"),
+    ("Angela's mother is Mrs. Kuo.", ("Kuo", "FAMILY"), "PERSON"),
+    ("聯絡窗口／林志明（兄）／0933-222-111", ("林志明", "DOCTOR"), "FAMILY"),
+    ("緊急聯絡人: 陳美玲(母) 0912-345-678", ("陳美玲", "PERSON"), "FAMILY"),
+    ("Dad (Chien-Ming) called twice this week.", ("Chien-Ming", "PERSON"), "FAMILY"),
 ])
 def test_a_relation_said_further_from_the_name(text, found, label):
     assert repaired(text, found, by_relation) == (1, [(found[0], label)])
@@ -290,6 +301,9 @@ def test_a_relation_said_further_from_the_name(text, found, label):
     ("王大明是女性, 45歲", ("王大明", "PATIENT")),
     ("Chen is sonographer today", ("Chen", "DOCTOR")),
     ("Lee, coach of the team", ("Lee", "PATIENT")),  # no comma after the word: a list, not an apposition
+    ("陳美玲(子宮肌瘤術後)", ("陳美玲", "PATIENT")),  # one kinship character only alone in its brackets
+    ("王大明 (女) 45歲", ("王大明", "PATIENT")),  # 女 is her sex here, not a daughter
+    ("His son is 12; Lin Mei-Hua visited", ("Lin Mei-Hua", "PATIENT")),  # the copula's word is a number
 ])
 def test_no_relation_said_keeps_the_label(text, found):
     assert repaired(text, found, by_relation) == (0, [found])

@@ -35,6 +35,7 @@ from ..extensions import install_extensions
 from ..repairs import repair_ner_spans
 from ..overlap import OverlapPolicy, merge_into_ents
 from ..cued_names import cued_names as add_cued_names
+from ..hospital_units import hospital_units as add_hospital_units
 from ..propagate import propagate, spread_relations
 from ..spanshape import drop_misshapen
 
@@ -50,7 +51,7 @@ class Deid:
                  rules_config: Dict[str, Any], dates_config: Dict[str, Any],
                  surrogates_config: Dict[str, Any], overlap_policy: OverlapPolicy,
                  check_ner_shapes: bool = True, propagate_found: bool = True,
-                 repair_ner_spans: bool = True, cued_names: bool = True):
+                 repair_ner_spans: bool = True, cued_names: bool = True, hospital_units: bool = True):
         install_extensions()
         self.name = name
         self.overlap_policy = overlap_policy
@@ -58,6 +59,7 @@ class Deid:
         self.propagate_found = propagate_found
         self.repair_ner_spans = repair_ner_spans
         self.cued_names = cued_names
+        self.hospital_units = hospital_units
         present = set(nlp.pipe_factories.values())
         wanted = {"rules": rules, "dates": dates, "surrogates": surrogates}
         configs = {"rules": rules_config, "dates": dates_config, "surrogates": surrogates_config}
@@ -92,7 +94,7 @@ class Deid:
         NER entities that cannot carry their label (`spanshape`) are dropped first, and the others
         repaired where general knowledge of names decides (`repairs`: edges, type words, relations);
         English names that a relation word or title marks are added where nothing was found
-        (`cued_names`)."""
+        (`cued_names`), and departments written right after a hospital (`hospital_units`)."""
         if self.check_ner_shapes and doc.ents:
             drop_misshapen(doc)
         if self.repair_ner_spans and doc.ents:
@@ -105,6 +107,8 @@ class Deid:
             merge_into_ents(doc, [], self.overlap_policy)  # still mark NER entities' source
         if self.cued_names:
             add_cued_names(doc)
+        if self.hospital_units:
+            add_hospital_units(doc)
         if self.propagate_found:
             propagate([doc])
             spread_relations([doc])
@@ -219,6 +223,7 @@ def _surrogate_config(surrogates_config: Dict[str, Any], settings: Dict[str, Any
         "propagate_found": True,
         "repair_ner_spans": True,
         "cued_names": True,
+        "hospital_units": True,
     },
     default_score_weights={"deid_rules_f": 0.5, "deid_dates_f": 0.5},
 )
@@ -227,14 +232,15 @@ def make_deid(nlp: Language, name: str, *, rules: bool, dates: bool, surrogates:
               date_shift_days: Optional[Any], age_cap: Optional[Any], rules_config: Dict[str, Any],
               dates_config: Dict[str, Any], surrogates_config: Dict[str, Any],
               overlap_policy: OverlapPolicy, check_ner_shapes: bool, propagate_found: bool,
-              repair_ner_spans: bool, cued_names: bool) -> Deid:
+              repair_ner_spans: bool, cued_names: bool, hospital_units: bool) -> Deid:
     """`rules`/`dates`/`surrogates` switch parts off; `*_config` override a part's own defaults;
     the surrogate settings (`key` ... `age_cap`) are `null` for "deid_surrogates' default";
     `check_ner_shapes` drops NER spans whose text cannot carry their label (see `spanshape`);
     `propagate_found` marks the other occurrences of a found name, profession or place in the note
     and, in `resolve`, in the patient's other notes (see `propagate`); `repair_ner_spans` trims,
     completes and relabels NER spans where general knowledge of names decides (see `repairs`);
-    `cued_names` adds English names a relation word or title marks where nothing was found."""
+    `cued_names` adds English names a relation word or title marks where nothing was found;
+    `hospital_units` adds the department written right after a hospital (see `hospital_units`)."""
     if key is not None and not str(key).startswith(("env:", "file:")):
         warnings.warn("deid: a key in the config is saved with the pipeline (config.cfg, wheels); "
                       "prefer the SPACY_DEID_KEY environment variable or a reference "
@@ -245,4 +251,5 @@ def make_deid(nlp: Language, name: str, *, rules: bool, dates: bool, surrogates:
                 dates_config=dates_config,
                 surrogates_config=_surrogate_config(surrogates_config, settings),
                 overlap_policy=overlap_policy, check_ner_shapes=check_ner_shapes,
-                propagate_found=propagate_found, repair_ner_spans=repair_ner_spans, cued_names=cued_names)
+                propagate_found=propagate_found, repair_ner_spans=repair_ner_spans, cued_names=cued_names,
+                hospital_units=hospital_units)

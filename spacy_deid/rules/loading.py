@@ -100,14 +100,26 @@ def default_pattern_files() -> List[str]:
     return sorted(p.name for p in folder.iterdir() if p.name.endswith(_SUFFIXES))
 
 
-def load_default_patterns() -> List[PatternRule]:
+def _default_files() -> List[_ParsedFile]:
     folder = resources.files("spacy_deid") / "resources" / "patterns"
     files = []
     for name in default_pattern_files():
         text = (folder / name).read_text(encoding="utf8")
         source = f"default patterns/{name}"
         files.append(_contents_of(_parse(text, Path(name).suffix, source), source))
-    return _rules_of_set(files)
+    return files
+
+
+def load_default_patterns() -> List[PatternRule]:
+    return _rules_of_set(_default_files())
+
+
+def default_fragment(name: str) -> str:
+    """A fragment of the shipped files (`DEPT_ABBR`), for code that must read the same vocabulary."""
+    fragments = _shared_fragments(_default_files())
+    if name not in fragments:
+        raise KeyError(f"no fragment {name!r} in the shipped patterns; defined: {sorted(fragments)}")
+    return fragments[name]
 
 
 def load_pattern_path(path: Union[str, Path]) -> List[PatternRule]:

@@ -1,0 +1,98 @@
+"""A hospital's unit written right after the hospital, found where no recognizer found anything:
+`[NTUH] [RAD]`, `[Kuo General Hospital] [Radiology]`, `[門諾] [老年醫學科]`, `[高雄市立聯合醫院][加護病房]`.
+
+WHY: notes name a department after its hospital (a referral's `To:` line, a summary faxed to a ward, a
+consultant's signature), and annotation.md makes the department PHI of its own (DEPARTMENT). The NER,
+meeting such a line in a phrasing it has not seen, often finds the hospital and stops; the department
+rules need a field, an admission or a visit word beside the department, which these lines lack. The
+hospital before it is the cue: a department name that starts right after a HOSPITAL span (nothing or one
+space between) is that hospital's unit. The names are the ones the rules read: the Chinese specialty
+and ward names and the English department abbreviations of `resources/patterns/departments.json`
+(fragments `DEPT_ZH`, `DEPT_ABBR`, the abbreviations in capitals only), and English department names
+that `departments` reads (`Thoracic Surgery`, `INTENSIVE CARE UNIT`).
+Only text outside every entity gets a span, and only where it aligns with tokens; the span's source is
+`unit`. A "hospital" that is the first words of the department name (`Return to [THORACIC] SURGERY OPD`,
+the NER's HOSPITAL) was the department's own start: the two become one DEPARTMENT.
+"""
+import re
+from functools import lru_cache
+from typing import List, Optional, Tuple
+
+from spacy.tokens import Doc, Span
+
+from .departments import department_start
+from .doctext import doc_text
+from .rules.loading import default_fragment
+
+SOURCE = "unit"
+LABEL = "DEPARTMENT"
+HOSPITAL = "HOSPITAL"
+# English words of a department name (`Thoracic Surgery`, `Child and Adolescent Psychiatry`), at most five.
+_EN_WORDS = re.compile(r"[A-Za-z&][A-Za-z&.]*(?:[ ][A-Za-z&][A-Za-z&.]*){0,4}")
+
+
+@lru_cache(maxsize=1)
+def _named_unit() -> "re.Pattern[str]":
+    """A Chinese department or ward name, or an English abbreviation in capitals, that ends where a word
+    ends (`RAD`, not the start of `RADIUS`)."""
+    return re.compile(r"(?:" + default_fragment("DEPT_ZH") + r")|(?:" + default_fragment("DEPT_ABBR")
+                      + r")(?![A-Za-z0-9])")
+
+
+def _english_unit_end(text: str, start: int) -> Optional[int]:
+    """The end of the longest English department name at `start` (`Radiology`, `Intensive Care Unit`),
+    or None."""
+    match = _EN_WORDS.match(text, start)
+    if match is None or not text[start].isupper():
+        return None
+    words = list(re.finditer(r"\S+", match.group()))
+    for last in range(len(words), 0, -1):
+        end = start + words[last - 1].end()
+        if end < len(text) and text[end].isalnum():
+            continue
+        if department_start(text[start:end]) == (0, 0):
+            return end
+    return None
+
+
+def unit_after(text: str, hospital_end: int) -> Optional[Tuple[int, int]]:
+    """(start, end) of a department name right after a hospital ending at `hospital_end`, or None."""
+    start = hospital_end + 1 if text.startswith(" ", hospital_end) else hospital_end
+    if start >= len(text) or start == hospital_end and text[start:start + 1].isascii():
+        return None  # an English name needs its space: `NTUHED` is one word
+    named = _named_unit().match(text, start)
+    if named is not None:
+        return start, named.end()
+    end = _english_unit_end(text, start)
+    return None if end is None else (start, end)
+
+
+def hospital_units(doc: Doc) -> List[Span]:
+    """Add to `doc.ents` the departments written right after a hospital, where no entity stands (module
+    docstring); returns the added spans (for counting, never for logging: PHI)."""
+    text = doc_text(doc)
+    taken = [False] * (len(text) + 1)
+    for ent in doc.ents:
+        for i in range(ent.start_char, ent.end_char):
+            taken[i] = True
+    added, replaced = [], []
+    for ent in doc.ents:
+        if ent.label_ != HOSPITAL:
+            continue
+        found = unit_after(text, ent.end_char)
+        if found is None or any(taken[found[0]:found[1]]):
+            continue
+        start = ent.start_char if department_start(text[ent.start_char:found[1]]) == (0, 0) else found[0]
+        span = doc.char_span(start, found[1], label=LABEL)
+        if span is None:
+            continue
+        for i in range(*found):
+            taken[i] = True
+        span._.source = SOURCE
+        added.append(span)
+        if start != found[0]:
+            replaced.append((ent.start_char, ent.end_char))
+    if added:
+        kept = [e for e in doc.ents if (e.start_char, e.end_char) not in replaced]
+        doc.ents = sorted(kept + added, key=lambda s: s.start)
+    return added
