@@ -7,9 +7,13 @@ Gung`), so a NER that has not seen the phrasing guesses from the name, and a sur
 changes what the note says. The sentence says which:
 - care: `transferred from`, `referred from`, `sent to`, `admitted to`, `brought to`, `discharged from`,
   `ER from`, `seen at`, `treated at`, `followed up at` right before it; 轉院自, 轉自, 轉介自, 住進, 住院於,
-  送至, 送往, 轉至, 轉往, 轉到 right before it; or a word of care right after it (急診, 住院, 就醫, 就診,
-  門診, `ER`, `ED`, `OPD`, `admission`) with a locative or motion word before it (在, 於, 至, 到, 去, 由,
-  `at`, `to`, `from`) — `去[國泰] ER`, `在[松德] admission`, `由[彰基] transfer`;
+  送至, 送往, 轉至, 轉往, 轉到, 轉院至, 轉院到 right before it; a physician of it, `Dr. Yang at [PUMCH]`; or a
+  word of care right after it (急診, 住院, 就醫, 就診, 門診, 救護車, 轉來, 轉入, `ER`, `ED`, `OPD`,
+  `admission`) with a locative or motion word before it (在, 於, 至, 到, 去, 由, 從, `at`, `to`, `from`) —
+  `去[國泰] ER`, `在[松德] admission`, `由[彰基]救護車轉入`; or one of its departments right after it, a
+  Chinese one without a space (`[郭綜合]加護病房`, `[奇美]放射科`) or, after a span called another kind of
+  institution or place, one written in a word of `departments.json` after a space (`[KMUNH] RAD`,
+  `To: [門諾] 一般外科`: a person's name may stand before a department in a signature);
 - study: `studied at`, `studies at`, `graduated from`, `enrolled at`, `graduate of` right before it;
   就讀, 畢業於, 考上 right before it; or, right after it, 畢業, 就讀, 研究所, a department of study
   (`醫學系`), 的同學, `graduate`, `student`.
@@ -17,7 +21,8 @@ Only spans the NER called an institution of another kind (a hospital, school, bu
 other named place) change; a span whose type word says what it is (`長庚大學`, `台大醫院`), a known
 place (`transferred from [Taipei]`) and spans in both frames stay. A span the NER called a person
 becomes a HOSPITAL only in words of care that no person's name takes (`transferred from [彰基]`,
-`去[國泰] ER`): `由[王大明]轉介` is a referral by a person, `在[王大明]住院期間` his stay.
+`去[國泰] ER`, `由[童綜合]救護車轉入`, `[郭綜合]加護病房`): `由[王大明]轉介` is a referral by a person,
+`在[王大明]住院期間` his stay.
 """
 import re
 from typing import Optional
@@ -26,6 +31,7 @@ from spacy.tokens import Doc, Span
 
 from .han import HAN_RANGES
 from .labels import NAME_LABELS
+from .rules.loading import default_fragment
 from .workplaces import named_otherwise
 
 # Labels a NER gives an unseen hospital or school name.
@@ -33,13 +39,20 @@ _RELABELLED = frozenset({"HOSPITAL", "SCHOOL", "GENERAL_BUSINESS", "MARKET", "LO
 _CARE_BEFORE = re.compile(
     r"(?:(?<![A-Za-z])(?i:(?:transferred|transfer|referred|sent|admitted|readmitted|brought|discharged|"
     r"hospitali[sz]ed)[ ](?:from|to|at|in)|(?:ER|ED|OPD)[ ]from|(?:seen|treated|followed[ ]up|f/u)[ ](?:at|in))[ ]"
-    r"|(?:轉院自|轉自|轉介自|住進|住院於|送至|送往|轉至|轉往|轉到)[ ]?)$")
+    r"|(?<![A-Za-z])(?i:dr\.?|doctor)[ ][A-Za-z][A-Za-z-]*[ ](?i:at|from|of)[ ]"
+    r"|(?:轉院自|轉自|轉介自|住進|住院於|送至|送往|轉至|轉往|轉到|轉院至|轉院到)[ ]?)$")
 # Care words after a span; the first ones no person's name takes (`去[國泰] ER`), the others one may
 # (`在[王大明]住院期間`, `由[王大明]轉診`).
-_CARE_NO_NAME_TAKES = r"急診|門診|(?:ER|ED|OPD)(?![A-Za-z])"
+_CARE_NO_NAME_TAKES = r"急診|門診|救護車|(?:ER|ED|OPD)(?![A-Za-z])"
 _PLACE_OF_CARE_AFTER = re.compile(r"[ ]?(?:" + _CARE_NO_NAME_TAKES + ")")
-_CARE_AFTER = re.compile(r"[ ]?(?:" + _CARE_NO_NAME_TAKES + r"|住院|就醫|就診|轉診|轉院|(?i:admission|transfer)(?![A-Za-z]))")
-_MOTION_BEFORE = re.compile(r"(?:[在於至到去由]|(?<![A-Za-z])(?i:at|to|from))[ ]?$")
+_CARE_AFTER = re.compile(r"[ ]?(?:" + _CARE_NO_NAME_TAKES + r"|住院|就醫|就診|轉診|轉院|轉來|轉入"
+                         r"|(?i:admission|transfer)(?![A-Za-z]))")
+_MOTION_BEFORE = re.compile(r"(?:[在於至到去由從]|(?<![A-Za-z])(?i:at|to|from))[ ]?$")
+# One of the institution's departments right after it: a Chinese name without a space (no person's name
+# takes one so: `[郭綜合]加護病房`), or a department word after one space (`[KMUNH] RAD`).
+_UNIT_RIGHT_AFTER = re.compile(default_fragment("DEPT_ZH"))
+_UNIT_AFTER_SPACE = re.compile(r"[ ](?:" + default_fragment("DEPT_ZH") + r"|(?:" + default_fragment("DEPT_ABBR")
+                               + r")(?![A-Za-z0-9]))")
 _STUDY_BEFORE = re.compile(
     r"(?:(?<![A-Za-z])(?i:(?:studied|studies|study|studying|enrolled|graduated)[ ](?:at|from|in)|graduate[ ]of)[ ]"
     r"|(?:就讀於?|畢業於|考上)[ ]?)$")
@@ -56,7 +69,8 @@ def _care(before: str, text: str, end: int, after: "re.Pattern[str]") -> bool:
 def frame_label(text: str, start: int, end: int) -> Optional[str]:
     """HOSPITAL or SCHOOL when the words around text[start:end] say care or study, else None."""
     before = text[max(0, start - _WINDOW_BEFORE):start]
-    care = _care(before, text, end, _CARE_AFTER)
+    care = (_care(before, text, end, _CARE_AFTER) or _UNIT_RIGHT_AFTER.match(text, end) is not None
+            or _UNIT_AFTER_SPACE.match(text, end) is not None)
     study = bool(_STUDY_BEFORE.search(before) or _STUDY_AFTER.match(text, end))
     if care == study:
         return None
@@ -66,7 +80,8 @@ def frame_label(text: str, start: int, end: int) -> Optional[str]:
 def place_of_care(text: str, start: int, end: int) -> bool:
     """Do the words around text[start:end] say care happens there, in words no person's name takes:
     `transferred from [彰基]`, `住進[新光]`, `去[國泰] ER`? (`由[王大明]轉介` is a referral by a person.)"""
-    return _care(text[max(0, start - _WINDOW_BEFORE):start], text, end, _PLACE_OF_CARE_AFTER)
+    return (_care(text[max(0, start - _WINDOW_BEFORE):start], text, end, _PLACE_OF_CARE_AFTER)
+            or _UNIT_RIGHT_AFTER.match(text, end) is not None)
 
 
 def by_care_or_study(doc: Doc, text: str, ent: Span, following: Optional[Span] = None) -> Optional[Span]:

@@ -19,6 +19,15 @@ from ner_spans import doc_with_ents, repaired
     ("個案由北醫的同學陪同至急診。", ("北醫", "HOSPITAL"), "SCHOOL"),
     ("ER from 嘉基, 意識改變兩天.", ("嘉基", "FAMILY"), "HOSPITAL"),  # a person's label, in words of care
     ("個案去國泰 ER for chest pain.", ("國泰", "FAMILY"), "HOSPITAL"),
+    # an ambulance from it, a transfer from it, a physician of it, one of its departments right after it
+    ("14:20 新入院, 由彰基救護車轉入", ("彰基", "SCHOOL"), "HOSPITAL"),
+    ("14:20 新入院, 由彰基救護車轉入", ("彰基", "DOCTOR"), "HOSPITAL"),
+    ("今日從澄清轉來, 攜帶轉診單.", ("澄清", "SCHOOL"), "HOSPITAL"),
+    ("病人要求轉院至澄清, 已聯繫.", ("澄清", "FAMILY"), "HOSPITAL"),
+    ("S: claims Dr. Yang at PUMCH put poison in the soup", ("PUMCH", "SCHOOL"), "HOSPITAL"),
+    ("轉診單: 郭綜合加護病房 王大明 醫師", ("郭綜合", "DOCTOR"), "HOSPITAL"),
+    ("Summary faxed to KMUNH RAD (07-312-1101)", ("KMUNH", "GENERAL_BUSINESS"), "HOSPITAL"),
+    ("To: 門諾 一般外科   From: ward", ("門諾", "SCHOOL"), "HOSPITAL"),
 ])
 def test_the_frame_says_hospital_or_school(text, found, label):
     assert repaired(text, found, by_care_or_study) == (1, [(found[0], label)])
@@ -33,6 +42,9 @@ def test_the_frame_says_hospital_or_school(text, found, label):
     ("在台積電工作", ("台積電", "GENERAL_BUSINESS")),  # a workplace: no care or study
     ("transferred from 台大 after graduating from 台大 醫學系", ("台大", "HOSPITAL")),  # the first: care only
     ("studied at 台大 and was admitted to it", ("台大", "SCHOOL")),
+    ("由王大明轉來病房探視", ("王大明", "FAMILY")),  # 轉來 after a name: only other institutions change
+    ("To: 王大明 一般外科", ("王大明", "DOCTOR")),  # a name before a department after a space: a signature
+    ("Dr. Yang at 台大 醫學系 lectures", ("台大", "SCHOOL")),  # care and study both said: no change
 ])
 def test_other_spans_stay(text, found):
     assert repaired(text, found, by_care_or_study) == (0, [found])

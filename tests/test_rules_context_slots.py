@@ -119,6 +119,10 @@ def test_what_else_stands_in_an_english_slot_is_no_occupation(nlp, text):
     ("alcohol use disorder, 曾於門諾戒酒 三個月", "門諾"),
     ("家族病史: 先生曾在亞東住院", "亞東"),
     ("於2219.3-2220.7住協和(上海), 主治高大夫", "協和"),
+    ("14:20 新入院, 由彰基救護車轉入", "彰基"),
+    ("今日從澄清轉來, 攜帶轉診單", "澄清"),
+    ("2019年於奇美接受電痙攣治療", "奇美"),
+    ("長效針下次回慈濟施打", "慈濟"),
 ])
 def test_a_hospital_named_by_its_department_or_a_visit(nlp, text, expected):
     assert expected in _labelled(nlp, text, "HOSPITAL")
@@ -134,6 +138,10 @@ def test_a_hospital_named_by_its_department_or_a_visit(nlp, text, expected):
     "經加護病房收住院",  # a department, taken by its own rule
     "PT ADMITTED FROM CATH LAB S/P STENT",  # an English word ending in H, in a note typed in capitals
     "TRANSFERRED TO NORTH 4 FOR TELEMETRY",
+    "由家屬救護車送來",  # the family: a common word
+    "病人於三年前接受手術",  # a time
+    "從監獄轉來",  # a generic institution
+    "由社區轉介, 從國外轉入",
 ])
 def test_what_else_stands_where_a_visit_happens_is_no_hospital(nlp, text):
     assert _labelled(nlp, text, "HOSPITAL") == []

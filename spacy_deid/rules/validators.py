@@ -304,6 +304,7 @@ def validate_profession_slot_en(text: str, start: int, end: int) -> Optional[boo
 # Words that stand between 至/於/在 and a visit word (`安排至[門諾]追蹤`) without naming a hospital.
 _NOT_HOSPITAL_NAMES_ZH = frozenset("""
 本院 外院 他院 該院 貴院 醫院 病房 門診 急診 診所 家中 家裡 附近 當地 國外 國內 外地 南部 北部 中部 東部 學校 公司
+原院 原醫院 老家 娘家 宿舍 監獄 看守所 戒治所 勒戒所 安養院 療養院 護理之家 機構 教會
 """.split())
 _UNIT_ENDINGS_ZH = ("科", "部", "房", "室", "中", "內", "外", "上", "下", "區", "市", "縣", "鄉", "鎮")
 
@@ -315,13 +316,20 @@ _NOT_EMPLOYER_NAMES_ZH = frozenset("""
 """.split())
 
 
+# Characters of a time, not a name, between 於/在 and a treatment (`於三年前接受手術`, `在住院期間`).
+_TIME_CHARACTERS_ZH = frozenset("年月日週天前後時期歲次")
+
+
 def _named_place_zh(name: str, generic: "frozenset[str]", label: str) -> bool:
-    """A name, not a phrase (`家中`), a unit (`精神科`), a generic word, a known place (`台北`) or an
-    institution whose type word says it is of another kind (`在[南門市場]工作` is a market)."""
-    from ..institutions import _name_like  # validators load before the repairs
+    """A name, not a phrase (`家中`), a unit (`精神科`), a generic or common word (`社區`, `監獄`), a time
+    (`三年前`), a known place (`台北`) or an institution whose type word says it is of another kind
+    (`在[南門市場]工作` is a market)."""
+    from ..common_words_zh import plain_han_words  # validators load before the span checks
+    from ..institutions import _name_like
     from ..workplaces import named_otherwise
 
-    if name in generic or not _name_like(name) or name.endswith(_UNIT_ENDINGS_ZH):
+    if (name in generic or not _name_like(name) or name.endswith(_UNIT_ENDINGS_ZH)
+            or any(c in _TIME_CHARACTERS_ZH for c in name) or plain_han_words(name, label)):
         return False
     return not named_otherwise(name, label)
 
