@@ -94,6 +94,11 @@ def test_what_else_stands_in_the_slot_is_no_occupation(nlp, text):
     ("The 44-year-old auto mechanic presented with mania.", "auto mechanic"),
     ("85y/o, Indian, insurance agent; onset in 2019", "insurance agent"),
     ("外配護理師, 85歲, 於大遠百工作時", "護理師"),
+    ("王女士為越南籍看護, 來台6年, 此次因失眠就診.", "看護"),
+    ("Employment: bartender at a hotel bar, night shifts.", "bartender"),
+    ("Occupational hx: process engineer x 14 yrs -> unemployed", "process engineer"),
+    ("JOB: CLEANER AT TSMC, NIGHT SHIFT.", "CLEANER"),
+    ("Education: BSc; licensed physical therapist until the licence was suspended.", "physical therapist"),
 ])
 def test_occupation_fields_and_english_demographic_openings(nlp, text, expected):
     assert expected in _labelled(nlp, text, "PROFESSION")
@@ -105,6 +110,10 @@ def test_occupation_fields_and_english_demographic_openings(nlp, text, expected)
     "The 72-year-old previously healthy woman presented with chest pain.",
     "45yo, Taiwanese, married; onset in 2019",
     "He works as a team with his family.",  # no occupation's end after three words
+    "Employment: unemployed since 2019.",
+    "Work history: none.",
+    "Occupational hx: retired x 5 yrs",
+    "licensed to drive until 2020.",
 ])
 def test_what_else_stands_in_an_english_slot_is_no_occupation(nlp, text):
     assert _labelled(nlp, text, "PROFESSION") == []
@@ -121,8 +130,8 @@ def test_what_else_stands_in_an_english_slot_is_no_occupation(nlp, text):
     ("於2219.3-2220.7住協和(上海), 主治高大夫", "協和"),
     ("14:20 新入院, 由彰基救護車轉入", "彰基"),
     ("今日從澄清轉來, 攜帶轉診單", "澄清"),
-    ("2019年於奇美接受電痙攣治療", "奇美"),
     ("長效針下次回慈濟施打", "慈濟"),
+    ("出院後回馬偕門診", "馬偕"),
 ])
 def test_a_hospital_named_by_its_department_or_a_visit(nlp, text, expected):
     assert expected in _labelled(nlp, text, "HOSPITAL")
@@ -139,7 +148,9 @@ def test_a_hospital_named_by_its_department_or_a_visit(nlp, text, expected):
     "PT ADMITTED FROM CATH LAB S/P STENT",  # an English word ending in H, in a note typed in capitals
     "TRANSFERRED TO NORTH 4 FOR TELEMETRY",
     "由家屬救護車送來",  # the family: a common word
-    "病人於三年前接受手術",  # a time
+    "病人從三年前轉來",  # a time
+    "上午診 28診, 由楊醫師追蹤; 由王主任轉診",  # a person with a title
+    "2019年在法鼓山接受戒癮治療",  # treatment is received at more places than hospitals
     "從監獄轉來",  # a generic institution
     "由社區轉介, 從國外轉入",
 ])

@@ -316,20 +316,24 @@ _NOT_EMPLOYER_NAMES_ZH = frozenset("""
 """.split())
 
 
-# Characters of a time, not a name, between 於/在 and a treatment (`於三年前接受手術`, `在住院期間`).
+# Characters of a time, not a name, where a place would stand (`從三年前轉來`, `在住院期間`).
 _TIME_CHARACTERS_ZH = frozenset("年月日週天前後時期歲次")
+# A person's title at the end: a person, not a place (`由[楊醫師]轉診`, `回[王主任]門診`).
+_TITLE_ENDINGS_ZH = ("醫師", "醫生", "大夫", "主任", "主治", "老師", "先生", "小姐", "女士", "太太", "社工", "心理師",
+                     "護理師", "個管師", "阿姨", "伯伯", "老闆")
 
 
 def _named_place_zh(name: str, generic: "frozenset[str]", label: str) -> bool:
     """A name, not a phrase (`家中`), a unit (`精神科`), a generic or common word (`社區`, `監獄`), a time
-    (`三年前`), a known place (`台北`) or an institution whose type word says it is of another kind
-    (`在[南門市場]工作` is a market)."""
+    (`三年前`), a person with a title (`楊醫師`), a known place (`台北`) or an institution whose type word
+    says it is of another kind (`在[南門市場]工作` is a market)."""
     from ..common_words_zh import plain_han_words  # validators load before the span checks
     from ..institutions import _name_like
     from ..workplaces import named_otherwise
 
     if (name in generic or not _name_like(name) or name.endswith(_UNIT_ENDINGS_ZH)
-            or any(c in _TIME_CHARACTERS_ZH for c in name) or plain_han_words(name, label)):
+            or name.endswith(_TITLE_ENDINGS_ZH) or any(c in _TIME_CHARACTERS_ZH for c in name)
+            or plain_han_words(name, label)):
         return False
     return not named_otherwise(name, label)
 
