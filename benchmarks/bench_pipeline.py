@@ -18,7 +18,7 @@ Reported:
   --n-process 2` runs; `nlp.pipe(n_process=2)` is skipped for a torch pipeline (spaCy forks its
   workers, and a forked torch model deadlocks);
 - each component timed alone on the same Docs, in pipeline order: tokenizer, tok2vec, ner, ...,
-  and `deid` split into its parts (NER span repairs, rules, dates, cued names, propagation, surrogates), as CPU time of this process
+  and `deid` split into its parts (NER span repairs, rules, dates, cued names, hospital units, propagation, surrogates), as CPU time of this process
   (`time.process_time`, steadier than wall time on a shared machine) and its share of the total.
 
 `--model default`: the pipeline shipped in spacy_deid/default_pipeline; when it is missing, the
@@ -115,6 +115,7 @@ def best_of(repeat: int, fn: Callable[[], object]) -> Tuple[float, float, object
 def component_times(nlp, texts: Sequence[str], batch_size: int) -> List[Tuple[str, float]]:
     """CPU seconds of each stage alone, run in pipeline order on the same Docs."""
     from spacy_deid.cued_names import cued_names
+    from spacy_deid.hospital_units import hospital_units
     from spacy_deid.doctext import doc_text
     from spacy_deid.propagate import propagate
     from spacy_deid.repairs import repair_ner_spans
@@ -136,6 +137,9 @@ def component_times(nlp, texts: Sequence[str], batch_size: int) -> List[Tuple[st
                 if part == "surrogates" and deid.cued_names:  # after rules and dates, before propagation
                     seconds, _ = timed(lambda: [cued_names(d) for d in docs], clock)
                     rows.append((f"{name}: cued names", seconds))
+                if part == "surrogates" and deid.hospital_units:  # after cued names
+                    seconds, _ = timed(lambda: [hospital_units(d) for d in docs], clock)
+                    rows.append((f"{name}: hospital units", seconds))
                 if part == "surrogates" and deid.propagate_found:  # it runs between recognition and surrogates
                     seconds, _ = timed(lambda: [propagate([d]) for d in docs], clock)
                     rows.append((f"{name}: propagation", seconds))
