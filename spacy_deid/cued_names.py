@@ -26,6 +26,7 @@ from spacy.tokens import Doc, Span
 from .clinical_terms import is_clinical_term
 from .common_words import common_words
 from .doctext import doc_text
+from .overlap import taken_characters
 from .relations import BETWEEN_WORD_AND_NAME, relation_after, relation_label, words_before_a_name
 from .spanshape import FUNCTION_WORDS
 from .titled_names import names_an_institution, person_label
@@ -79,10 +80,7 @@ def cued_names(doc: Doc) -> List[Span]:
     """Add to `doc.ents` the names that a relation word or title marks, where no entity stands (module
     docstring); returns the added spans (for counting, never for logging: PHI)."""
     text = doc_text(doc)
-    taken = [False] * (len(text) + 1)
-    for ent in doc.ents:
-        for i in range(ent.start_char, ent.end_char):
-            taken[i] = True
+    taken = taken_characters(doc, len(text))
     added = []
     for start, end in sorted(set(_after_cue(text)) | set(_before_bracket(text))):
         if any(taken[start:end]):

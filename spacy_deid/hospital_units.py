@@ -22,6 +22,7 @@ from spacy.tokens import Doc, Span
 
 from .departments import department_start
 from .doctext import doc_text
+from .overlap import taken_characters
 from .rules.loading import default_fragment
 
 SOURCE = "unit"
@@ -71,10 +72,7 @@ def hospital_units(doc: Doc) -> List[Span]:
     """Add to `doc.ents` the departments written right after a hospital, where no entity stands (module
     docstring); returns the added spans (for counting, never for logging: PHI)."""
     text = doc_text(doc)
-    taken = [False] * (len(text) + 1)
-    for ent in doc.ents:
-        for i in range(ent.start_char, ent.end_char):
-            taken[i] = True
+    taken = taken_characters(doc, len(text))
     added, replaced = [], []
     for ent in doc.ents:
         if ent.label_ != HOSPITAL:

@@ -4,7 +4,7 @@ Registered so users swap it in config (`overlap_policy = {"@misc": "spacy_deid.L
 """
 from typing import Callable, Dict, Iterable, List, Sequence
 
-from spacy.tokens import Span
+from spacy.tokens import Doc, Span
 from spacy.util import registry
 
 from .labels import CATEGORY_OF
@@ -69,3 +69,13 @@ def merge_into_ents(doc, new_spans: Sequence[Span], policy: OverlapPolicy) -> No
         if span._.source is None:
             span._.source = "ner"
     doc.ents = policy(list(doc.ents) + list(new_spans))
+
+
+def taken_characters(doc: Doc, length: int) -> List[bool]:
+    """For each of the `length` characters of the doc's text (and one past its end), is it inside an
+    entity? For the steps that add spans only where nothing was found (`cued_names`, `hospital_units`)."""
+    taken = [False] * (length + 1)
+    for ent in doc.ents:
+        for i in range(ent.start_char, ent.end_char):
+            taken[i] = True
+    return taken

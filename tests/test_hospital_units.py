@@ -5,14 +5,13 @@ import spacy_deid
 from spacy_deid.hospital_units import SOURCE, hospital_units, unit_after
 
 from linear import assert_linear
+from ner_spans import doc_with_ents, ents_of
 
 
 def _added(text, ents):
-    doc = spacy_deid.blank()(text)
-    doc.ents = [doc.char_span(text.index(t), text.index(t) + len(t), label=label) for t, label in ents]
+    doc = doc_with_ents(text, ents)
     added = hospital_units(doc)
-    for span in doc.ents:
-        assert text[span.start_char:span.end_char] == span.text
+    ents_of(doc)  # offsets checked
     assert all(span._.source == SOURCE for span in added)
     return [(s.text, s.label_) for s in added]
 
@@ -47,9 +46,7 @@ def test_nothing_is_added_without_a_department_right_after_a_hospital(text, foun
 
 
 def test_a_hospital_that_starts_the_department_name_joins_it():
-    text = "RETURN TO THORACIC SURGERY OPD ON 2021.09.15"
-    doc = spacy_deid.blank()(text)
-    doc.ents = [doc.char_span(10, 18, label="HOSPITAL")]
+    doc = doc_with_ents("RETURN TO THORACIC SURGERY OPD ON 2021.09.15", [("THORACIC", "HOSPITAL")])
     hospital_units(doc)
     assert [(e.text, e.label_, e._.source) for e in doc.ents] == [("THORACIC SURGERY", "DEPARTMENT", SOURCE)]
 
