@@ -12,8 +12,8 @@ changes what the note says. The sentence says which:
   `admission`) with a locative or motion word before it (在, 於, 至, 到, 去, 由, 從, `at`, `to`, `from`) —
   `去[國泰] ER`, `在[松德] admission`, `由[彰基]救護車轉入`; or one of its departments right after it, a
   Chinese one without a space (`[郭綜合]加護病房`, `[奇美]放射科`) or, after a span called another kind of
-  institution or place, one written in a word of `departments.json` after a space (`[KMUNH] RAD`,
-  `To: [門諾] 一般外科`: a person's name may stand before a department in a signature);
+  institution or place, one of `departments.json` after a space (`[KMUNH] RAD`, `To: [門諾] 一般外科`);
+  not after a space for a span called a person, whose name a signature may put before a department;
 - study: `studied at`, `studies at`, `graduated from`, `enrolled at`, `graduate of` right before it;
   就讀, 畢業於, 考上 right before it; or, right after it, 畢業, 就讀, 研究所, a department of study
   (`醫學系`), 的同學, `graduate`, `student`.
