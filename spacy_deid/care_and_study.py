@@ -31,7 +31,7 @@ from spacy.tokens import Doc, Span
 
 from .han import HAN_RANGES
 from .labels import NAME_LABELS
-from .rules.loading import default_fragment
+from .departments import chinese_department, named_department
 from .workplaces import named_otherwise
 
 # Labels a NER gives an unseen hospital or school name.
@@ -48,11 +48,6 @@ _PLACE_OF_CARE_AFTER = re.compile(r"[ ]?(?:" + _CARE_NO_NAME_TAKES + ")")
 _CARE_AFTER = re.compile(r"[ ]?(?:" + _CARE_NO_NAME_TAKES + r"|住院|就醫|就診|轉診|轉院|轉來|轉入"
                          r"|(?i:admission|transfer)(?![A-Za-z]))")
 _MOTION_BEFORE = re.compile(r"(?:[在於至到去由從]|(?<![A-Za-z])(?i:at|to|from))[ ]?$")
-# One of the institution's departments right after it: a Chinese name without a space (no person's name
-# takes one so: `[郭綜合]加護病房`), or a department word after one space (`[KMUNH] RAD`).
-_UNIT_RIGHT_AFTER = re.compile(default_fragment("DEPT_ZH"))
-_UNIT_AFTER_SPACE = re.compile(r"[ ](?:" + default_fragment("DEPT_ZH") + r"|(?:" + default_fragment("DEPT_ABBR")
-                               + r")(?![A-Za-z0-9]))")
 _STUDY_BEFORE = re.compile(
     r"(?:(?<![A-Za-z])(?i:(?:studied|studies|study|studying|enrolled|graduated)[ ](?:at|from|in)|graduate[ ]of)[ ]"
     r"|(?:就讀於?|畢業於|考上)[ ]?)$")
@@ -66,11 +61,19 @@ def _care(before: str, text: str, end: int, after: "re.Pattern[str]") -> bool:
     return bool(_CARE_BEFORE.search(before) or (after.match(text, end) and _MOTION_BEFORE.search(before)))
 
 
+def _unit_after(text: str, end: int, after_space: bool) -> bool:
+    """One of the institution's departments right after it: a Chinese name without a space (no person's
+    name takes one so: `[郭綜合]加護病房`), or, with `after_space`, any department name of the rules after
+    one space (`[KMUNH] RAD`)."""
+    if chinese_department().match(text, end) is not None:
+        return True
+    return after_space and text.startswith(" ", end) and named_department().match(text, end + 1) is not None
+
+
 def frame_label(text: str, start: int, end: int) -> Optional[str]:
     """HOSPITAL or SCHOOL when the words around text[start:end] say care or study, else None."""
     before = text[max(0, start - _WINDOW_BEFORE):start]
-    care = (_care(before, text, end, _CARE_AFTER) or _UNIT_RIGHT_AFTER.match(text, end) is not None
-            or _UNIT_AFTER_SPACE.match(text, end) is not None)
+    care = _care(before, text, end, _CARE_AFTER) or _unit_after(text, end, after_space=True)
     study = bool(_STUDY_BEFORE.search(before) or _STUDY_AFTER.match(text, end))
     if care == study:
         return None
@@ -81,7 +84,7 @@ def place_of_care(text: str, start: int, end: int) -> bool:
     """Do the words around text[start:end] say care happens there, in words no person's name takes:
     `transferred from [彰基]`, `住進[新光]`, `去[國泰] ER`? (`由[王大明]轉介` is a referral by a person.)"""
     return (_care(text[max(0, start - _WINDOW_BEFORE):start], text, end, _PLACE_OF_CARE_AFTER)
-            or _UNIT_RIGHT_AFTER.match(text, end) is not None)
+            or _unit_after(text, end, after_space=False))
 
 
 def by_care_or_study(doc: Doc, text: str, ent: Span, following: Optional[Span] = None) -> Optional[Span]:

@@ -24,6 +24,7 @@ The words are the specialties of medicine, written from general knowledge; abbre
 are not decided here: an all-capitals word of three letters is as often a hospital as a department.
 """
 import re
+from functools import lru_cache
 from typing import Optional, Tuple, Union
 
 from spacy.tokens import Doc, Span
@@ -63,6 +64,24 @@ Repaired = Union[Span, Tuple[Span, ...]]
 # Labels of organisations that hold no outpatient clinic: before one, the span is a department.
 CLINICLESS_LABELS = frozenset({"SCHOOL", "GENERAL_BUSINESS", "MARKET"})
 _CLINIC_AFTER = re.compile(r"[ ]?(?:(?i:opd|clinic)(?![A-Za-z])|門診)")
+
+
+@lru_cache(maxsize=1)
+def chinese_department() -> "re.Pattern[str]":
+    """A Chinese specialty or ward name of the department rules (`departments.json`, `DEPT_ZH`), the
+    longest at a place (`一般外科`, not `外科`)."""
+    from .rules.loading import default_fragment  # the rules' validators read this module's words
+
+    return re.compile(default_fragment("DEPT_ZH"))
+
+
+@lru_cache(maxsize=1)
+def named_department() -> "re.Pattern[str]":
+    """A department name the rules read: a Chinese one, or an English abbreviation in capitals
+    (`DEPT_ABBR`) that ends where a word ends (`RAD`, not the start of `RADIUS`)."""
+    from .rules.loading import default_fragment
+
+    return re.compile(chinese_department().pattern + r"|(?:" + default_fragment("DEPT_ABBR") + r")(?![A-Za-z0-9])")
 
 
 def _is_head(word: str) -> bool:

@@ -8,36 +8,26 @@ rules need a field, an admission or a visit word beside the department, which th
 hospital before it is the cue: a department name that starts right after a HOSPITAL span (nothing or one
 space between) is that hospital's unit. The names are the ones the rules read: the Chinese specialty
 and ward names and the English department abbreviations of `resources/patterns/departments.json`
-(fragments `DEPT_ZH`, `DEPT_ABBR`, the abbreviations in capitals only), and English department names
+(fragments `DEPT_ZH`, `DEPT_ABBR`, the abbreviations in capitals only; `departments.named_department`), and English department names
 that `departments` reads (`Thoracic Surgery`, `INTENSIVE CARE UNIT`).
 Only text outside every entity gets a span, and only where it aligns with tokens; the span's source is
 `unit`. A "hospital" that is the first words of the department name (`Return to [THORACIC] SURGERY OPD`,
 the NER's HOSPITAL) was the department's own start: the two become one DEPARTMENT.
 """
 import re
-from functools import lru_cache
 from typing import List, Optional, Tuple
 
 from spacy.tokens import Doc, Span
 
-from .departments import department_start
+from .departments import department_start, named_department
 from .doctext import doc_text
 from .overlap import taken_characters
-from .rules.loading import default_fragment
 
 SOURCE = "unit"
 LABEL = "DEPARTMENT"
 HOSPITAL = "HOSPITAL"
 # English words of a department name (`Thoracic Surgery`, `Child and Adolescent Psychiatry`), at most five.
 _EN_WORDS = re.compile(r"[A-Za-z&][A-Za-z&.]*(?:[ ][A-Za-z&][A-Za-z&.]*){0,4}")
-
-
-@lru_cache(maxsize=1)
-def _named_unit() -> "re.Pattern[str]":
-    """A Chinese department or ward name, or an English abbreviation in capitals, that ends where a word
-    ends (`RAD`, not the start of `RADIUS`)."""
-    return re.compile(r"(?:" + default_fragment("DEPT_ZH") + r")|(?:" + default_fragment("DEPT_ABBR")
-                      + r")(?![A-Za-z0-9])")
 
 
 def _english_unit_end(text: str, start: int) -> Optional[int]:
@@ -61,7 +51,7 @@ def unit_after(text: str, hospital_end: int) -> Optional[Tuple[int, int]]:
     start = hospital_end + 1 if text.startswith(" ", hospital_end) else hospital_end
     if start >= len(text) or start == hospital_end and text[start:start + 1].isascii():
         return None  # an English name needs its space: `NTUHED` is one word
-    named = _named_unit().match(text, start)
+    named = named_department().match(text, start)
     if named is not None:
         return start, named.end()
     end = _english_unit_end(text, start)

@@ -12,6 +12,7 @@ expanded pattern, so a saved pipeline does not depend on the files.
 """
 import json
 import re
+from functools import lru_cache
 from importlib import resources
 from pathlib import Path
 from typing import Any, Dict, Iterable, List, Sequence, Tuple, Union
@@ -114,9 +115,15 @@ def load_default_patterns() -> List[PatternRule]:
     return _rules_of_set(_default_files())
 
 
+@lru_cache(maxsize=1)
+def _default_fragments() -> Dict[str, str]:
+    return _shared_fragments(_default_files())
+
+
 def default_fragment(name: str) -> str:
-    """A fragment of the shipped files (`DEPT_ABBR`), for code that must read the same vocabulary."""
-    fragments = _shared_fragments(_default_files())
+    """A fragment of the shipped files (`DEPT_ABBR`), for code that must read the same vocabulary; the
+    files are read once."""
+    fragments = _default_fragments()
     if name not in fragments:
         raise KeyError(f"no fragment {name!r} in the shipped patterns; defined: {sorted(fragments)}")
     return fragments[name]
