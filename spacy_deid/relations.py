@@ -57,6 +57,7 @@ from spacy.tokens import Doc, Span
 from .han import HAN_RANGES
 from .labels import NAME_LABELS
 from .rules.phrases import phrase_regex
+from .titles_zh import PHYSICIAN_TITLES_ZH
 
 KINSHIP_ZH = ("配偶", "太太", "妻子", "丈夫", "老公", "老婆", "前妻", "前夫", "女兒", "兒子", "長子", "長女", "次子",
               "次女", "孫子", "孫女", "媳婦", "女婿", "父親", "母親", "爸爸", "媽媽", "哥哥", "弟弟", "姊姊",
@@ -90,7 +91,7 @@ OTHERS_EN = ("friend", "neighbor", "neighbour", "colleague", "coworker", "co-wor
              "sergeant", "prosecutor", "judge", "principal", "headmaster", "village chief", "warden",
              "interpreter", "translator", "chaplain", "monk", "nun", "guardian", "babysitter", "housekeeper")
 
-CLINICIAN_ZH = ("醫師", "醫生", "大夫", "主治醫師", "住院醫師", "總醫師", "主治")
+CLINICIAN_ZH = PHYSICIAN_TITLES_ZH
 CLINICIAN_EN = ("dr", "dr.", "doctor", "vs", "attending", "resident", "physician", "psychiatrist", "surgeon")
 
 # An English title between a relation word and the name.

@@ -93,6 +93,7 @@ from .institutions import TYPE_WORDS_EN, TYPE_WORDS_ZH
 from .labels import LOCATION_LABELS, NAME_LABELS, ORGANISATION_LABELS
 from .languages import spoken_language
 from .public_numbers import public_service_number
+from .titles_zh import TITLE_CHARACTERS_AFTER_NAME_ZH, TITLES_AFTER_NAME_ZH
 
 _HAS_ALNUM = re.compile(r"[^\W_]")
 _HAS_DIGIT = re.compile(r"\d")
@@ -234,10 +235,7 @@ def _organisation(text: str) -> bool:
 
 
 # What stands next to a one-character surname (annotation.md: titles are outside the span).
-_TITLE_AFTER = re.compile(
-    r"[ ]?(?:先生|小姐|女士|太太|夫人|醫師|醫生|大夫|護理師|護士|藥師|心理師|治療師|社工|老師|教授|主任|院長|"
-    r"經理|老闆|師傅|同學|大哥|大姐|大姊|伯伯|伯母|叔叔|阿姨|姑姑|嬸嬸|媽媽|爸爸|阿嬤|阿公|"
-    r"[姐姊哥伯叔姨姑嫂嬸爺奶媽某董總])")
+_TITLE_AFTER = re.compile(r"[ ]?(?:" + "|".join(TITLES_AFTER_NAME_ZH) + "|[" + TITLE_CHARACTERS_AFTER_NAME_ZH + "])")
 _TITLE_BEFORE = re.compile(r"(?:(?<![A-Za-z])(?i:dr|mr|mrs|ms|miss|prof|mx|vs|r)\.?[ ]?|[老小阿]"
                            r"|(?:醫師|醫生|社工|護理師|心理師|主治|主任|老師)[ ]?[:：]?[ ]?)$")
 

@@ -25,6 +25,7 @@ from .common_words_zh import surnames_zh
 from .institutions import TYPE_WORDS_EN
 from .labels import LOCATION_LABELS, NAME_LABELS
 from .relations import CLINICIAN_ZH, MD_AFTER, relation_after, relation_label
+from .titles_zh import TITLES_AFTER_NAME_ZH
 
 # Labels of places that a person's name can be mistaken for (a NUMBER or ROOM holds digits).
 _PLACE_LABELS = LOCATION_LABELS - {"NUMBER", "ROOM"}
@@ -53,19 +54,14 @@ def person_label(text: str, start: int, end: int) -> Optional[str]:
     return relation_after(text, end)
 
 
-# Titles said after a Chinese surname: honorifics, kinship-like forms of address, roles.
-TITLES_AFTER_SURNAME_ZH = ("先生", "小姐", "太太", "女士", "老闆娘", "老闆", "老師", "阿姨", "伯伯", "叔叔",
-                           "媽媽", "姊妹", "弟兄", "牧師", "律師", "社工", "主任", "經理", "教練") + CLINICIAN_ZH
-
-
-_TITLE_LAST_CHARS = frozenset(title[-1] for title in TITLES_AFTER_SURNAME_ZH)
+_TITLE_LAST_CHARS = frozenset(title[-1] for title in TITLES_AFTER_NAME_ZH)
 
 
 def _surname_and_title(doc: Doc, text: str, ent: Span) -> Optional[Span]:
     """The surname of a span that is a Chinese surname and its title (module docstring), else None."""
     if ent.text[-1:] not in _TITLE_LAST_CHARS:
         return None
-    for title in TITLES_AFTER_SURNAME_ZH:
+    for title in TITLES_AFTER_NAME_ZH:
         if ent.text.endswith(title) and 1 <= len(ent.text) - len(title) <= 2:
             surname_end = ent.end_char - len(title)
             if text[ent.start_char:surname_end] not in surnames_zh():

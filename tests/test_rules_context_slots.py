@@ -150,6 +150,7 @@ def test_a_hospital_named_by_its_department_or_a_visit(nlp, text, expected):
     "由家屬救護車送來",  # the family: a common word
     "病人從三年前轉來",  # a time
     "上午診 28診, 由楊醫師追蹤; 由王主任轉診",  # a person with a title
+    "由林院長轉入, 從陳伯母轉來",  # titles of the shared list (titles_zh)
     "2019年在法鼓山接受戒癮治療",  # treatment is received at more places than hospitals
     "從監獄轉來",  # a generic institution
     "由社區轉介, 從國外轉入",

@@ -69,6 +69,9 @@ def test_cost_grows_linearly_with_the_length_of_a_span():
     ("病人住在紀先生家中", ("紀先生", "CITY"), ("紀", "PERSON")),
     ("由王主治醫師查房", ("王主治醫師", "PERSON"), ("王", "DOCTOR")),
     ("教會的章姊妹常來關心病人", ("章姊妹", "FAMILY"), ("章", "PERSON")),
+    # titles the shared list (titles_zh) brought from the span checks' list
+    ("出院前由郭護理師衛教用藥", ("郭護理師", "HOSPITAL"), ("郭", "PERSON")),
+    ("請何院長協助安排床位", ("何院長", "GENERAL_BUSINESS"), ("何", "PERSON")),
 ])
 def test_a_surname_and_its_title_keep_the_surname_alone(text, found, expected):
     assert repaired(text, found, titled_place) == (1, [expected])

@@ -12,6 +12,7 @@ from spacy.util import registry
 
 from ..clinical_terms import inside_clinical_term
 from ..departments import VISIT_WORDS_ZH
+from ..titles_zh import TITLES_AFTER_NAME_ZH
 
 Validator = Callable[[str, int, int], Optional[bool]]
 
@@ -318,9 +319,6 @@ _NOT_EMPLOYER_NAMES_ZH = frozenset("""
 
 # Characters of a time, not a name, where a place would stand (`從三年前轉來`, `在住院期間`).
 _TIME_CHARACTERS_ZH = frozenset("年月日週天前後時期歲次")
-# A person's title at the end: a person, not a place (`由[楊醫師]轉診`, `回[王主任]門診`).
-_TITLE_ENDINGS_ZH = ("醫師", "醫生", "大夫", "主任", "主治", "老師", "先生", "小姐", "女士", "太太", "社工", "心理師",
-                     "護理師", "個管師", "阿姨", "伯伯", "老闆")
 
 
 def _named_place_zh(name: str, generic: "frozenset[str]", label: str) -> bool:
@@ -332,7 +330,7 @@ def _named_place_zh(name: str, generic: "frozenset[str]", label: str) -> bool:
     from ..workplaces import named_otherwise
 
     if (name in generic or not _name_like(name) or name.endswith(_UNIT_ENDINGS_ZH)
-            or name.endswith(_TITLE_ENDINGS_ZH) or any(c in _TIME_CHARACTERS_ZH for c in name)
+            or name.endswith(TITLES_AFTER_NAME_ZH) or any(c in _TIME_CHARACTERS_ZH for c in name)
             or plain_han_words(name, label)):
         return False
     return not named_otherwise(name, label)
