@@ -142,10 +142,19 @@ _PATIENT_SELF_NAMED = re.compile(r"(?:病人|病患|患者|個案|案主|(?i:pt|
                                  r"(?:我叫|我是|我的名字是|(?i:my name is|i am|i'm))[ ]?$")
 # 先生 and 太太 as a field (`先生: [趙承翰]`) are the husband and the wife: Mr and Mrs take no colon.
 _SPOUSE_FIELD = re.compile(r"(?:先生|太太)[ ]?[:：][ ]?$")
-# A one-character kinship word as a field of its own (`父: 王大明`, `母：林美玲`); inside a word (`師父:`)
-# it is none.
-_KIN_FIELD = re.compile(r"(?<![^\W\d_])[父母妻夫兄弟姊姐妹兒子女][ ]?[:：][ ]?$")
+# A one-character kinship word as a field of its own (`父: 王大明`, `母：林美玲`) or as a genogram's or family
+# list's entry, a space before the name (`家系圖: 父 劉鴻恆, 母 呂晉恆`); inside a word (`師父:`) it is none,
+# and neither is 女, 子 or 兒 before a space (`45歲 女 王美玲`: her sex).
+_KIN_FIELD = re.compile(r"(?<![^\W\d_])(?:[父母妻夫兄弟姊姐妹兒子女][ ]?[:：][ ]?|[父母妻夫兄弟姊姐妹][ ])$")
 _KIN_BEFORE = _before(KINSHIP_ZH, KINSHIP_EN)
+# A field whose names are the patient's relatives unless a word beside the name says otherwise: an
+# emergency contact (`Emergency contact: [X]`, `緊急聯絡人：[X]`, `聯絡人: [X]`; not `警方聯絡人`) and a family
+# meeting's attendee (`Family meeting 3/6: [X] refused to take pt home`, `家庭會議 出席: [X]`). A date or a
+# word may stand before the colon, a list number after it (`Emergency contacts - 1) [X]`).
+_FAMILY_FIELD = re.compile(r"(?<![^\W\d_])(?:(?i:emergency[ ]contacts?|contact[ ]person|family[ ]meeting|family[ ]conference)"
+                           r"|緊急聯絡人|聯絡人|家庭會議|家族會議|家屬會談)(?:[ ]?[^\n:：]{1,24}?)?[ ]?[:：\-]"
+                           r"[ ]?(?:[(（]?\d[)）.][ ]?)?$")
+_WINDOW_FIELD = 48
 # Not 女 alone in brackets: after a name it is as often her sex (`王美玲 (女) 45歲`) as a daughter.
 _KIN_AFTER = _after(KINSHIP_ZH, KINSHIP_EN, one_char="父母妻夫兄弟姊姐妹兒子")
 _OTHER_BEFORE = _before(OTHERS_ZH, OTHERS_EN)
@@ -236,6 +245,8 @@ def relation_label(text: str, start: int, end: int) -> Optional[str]:
     if (_OTHER_BEFORE.search(before) or _OTHER_AFTER.match(text, end, end + _WINDOW_AFTER)
             or _OTHER_COPULA.match(text, end, end + _WINDOW_AFTER) or _OTHER_AFTER_ZH.match(text, end)):
         return "PERSON"
+    if _FAMILY_FIELD.search(text, max(0, start - _WINDOW_FIELD), start):
+        return "FAMILY"
     return None
 
 

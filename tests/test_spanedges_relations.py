@@ -134,6 +134,33 @@ def test_a_name_next_to_a_kinship_word_is_family(text, found):
 
 
 @pytest.mark.parametrize("text,found", [
+    # a genogram's or family list's one-character kinship word, a space before the name
+    ("家系圖: 父 劉鴻恆 (歿), 母 呂晉恆 (住雲林縣)", ("劉鴻恆", "PERSON")),
+    ("家系圖: 父 劉鴻恆 (歿), 母 呂晉恆 (住雲林縣)", ("呂晉恆", "PATIENT")),
+    # an emergency contact and a family meeting's attendee, when no word beside the name says otherwise
+    ("Emergency contacts - 1) Cheng-Hai Hsu, 0989230788", ("Cheng-Hai Hsu", "PATIENT")),
+    ("入院來源: 急診轉入   聯絡人: 邱穎琪（0932-947572）", ("邱穎琪", "PERSON")),
+    ("緊急聯絡人：田家豪，電話0912-345-678。", ("田家豪", "PERSON")),
+    ("Family meeting 2019/08/25: Yang Chen-You refused to take pt home", ("Yang Chen-You", "PATIENT")),
+    ("FAMILY MEETING 2011-04-12: HSU YING REFUSED TO TAKE PT HOME", ("HSU YING", "PERSON")),
+    ("2009-09-12 家庭會議 出席: 江翔發、社工吳諺中", ("江翔發", "PERSON")),
+])
+def test_a_relatives_field_makes_a_name_family(text, found):
+    assert repaired(text, found, by_relation) == (1, [(found[0], "FAMILY")])
+
+
+@pytest.mark.parametrize("text,found", [
+    ("緊急聯絡人：田家豪（朋友）。", ("田家豪", "PERSON")),  # the word beside the name wins
+    ("Family meeting: SW Tina Lin, OT, primary nurse", ("Tina Lin", "PERSON")),  # not right after the colon
+    ("轄區警方聯絡人: 台中警察局呂警員", ("呂", "PERSON")),  # the police's contact, not the patient's
+    ("45歲 女 王美玲 因失眠就醫", ("王美玲", "PATIENT")),  # 女 before a space is her sex
+    ("Visitors: Lin Mei-Hua brought fruit", ("Lin Mei-Hua", "PERSON")),  # a visitor may be anyone
+])
+def test_other_fields_and_lists_say_no_relation(text, found):
+    assert repaired(text, found, by_relation) == (0, [found])
+
+
+@pytest.mark.parametrize("text,found", [
     ("Ms Liang (coach)來電, 詢問病人近況.", ("Liang", "PATIENT")),
     ("家屬 邱佑、Yang Ya-Yu, a coach,參加.", ("Yang Ya-Yu", "PATIENT")),
     ("after conflicts with Sung Hsun-Chang, a coach, at work", ("Sung Hsun-Chang", "FAMILY")),
