@@ -24,7 +24,12 @@ The relation may also be said a little further from the name, in ways any note w
 - in a bare apposition closed by a comma (`Informant: [Tsai], neighbor, who ...`), or with one word
   before the relation word (`Ms. [Cheng], a hospital volunteer,`), or in brackets with 即
   (`[羅佳玲]（即病人的大嫂）`);
-- as a title after a Chinese name: `[陳]老師`, `[郭]律師`, `[許]老闆` are PERSON.
+- as a title after a Chinese name: `[陳]老師`, `[郭]律師`, `[許]老闆` are PERSON;
+- as a genogram's or family list's one-character entry, a space before the name (`父 [劉鴻恆], 母 [呂晉恆]`).
+A field whose names are the patient's relatives unless the words beside a name say otherwise (an
+emergency contact, `聯絡人: [X]`, `Emergency contacts - 1) [X]`; a family meeting's attendee, `Family
+meeting 3/6: [X] refused to take pt home`) makes a name FAMILY when nothing else decides it: a contact
+may be a friend (`緊急聯絡人：[田家豪]（朋友）`), and a visitor is anyone, so visitor logs are no such field.
 A kinship word after someone else's possessive names that person's relative, not the patient's: PERSON
 (`Her friend Angela's mother, Mrs. [Kuo]`, `同學簡子涵之母親[游淑惠]`, `classmate 的哥哥 [方立偉]`); a
 relative's relative is family (`案兄的妻子[羅佳玲]`, `her sister's husband`).
