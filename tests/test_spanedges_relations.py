@@ -150,6 +150,29 @@ def test_a_relatives_field_makes_a_name_family(text, found):
 
 
 @pytest.mark.parametrize("text,found", [
+    ("no LOC according to Liu Hua-Chen.", ("Liu Hua-Chen", "PATIENT")),
+    ("Li 900 -> 1200 mg, update Mr. Kao Han-Hai by phone.", ("Kao Han-Hai", "PATIENT")),
+    ("brought in by Mr. Yang Ching-Hsiung after two sleepless nights", ("Yang Ching-Hsiung", "PATIENT")),
+    ("12月9日 會客: 呂先生帶來水果, 已檢查.", ("呂", "PATIENT")),
+    ("申請外宿, 由劉晉友負責接送.", ("劉晉友", "PATIENT")),
+    ("據陳美玲表示病人已三天未進食", ("陳美玲", "PATIENT")),
+    ("據周先生表示, 病人失眠.", ("周", "PATIENT")),  # Mr Chou says something of the patient
+])
+def test_the_patient_is_no_third_party_to_their_own_care(text, found):
+    assert repaired(text, found, by_relation) == (1, [(found[0], "FAMILY")])
+
+
+@pytest.mark.parametrize("text,found", [
+    ("no LOC according to Liu Hua-Chen.", ("Liu Hua-Chen", "PERSON")),  # only the NER's PATIENT is read
+    ("Patient: Wang Mei informed of the plan", ("Wang Mei", "PATIENT")),  # a field is no third party
+    ("王大明陪伴母親回診", ("王大明", "PATIENT")),  # keeping company is no care frame
+    ("according to Dr. Lin", ("Lin", "DOCTOR")),
+])
+def test_third_party_words_change_no_other_name(text, found):
+    assert repaired(text, found, by_relation) == (0, [found])
+
+
+@pytest.mark.parametrize("text,found", [
     ("緊急聯絡人：田家豪（朋友）。", ("田家豪", "PERSON")),  # the word beside the name wins
     ("Family meeting: SW Tina Lin, OT, primary nurse", ("Tina Lin", "PERSON")),  # not right after the colon
     ("轄區警方聯絡人: 台中警察局呂警員", ("呂", "PERSON")),  # the police's contact, not the patient's
@@ -206,7 +229,7 @@ def test_no_physicians_title_or_a_stronger_relation_keeps_the_label(text, found)
 
 @pytest.mark.parametrize("text,found", [
     ("彭先生來電。", ("彭", "PERSON")),  # 先生 after a name is Mr
-    ("據周先生表示, 病人失眠.", ("周", "PATIENT")),  # Mr Chou: no relation said
+    ("周先生表示失眠多日.", ("周", "PATIENT")),  # Mr Chou: no relation said
     ("met Jackson Lee today", ("Lee", "PERSON")),  # `son` ends `Jackson`: not a kinship word
     ("the grandsons of Lee", ("Lee", "PERSON")),
     ("配偶: 彭恆彥", ("彭恆彥", "FAMILY")),  # already FAMILY: nothing to change
