@@ -1,4 +1,4 @@
-"""An English name that a relation word or a title says is there, found where no recognizer found anything.
+"""A name that a relation word or a title says is there, found where no recognizer found anything.
 
 WHY: a name is the PHI a de-identifier must not miss, and the NER, trained on notes whose English names
 are mostly romanized Chinese ones, misses some Western first names even where the words beside them
@@ -13,8 +13,13 @@ before a relation word in brackets, none a common English word (`common_words`: 
 clinical vocabulary (`clinical_terms`) or an institution's type word (`Cardiology Clinic`). The
 generic words (`family`, `relative`, `next of kin`) and the patient's own field are no cue here:
 `Family Meeting` is a header, and the NER finds the name after `Patient:`.
-Chinese names are left to the NER, which finds them after such words (the training corpus writes them
-there), and whose edges a surname list alone cannot draw (`醫師向家屬說明`: 向 is a surname).
+A Chinese name is added only where the text draws both its edges, since a surname list alone cannot
+(`醫師向家屬說明`: 向 is a surname): two to four Han characters right after such a word, or right before
+a relation word in brackets with no Han character before them, with no Han character after them
+(`胞弟: [曾友澤]、`, `配偶: [曾恆品] on`, `主管[留友雄].`, `/ [曾華炳] (外甥)`), starting with a surname
+and not a run of common Chinese words (`家屬: 同意`). The NER finds most Chinese names after such words
+(the training corpus writes them there) and misses some in unseen frames; a name that runs into more
+Han characters (`社工曾亞品聯絡`) is left to it.
 Only text outside every entity gets a span, and only where it aligns with tokens; the span's source
 is `cued`.
 """
@@ -25,7 +30,9 @@ from spacy.tokens import Doc, Span
 
 from .clinical_terms import is_clinical_term
 from .common_words import common_words
+from .common_words_zh import plain_han_words, surnames_zh
 from .doctext import doc_text
+from .han import HAN_RANGES
 from .overlap import taken_characters
 from .relations import BETWEEN_WORD_AND_NAME, relation_after, relation_label, words_before_a_name
 from .spanshape import FUNCTION_WORDS
@@ -36,6 +43,10 @@ _EN_WORD = r"[A-Z][a-z]+(?:[-'][A-Za-z][a-z]*)*"
 _EN_NAME = re.compile(_EN_WORD + r"(?:[ ]" + _EN_WORD + r"){0,2}")
 _BETWEEN = re.compile(BETWEEN_WORD_AND_NAME)
 _EN_BEFORE_BRACKET = re.compile(r"(?<![A-Za-z])" + _EN_WORD + r"(?:[ ]" + _EN_WORD + r"){0,2}(?=[ ]?[(（])")
+# A Chinese name: two to four Han characters with no Han character after them; before a bracket, none
+# before them either.
+_HAN_NAME = re.compile(f"[{HAN_RANGES}]{{2,4}}(?![{HAN_RANGES}])")
+_HAN_BEFORE_BRACKET = re.compile(f"(?<![{HAN_RANGES}])[{HAN_RANGES}]{{2,4}}(?=[ ]?[(（])")
 
 
 def _english_name(text: str, start: int) -> Optional[int]:
@@ -56,6 +67,23 @@ def _english_name(text: str, start: int) -> Optional[int]:
     return end if end > start and not (end < len(text) and text[end].isalnum()) else None
 
 
+def _chinese_name(text: str, start: int) -> Optional[int]:
+    """End of a Chinese name at `start` whose both edges the text draws, or None: a run of two to four
+    Han characters that nothing Han follows (`胞弟: [曾友澤]、`, `配偶: [曾恆品] on`), starting with a
+    surname and no run of common words (`家屬: 同意`, `社工: 尚未聯絡`)."""
+    match = _HAN_NAME.match(text, start)
+    if match is None:
+        return None
+    name = match.group()
+    if not (name[:1] in surnames_zh() or name[:2] in surnames_zh()) or plain_han_words(name, "PERSON"):
+        return None
+    return match.end()
+
+
+def _name_at(text: str, start: int) -> Optional[int]:
+    return _english_name(text, start) if text[start:start + 1].isascii() else _chinese_name(text, start)
+
+
 def _after_cue(text: str) -> Iterator[Tuple[int, int]]:
     """(start, end) of names right after a relation word or title."""
     for cue_end in words_before_a_name(text):
@@ -63,7 +91,7 @@ def _after_cue(text: str) -> Iterator[Tuple[int, int]]:
         start = between.end() if between else cue_end
         if start >= len(text):
             continue
-        end = _english_name(text, start)
+        end = _name_at(text, start)
         if end is not None:
             yield start, end
 
@@ -72,6 +100,10 @@ def _before_bracket(text: str) -> Iterator[Tuple[int, int]]:
     """(start, end) of names right before a relation word in brackets."""
     for match in _EN_BEFORE_BRACKET.finditer(text):
         end = _english_name(text, match.start())
+        if end == match.end() and relation_after(text, end):
+            yield match.start(), end
+    for match in _HAN_BEFORE_BRACKET.finditer(text):
+        end = _chinese_name(text, match.start())
         if end == match.end() and relation_after(text, end):
             yield match.start(), end
 

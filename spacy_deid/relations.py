@@ -76,7 +76,7 @@ KINSHIP_ZH = ("配偶", "太太", "妻子", "丈夫", "老公", "老婆", "前�
               "其父", "其母", "其妻", "其夫", "其兄", "其姊", "其姐", "其弟", "其妹", "其子", "其女",
               "祖父", "祖母", "外祖父", "外祖母", "岳父", "岳母", "公公", "婆婆", "繼父", "繼母", "養父", "養母",
               "伯母", "嬸嬸", "舅媽", "姑丈", "姨丈", "大嫂", "嫂嫂", "弟媳", "姊夫", "姐夫", "妹婿", "未婚妻",
-              "未婚夫")
+              "未婚夫", "胞兄", "胞弟", "胞姊", "胞姐", "胞妹", "兄長")
 KINSHIP_EN = ("wife", "husband", "spouse", "son", "daughter", "mother", "father", "brother", "sister",
               "aunt", "uncle", "cousin", "niece", "nephew", "grandson", "granddaughter", "grandmother",
               "grandfather", "mom", "dad", "stepson", "stepdaughter", "stepmother", "stepfather",

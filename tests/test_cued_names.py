@@ -1,4 +1,4 @@
-"""cued_names: an English name that a relation word or title marks is added where nothing was found."""
+"""cued_names: a name that a relation word or title marks is added where nothing was found."""
 import pytest
 
 import spacy_deid
@@ -27,6 +27,13 @@ def _added(text, ents=()):
     ("Mrs. Garcia was admitted for CHF.", [("Garcia", "PERSON")]),
     ("Emergency contact: wife, Mrs. Nguyen Thi Lan", [("Nguyen Thi Lan", "FAMILY")]),
     ("Daughter Jennifer Will visit tomorrow.", [("Jennifer", "FAMILY")]),  # `Will` is a common word
+    # a Chinese name whose both edges the text draws: a non-Han character after it
+    ("husband 王大明 visited", [("王大明", "FAMILY")]),
+    ("2218.06.20 家庭會談: 孫子: 呂友、Mr. Rodriguez", [("呂友", "FAMILY"), ("Rodriguez", "PERSON")]),
+    ("314/01/18 家庭會談: 胞弟: 曾友澤、案妹: 曾靜", [("曾友澤", "FAMILY"), ("曾靜", "FAMILY")]),
+    ("診斷書交給主管留友雄.", [("留友雄", "PERSON")]),
+    ("陪診者: 楊翰宏 (里長) / 曾華炳 (外甥); 病人本人否認有病.", [("楊翰宏", "PERSON"), ("曾華炳", "FAMILY")]),
+    ("病人: 任晨品 / M / 37", [("任晨品", "PATIENT")]),
 ])
 def test_a_marked_name_is_added_with_the_label_its_word_says(text, expected):
     assert _added(text) == expected
@@ -39,7 +46,12 @@ def test_a_marked_name_is_added_with_the_label_its_word_says(text, expected):
     "his wife had CHF and COPD.",  # lower case, then clinical shorthand
     "Family Meeting held today.",  # `family` is no cue
     "Dr. Lasix",  # clinical vocabulary
-    "husband 王大明 visited",  # Chinese names are left to the NER
+    "husband 王大明來訪",  # a Chinese name that runs into other Han characters: its end is unknown
+    "社工曾亞品聯絡基金會",
+    "醫師向家屬說明",  # 向 is a surname, but 說明 follows
+    "家屬: 同意出院",  # common words
+    "社工: 尚未聯絡",
+    "檢查結果(異常)",  # no relation word in the brackets
     "Seen in Cardiology Clinic (brother's request)",
 ])
 def test_nothing_is_added_without_a_name_after_the_word(text):
@@ -64,5 +76,12 @@ def test_the_deid_component_adds_them_and_can_be_told_not_to():
 def test_cost_grows_linearly_with_the_text():
     def run(n):
         doc = spacy_deid.blank()("wife " * n + "Robert (father) " * n + "Mrs. A" + "a" * n)
+        cued_names(doc)
+    assert_linear(run, 2000)
+
+
+def test_cost_grows_linearly_with_chinese_text():
+    def run(n):
+        doc = spacy_deid.blank()("胞弟: 王大" * n + "王" * n + "(兄)" + "陳美(母)" * n)
         cued_names(doc)
     assert_linear(run, 2000)
