@@ -12,7 +12,7 @@ name is, by the definitions of FAMILY and PERSON in annotation.md:
   學長…) in the same places makes it PERSON
   (`social worker [Heng-Jung]`, `[Yang Ya-Yu], a coach,`, `Ms [Liang] (coach)`).
 A physician's title or role next to a name makes it DOCTOR (annotation.md: `[葉]醫師`): 醫師, 醫生 or 大夫
-right after it, `, MD` after it, or `Dr.`, `Doctor`, 主治醫師, 住院醫師, `VS`, `attending`, `resident`,
+right after it, `, MD` after it, a role alone in brackets after it (`[梁勝品](值班醫師)`, `[Lu] (VS)`), or `Dr.`, `Doctor`, 主治醫師, 住院醫師, `VS`, `attending`, `resident`,
 `physician`, `psychiatrist`, `surgeon` before it (`經由[林]醫師轉介`, `psychiatrist [Chen Yu-Ting]`).
 A kinship word next to the same name wins (a relative who is a doctor is still the patient's relative:
 `his brother, Dr. [Kuei]`); nurses and other staff are not physicians, and the training corpus writes
@@ -171,7 +171,11 @@ _CLINICIAN_BEFORE = _before(CLINICIAN_ZH, CLINICIAN_EN)
 _OTHER_AFTER_ZH = re.compile(r"[ ]?(?:老師|導師|牧師|神父|律師|老闆|教練|師父|師傅|社工師|社工|個管師|里長|房東)")
 # A physician's degree after an English name (`Hsu Li-Wen, MD`); `titled_names` reads it too.
 MD_AFTER = r",?[ ](?:MD|M\.D\.)(?![A-Za-z])"
-_CLINICIAN_AFTER = re.compile(r"[ ]?(?:醫師|醫生|大夫)|" + MD_AFTER)
+# A physician's role alone in brackets after a name (`梁勝品(值班醫師)`, `Lu (VS)`, `劉姿 (chief resident)`).
+_CLINICIAN_IN_BRACKETS = re.compile(r"[ ]?[(（][ ]?(?:值班醫師|主治醫師|住院醫師|總醫師|醫師|R[1-5]|"
+                                    r"(?i:vs|attending|chief[ ]resident|resident|fellow|intern|pgy-?[12]?))"
+                                    r"[ ]?[)）]")
+_CLINICIAN_AFTER = re.compile(r"[ ]?(?:醫師|醫生|大夫)|" + MD_AFTER + "|" + _CLINICIAN_IN_BRACKETS.pattern)
 _LONGEST = max(len(w) for w in KINSHIP_ZH + KINSHIP_EN + OTHERS_ZH + OTHERS_EN)
 # Words that stand before a name and never inside it (the relation words, and titles used before one).
 _WORDS_BEFORE_NAME_ZH = tuple(sorted(set(KINSHIP_ZH + OTHERS_ZH + ("先生", "太太", "小姐", "女士")),
@@ -283,12 +287,15 @@ def words_before_a_name(text: str) -> Iterator[int]:
 
 
 def relation_after(text: str, end: int) -> Optional[str]:
-    """FAMILY or PERSON when a relation word stands in apposition right after text[:end] (`(brother)`,
-    `, the patient's case worker`), else None: said of people only, whatever a NER called the span."""
+    """FAMILY, PERSON or DOCTOR when a relation word or a physician's role stands in apposition right after
+    text[:end] (`(brother)`, `, the patient's case worker`, `(attending)`), else None: said of people only,
+    whatever a NER called the span."""
     if _KIN_AFTER.match(text, end, end + _WINDOW_AFTER):
         return "FAMILY"
     if _OTHER_AFTER.match(text, end, end + _WINDOW_AFTER):
         return "PERSON"
+    if _CLINICIAN_IN_BRACKETS.match(text, end):
+        return "DOCTOR"
     return None
 
 

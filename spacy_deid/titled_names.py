@@ -44,8 +44,9 @@ def names_an_institution(text: str) -> bool:
 
 
 def person_label(text: str, start: int, end: int) -> Optional[str]:
-    """DOCTOR or PERSON when a title or credential beside text[start:end] says it is a person, FAMILY or
-    PERSON when a relation word stands in apposition after it (`relations.relation_after`), else None."""
+    """DOCTOR or PERSON when a title or credential beside text[start:end] says it is a person, FAMILY,
+    PERSON or DOCTOR when a relation word or a physician's role stands in apposition after it
+    (`relations.relation_after`), else None."""
     before = text[max(0, start - _WINDOW):start]
     if _PHYSICIAN_TITLE.search(before) or _PHYSICIAN_AFTER.match(text, end):
         return "DOCTOR"

@@ -34,6 +34,8 @@ def _added(text, ents=()):
     ("診斷書交給主管留友雄.", [("留友雄", "PERSON")]),
     ("陪診者: 楊翰宏 (里長) / 曾華炳 (外甥); 病人本人否認有病.", [("楊翰宏", "PERSON"), ("曾華炳", "FAMILY")]),
     ("病人: 任晨品 / M / 37", [("任晨品", "PATIENT")]),
+    ("2107/01/05 病人情緒穩定, 梁勝品(值班醫師)同意外出", [("梁勝品", "DOCTOR")]),
+    ("reviewed and agreed, Lu (VS)", [("Lu", "DOCTOR")]),
 ])
 def test_a_marked_name_is_added_with_the_label_its_word_says(text, expected):
     assert _added(text) == expected

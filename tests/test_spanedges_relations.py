@@ -212,6 +212,11 @@ def test_a_name_next_to_another_relation_word_is_person(text, found):
     ("Case discussed with attending Wang Mei-Hua.", ("Wang Mei-Hua", "PATIENT")),
     ("Note co-signed by Hsu Li-Wen, MD", ("Hsu Li-Wen", "PERSON")),
     ("VS 陳志明 R 林美玲", ("陳志明", "FAMILY")),
+    # a physician's role alone in brackets after the name
+    ("2107/01/05 病人情緒穩定, 梁勝品(值班醫師)同意外出", ("梁勝品", "PATIENT")),
+    ("經雙和醫院劉姿 (chief resident) 轉介", ("劉姿", "PERSON")),
+    ("R2 note, PGY-2; reviewed and agreed, Tseng (VS)", ("Tseng", "PERSON")),
+    ("經亞東劉佑昌（attending）轉介", ("劉佑昌", "FAMILY")),
 ])
 def test_a_name_next_to_a_physicians_title_is_a_doctor(text, found):
     assert repaired(text, found, by_relation) == (1, [(found[0], "DOCTOR")])
@@ -222,6 +227,8 @@ def test_a_name_next_to_a_physicians_title_is_a_doctor(text, found):
     ("護理師 王小美 給藥", ("王小美", "PERSON")),  # nurses are not physicians
     ("Sandr Lin visited", ("Lin", "PERSON")),  # `dr` inside a word is no title
     ("MDs Lin and Chen", ("Lin", "PERSON")),
+    ("王大明 (R2 exam pending)", ("王大明", "PATIENT")),  # a role only alone in its brackets
+    ("王大明 (resident of Taipei)", ("王大明", "PATIENT")),
 ])
 def test_no_physicians_title_or_a_stronger_relation_keeps_the_label(text, found):
     assert repaired(text, found, by_relation) == (0, [found])
