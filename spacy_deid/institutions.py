@@ -60,7 +60,8 @@ from .relations import relation_label
 from .han import HAN_CHAR
 
 TYPE_WORDS_ZH: Dict[str, Tuple[str, ...]] = {
-    "HOSPITAL": ("醫院", "紀念醫院", "附設醫院", "總醫院", "分院", "醫學中心", "療養院", "診所"),
+    # 院區: a hospital's campus, part of its name (`台北市立聯合醫院松德院區`, `淡水院區`)
+    "HOSPITAL": ("醫院", "紀念醫院", "附設醫院", "總醫院", "分院", "院區", "醫學中心", "療養院", "診所"),
     "SCHOOL": ("大學", "科技大學", "學院", "高級中學", "高級中等學校", "高中", "高職", "高工", "高商", "國中",
                "國小", "國民小學", "國民中學", "中學", "小學", "實驗小學", "補習班", "幼兒園", "幼稚園", "女中", "商職",
                "工職", "家商", "高農", "護專", "專科學校"),
@@ -291,6 +292,21 @@ def _type_word_finished(text: str, ent: Span) -> Optional[Tuple[int, str]]:
     return None
 
 
+_BRANCH_WORDS_ZH = ("院區", "分院")
+
+
+def _branch_end(text: str, end: int) -> int:
+    """The end of a hospital's campus named right after it (`台北市立聯合醫院[松德院區]`, `台大醫院[新竹分院]`),
+    else `end`: the campus is part of the hospital's name."""
+    for length in _NAME_BEFORE_TYPE_WORD_OF_INSTITUTION:
+        name = text[end:end + length]
+        if len(name) == length and _name_like(name):
+            for word in _BRANCH_WORDS_ZH:
+                if text.startswith(word, end + length):
+                    return end + length + len(word)
+    return end
+
+
 def _extended(doc: Doc, text: str, ent: Span, following: Optional[Span]) -> Optional[Span]:
     found = (type_word_after(text, ent.end_char) or _named_after_place(text, ent)
              or _type_word_finished(text, ent))
@@ -300,6 +316,8 @@ def _extended(doc: Doc, text: str, ent: Span, following: Optional[Span]) -> Opti
     longer = type_word_after(text, end)  # `[高雄醫學]大學附設醫院`: the institution's last type word decides
     if longer is not None:
         end, label = longer
+    if label == "HOSPITAL":
+        end = _branch_end(text, end)
     if following is not None and following.start_char < end:
         return None
     return doc.char_span(ent.start_char, end, label=label)

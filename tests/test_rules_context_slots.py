@@ -24,6 +24,8 @@ def _labelled(nlp, text, label):
     ("轉至一般外科追蹤", "一般外科"),  # the longest name, not 外科
     ("預約心身醫學科門診", "心身醫學科"),
     ("科別: 急性病房", "急性病房"),
+    ("會診復健部評估後轉至本院", "復健部"),  # a medical centre's departments are 部
+    ("預約臨床心理科門診", "臨床心理科"),
 ])
 def test_a_chinese_department_with_a_field_admission_or_visit(nlp, text, expected):
     assert expected in _labelled(nlp, text, "DEPARTMENT")
