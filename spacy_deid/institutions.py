@@ -31,6 +31,8 @@ for spans the NER found (never rule or date spans):
   a relation word next to it, else PERSON), unless those characters are a part of the institution
   (`台大醫院新竹分院`, `淡水院區`, `精神科`) or a staff word (`護理師`, `職員`); an English institution
   span drops a trailing `Department` or `Division` (`[Mennonite Christian Hospital] Department of`);
+- a span that is a general hospital's short name, its name and 綜合 with 醫院 left off (`[郭綜合]`,
+  `[童綜合]`), is a HOSPITAL whatever the NER called it: no person is named so;
 - a place span that ends with a type word (and holds more than it) takes that word's label
   (`[大安國小]` SCHOOL, `[新加坡中央醫院]` HOSPITAL). Names of people are left alone: a span the NER
   calls a person that ends in 醫院 is a name the extension rule above may have completed.
@@ -57,7 +59,7 @@ from spacy.tokens import Doc, Span
 from .common_words_zh import common_words_zh
 from .labels import LOCATION_LABELS, NAME_LABELS
 from .relations import relation_label
-from .han import HAN_CHAR
+from .han import HAN_CHAR, HAN_RANGES
 
 TYPE_WORDS_ZH: Dict[str, Tuple[str, ...]] = {
     # 院區: a hospital's campus, part of its name (`台北市立聯合醫院松德院區`, `淡水院區`)
@@ -221,6 +223,8 @@ def completed(doc: Doc, text: str, ent: Span,
         label = type_word_ending(text[ent.start_char:ent.end_char])
         if label is not None and label != ent.label_:
             new = Span(doc, ent.start, ent.end, label=label)
+    if new is None and ent.label_ != "HOSPITAL" and _GENERAL_HOSPITAL_SHORT.fullmatch(text, ent.start_char, ent.end_char):
+        new = Span(doc, ent.start, ent.end, label="HOSPITAL")
     return new
 
 
@@ -292,6 +296,9 @@ def _type_word_finished(text: str, ent: Span) -> Optional[Tuple[int, str]]:
     return None
 
 
+# A general hospital's short name: its name and 綜合, the 醫院 left off (`郭綜合`, `童綜合`, `光田綜合` for
+# 郭綜合醫院...); no person is named so, and a NER that never saw one calls it a doctor.
+_GENERAL_HOSPITAL_SHORT = re.compile(r"[" + HAN_RANGES + r"]{1,2}綜合")
 _BRANCH_WORDS_ZH = ("院區", "分院")
 
 
