@@ -15,8 +15,12 @@ changes what the note says. The sentence says which:
   institution or place, one of `departments.json` after a space (`[KMUNH] RAD`, `To: [門諾] 一般外科`);
   not after a space for a span called a person, whose name a signature may put before a department;
 - study: `studied at`, `studies at`, `graduated from`, `enrolled at`, `graduate of` right before it;
-  就讀, 畢業於, 考上 right before it; or, right after it, 畢業, 就讀, 研究所, a department of study
-  (`醫學系`), 的同學, `graduate`, `student`.
+  就讀, 畢業於, 考上, 入學, 轉學至 right before it; or, right after it, 畢業, 就讀, 研究所, a department of
+  study (`醫學系`), 的同學, `graduate`, `student`, or the school's offices, staff and exams (導師, 學務處,
+  教官, 輔導室, 校長, `midterms`, `entrance exam`). A span the NER called a place or nationality (`入學[竹中]`
+  NATIONALITY, `[儒林]學務處` CITY) becomes a SCHOOL only by the words before it or the school's offices
+  after it (`[Vietnamese] student` is her nationality), and a person's by the words before it
+  (`入學[彰師大]` PERSON; `[王大明]導師` is a teacher).
 Only spans the NER called an institution of another kind (a hospital, school, business, market or
 other named place) change; a span whose type word says what it is (`長庚大學`, `台大醫院`), a known
 place (`transferred from [Taipei]`) and spans in both frames stay. A span the NER called a person
@@ -48,11 +52,20 @@ _PLACE_OF_CARE_AFTER = re.compile(r"[ ]?(?:" + _CARE_NO_NAME_TAKES + ")")
 _CARE_AFTER = re.compile(r"[ ]?(?:" + _CARE_NO_NAME_TAKES + r"|住院|就醫|就診|轉診|轉院|轉來|轉入"
                          r"|(?i:admission|transfer)(?![A-Za-z]))")
 _MOTION_BEFORE = re.compile(r"(?:[在於至到去由從]|(?<![A-Za-z])(?i:at|to|from))[ ]?$")
+# Words of study before a span, which no person's name follows either (`入學[竹中]`, `enrolled at [NCTU]`).
 _STUDY_BEFORE = re.compile(
     r"(?:(?<![A-Za-z])(?i:(?:studied|studies|study|studying|enrolled|graduated)[ ](?:at|from|in)|graduate[ ]of)[ ]"
-    r"|(?:就讀於?|畢業於|考上)[ ]?)$")
-_STUDY_AFTER = re.compile(r"[ ]?(?:畢業|就讀|研究所|的?同學|[" + HAN_RANGES + r"]{1,4}系(?![統列])"
+    r"|(?:就讀於?|畢業於|考上|入學於?|轉學[至到])[ ]?)$")
+# A school's own offices, staff and exams after its name (`[交大]導師`, `[儒林]學務處`, `skipped the [TCFSH]
+# midterms`); 導師 follows a person's name too.
+_SCHOOL_OFFICE = r"導師|學務處|教官|輔導室|輔導處|校長|(?i:midterm|final[ ]exam|entrance[ ]exam)s?(?![A-Za-z])"
+_SCHOOL_OFFICE_AFTER = re.compile(r"[ ]?(?:" + _SCHOOL_OFFICE + ")")
+_STUDY_AFTER = re.compile(r"[ ]?(?:畢業|就讀|研究所|的?同學|" + _SCHOOL_OFFICE + r"|[" + HAN_RANGES + r"]{1,4}系(?![統列])"
                           r"|(?i:graduate|student)s?(?![A-Za-z]))")
+# Labels a NER gives an unseen school name besides the institutions': a place or a nationality
+# (`入學[儒林]` CITY, `入學[竹中]` NATIONALITY), and never a known place. Only the words of study before
+# it or the school's offices after it count: `[Vietnamese] student` is her nationality.
+_PLACES_FOR_STUDY = frozenset({"CITY", "NATIONALITY", "REGION"})
 _WINDOW_BEFORE = 32
 
 
@@ -93,6 +106,13 @@ def by_care_or_study(doc: Doc, text: str, ent: Span, following: Optional[Span] =
     if (ent.label_ in NAME_LABELS and place_of_care(text, ent.start_char, ent.end_char)
             and not named_otherwise(name, "HOSPITAL")):
         return Span(doc, ent.start, ent.end, label="HOSPITAL")
+    if ent.label_ in NAME_LABELS and _STUDY_BEFORE.search(text, max(0, ent.start_char - _WINDOW_BEFORE),
+                                                          ent.start_char):
+        return None if named_otherwise(name, "SCHOOL") else Span(doc, ent.start, ent.end, label="SCHOOL")
+    if ent.label_ in _PLACES_FOR_STUDY:
+        study = (_STUDY_BEFORE.search(text, max(0, ent.start_char - _WINDOW_BEFORE), ent.start_char)
+                 or _SCHOOL_OFFICE_AFTER.match(text, ent.end_char))
+        return Span(doc, ent.start, ent.end, label="SCHOOL") if study and not named_otherwise(name, "SCHOOL") else None
     if ent.label_ not in _RELABELLED:
         return None
     label = frame_label(text, ent.start_char, ent.end_char)

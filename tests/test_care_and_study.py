@@ -28,6 +28,13 @@ from ner_spans import doc_with_ents, repaired
     ("轉診單: 郭綜合加護病房 王大明 醫師", ("郭綜合", "DOCTOR"), "HOSPITAL"),
     ("Summary faxed to KMUNH RAD (07-312-1101)", ("KMUNH", "GENERAL_BUSINESS"), "HOSPITAL"),
     ("To: 門諾 一般外科   From: ward", ("門諾", "SCHOOL"), "HOSPITAL"),
+    # enrolment, the school's offices and exams; a place or nationality the NER read, or a person
+    ("學業: 2019年 入學竹中; 2021年3月 休學", ("竹中", "NATIONALITY"), "SCHOOL"),
+    ("學業: 民國108年 入學彰師大; 110年休學", ("彰師大", "PERSON"), "SCHOOL"),
+    ("協助病人用病房電話聯絡交大導師, 請假", ("交大", "HOSPITAL"), "SCHOOL"),
+    ("A/P: 已聯絡儒林學務處, 安排返校.", ("儒林", "CITY"), "SCHOOL"),
+    ("She overslept and skipped the TCFSH midterms.", ("TCFSH", "HOSPITAL"), "SCHOOL"),
+    ("她轉學到陽明交大, 畢業後上班", ("陽明交大", "GENERAL_BUSINESS"), "SCHOOL"),
 ])
 def test_the_frame_says_hospital_or_school(text, found, label):
     assert repaired(text, found, by_care_or_study) == (1, [(found[0], label)])
@@ -45,6 +52,9 @@ def test_the_frame_says_hospital_or_school(text, found, label):
     ("由王大明轉來病房探視", ("王大明", "FAMILY")),  # 轉來 after a name: only other institutions change
     ("To: 王大明 一般外科", ("王大明", "DOCTOR")),  # a name before a department after a space: a signature
     ("Dr. Yang at 台大 醫學系 lectures", ("台大", "SCHOOL")),  # care and study both said: no change
+    ("Mei, a 68-yr-old Vietnamese student at NCTU", ("Vietnamese", "NATIONALITY")),  # her nationality
+    ("入學台北, 後轉學", ("台北", "CITY")),  # a known place stays a place
+    ("王大明導師來訪", ("王大明", "PERSON")),  # a teacher's name
 ])
 def test_other_spans_stay(text, found):
     assert repaired(text, found, by_care_or_study) == (0, [found])
