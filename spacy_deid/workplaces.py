@@ -8,7 +8,10 @@ the note says (`在[台中市]上班`). So a span the NER found gets that label 
 work:
 - Chinese: a locative word right before it (在, 於, 從, 回, 到, 去) and a word of work right after it
   (上班, 下班, 工作, 任職, 打工, 兼職): `於[鼎泰豐]工作時`, `從[肯德基]下班`, `回[中油]上班`;
-- English: `works at`, `working for`, `employed at`, `job at`, `quit` right before it.
+- English: `works at`, `working for`, `works remotely for`, `employed at`, `job at`, `quit`, `laid off
+  by`, `fired from`, `resigned from` right before it, or one of its sites right after it (`the [IKEA]
+  plant`, `a [Din Tai Fung] outlet`);
+- Chinese shifts count as work: `當時在[全家]上大夜班`.
 It keeps its label when it is a known place (`在[台北]工作` is the city where one works, the phrase lists
 of `resources/patterns/places.json` know it), when it ends with a type word of an institution of
 another kind (`在[台大醫院]上班` is a hospital; `institutions.type_word_ending`), and when it is a
@@ -27,9 +30,13 @@ WORKPLACE_LABEL = "GENERAL_BUSINESS"
 # Labels a NER gives an unseen company; a department is where someone works inside a hospital.
 _RELABELLED = (LOCATION_LABELS | NAME_LABELS) - {WORKPLACE_LABEL, "DEPARTMENT", "ROOM", "NUMBER", "STREET"}
 _BEFORE_ZH = re.compile(r"[在於從回到去][ ]?$")
-_AFTER_ZH = re.compile(r"[ ]?(?:上班|下班|工作|任職|打工|兼職)")
-_BEFORE_EN = re.compile(r"(?i:\b(?:works?|working|worked|employed|job|jobs|employment)[ ](?:at|for)"
-                        r"|\bquit(?:[ ](?:his|her|the)[ ]job[ ]at)?)[ ]$")
+_AFTER_ZH = re.compile(r"[ ]?(?:上班|下班|工作|任職|打工|兼職|上[大小]?夜班|上早班|輪班)")
+_BEFORE_EN = re.compile(r"(?i:\b(?:works?|working|worked|employed|job|jobs|employment)[ ](?:remotely[ ])?(?:at|for)"
+                        r"|\bquit(?:[ ](?:his|her|the)[ ]job[ ]at)?"
+                        r"|\b(?:laid[ ]off|fired|resigned|dismissed)[ ](?:by|from))[ ]$")
+# A company's own sites after its name (`the [IKEA] plant`, `above a [Din Tai Fung] outlet`): no person,
+# hospital or school has them.
+_AFTER_EN = re.compile(r"[ ](?:plant|factory|outlet|warehouse)s?(?![A-Za-z])")
 _WINDOW_BEFORE = 32
 
 
@@ -51,7 +58,7 @@ def named_otherwise(name: str, label: str) -> bool:
 def in_work_frame(text: str, start: int, end: int) -> bool:
     """Do the words around text[start:end] say someone works there?"""
     before = text[max(0, start - _WINDOW_BEFORE):start]
-    if _BEFORE_EN.search(before):
+    if _BEFORE_EN.search(before) or _AFTER_EN.match(text, end):
         return True
     return _BEFORE_ZH.search(before) is not None and _AFTER_ZH.match(text, end) is not None
 

@@ -21,6 +21,11 @@ from ner_spans import doc_with_ents, ents_of, repaired
     ("He quit Bafang Dumpling on 8/9 after a fight.", ("Bafang Dumpling", "PERSON")),
     ("she was working for Asia Cement until 2019", ("Asia Cement", "HOSPITAL")),
     ("He quit his job at Uber Eats last year.", ("Uber Eats", "LOCATION")),
+    ("after being laid off by KFC; Mr. Yang noted", ("KFC", "DOCTOR")),
+    ("Works remotely for Fubon (Arizona office)", ("Fubon", "PERSON")),
+    ("after a quarrel with supervisor Lu at the IKEA plant in Changhua", ("IKEA", "SCHOOL")),
+    ("lives on Anhe St., above a Din Tai Fung outlet", ("Din Tai Fung", "DOCTOR")),
+    ("症狀始於2019, 當時在中鋼上大夜班.", ("中鋼", "CITY")),
 ])
 def test_a_span_in_a_frame_of_work_is_a_business(text, found):
     assert repaired(text, found, as_workplace) == (1, [(found[0], "GENERAL_BUSINESS")])
@@ -38,6 +43,8 @@ def test_a_span_in_a_frame_of_work_is_a_business(text, found):
     ("中油上班", ("中油", "CITY")),  # no locative word before it
     ("employed by Yang Pin-Hsia, the patient's uncle", ("Yang Pin-Hsia", "FAMILY")),  # people employ too
     ("He walks at Daan Park daily.", ("Daan Park", "LOCATION")),
+    ("a power plant near Taichung", ("Taichung", "CITY")),  # the site word before the name
+    ("the Taipei plant", ("Taipei", "CITY")),  # a known place: the city's plant
 ])
 def test_places_institutions_and_spans_outside_a_frame_of_work_keep_their_label(text, found):
     assert repaired(text, found, as_workplace) == (0, [found])
