@@ -23,7 +23,9 @@ spans; never streets, whose names start with such characters, or departments):
 `自` and `從` are not in the list: 自由路, 自強 and 從善 start names.
 
 Any span the NER found ends before a run of two spaces or a tab (`高雄醫學大學畢[  國籍]`: a table's
-column gap; no name holds one), drops a leading token of punctuation that ends a field or clause (`學校[：]大同高中`)
+column gap; no name holds one); a name or place span ends where a Latin letter meets a Han character
+(`[Central Park橋]上`, `[Ya-Mei同意]`: an English name does not run on into Chinese), unless the Han part
+is an institution's type word (`SOGO百貨`); drops a leading token of punctuation that ends a field or clause (`學校[：]大同高中`)
 and a trailing token of sentence punctuation (`return to [Taiwan.]`: the
 tokenizer splits a sentence's period off, and annotation.md ends no span with one), but not the period
 of an abbreviation or an initial (`Minquan W. Rd.`, `Acme Co.`).
@@ -40,9 +42,9 @@ from spacy.tokens import Doc, Span
 
 from .common_words import common_words
 from .common_words_zh import common_words_zh
-from .institutions import SCHOOL_LEVELS_ZH, TYPE_WORD_REACH, type_word_ending
+from .institutions import SCHOOL_LEVELS_ZH, TYPE_WORD_REACH, TYPE_WORDS_ZH, type_word_ending
 from .labels import LOCATION_LABELS, NAME_LABELS
-from .han import HAN_CHAR
+from .han import HAN_CHAR, HAN_RANGES
 
 LEADING_PREPOSITIONS = frozenset("至住於到往在去回")
 # Verbs, a copula and conjunctions that start no place or person name (`和`, `上`, `為` do: 和信, 上海, 為恭).
@@ -177,6 +179,10 @@ _TRAILING_PUNCTUATION = frozenset(".,;:。，；：!?！？、」』”’\"")
 _LEADING_PUNCTUATION = frozenset(",;:。，；：、")
 _COLUMN_GAP = re.compile(r"[ ]{2,}|\t")
 _ABBREVIATED = frozenset("rd st ave blvd ln dr hwy sec co inc ltd corp jr sr mt no".split())
+# A Latin letter right before a Han character: an English name does not run on into Chinese
+# (`[Central Park橋]上`, `[Ya-Mei同意]`), save into the type word of a company named so (`SOGO百貨`).
+_SCRIPT_SEAM = re.compile(r"(?<=[A-Za-z.])(?=[" + HAN_RANGES + r"])")
+_TYPE_WORDS_ZH = frozenset(word for words in TYPE_WORDS_ZH.values() for word in words)
 
 
 def trimmed(doc: Doc, text: str, ent: Span, following: Optional[Span] = None) -> Optional[Span]:
@@ -187,6 +193,11 @@ def trimmed(doc: Doc, text: str, ent: Span, following: Optional[Span] = None) ->
     if gap is not None:
         while last - first > 1 and doc[last - 1].idx >= gap.start():
             last -= 1
+    if ent.label_ in NAME_LABELS or ent.label_ in LOCATION_LABELS:
+        seam = _SCRIPT_SEAM.search(text, ent.start_char, ent.end_char)
+        if seam is not None and text[seam.end():ent.end_char] not in _TYPE_WORDS_ZH:
+            while last - first > 1 and doc[last - 1].idx >= seam.end():
+                last -= 1
     if last - first > 1 and doc[first].text in _LEADING_PUNCTUATION:
         first += 1
     if last - first > 1 and doc[last - 1].text in _TRAILING_PUNCTUATION and not (

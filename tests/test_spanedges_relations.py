@@ -374,6 +374,24 @@ def test_a_trailing_punctuation_token_leaves_any_ner_span(text, found, expected)
     assert repaired(text, found, trimmed) == (1, [expected])
 
 
+@pytest.mark.parametrize("text,found,expected", [
+    ("家屬報警後在Central Park橋上尋獲.", ("Central Park橋", "CITY"), ("Central Park", "CITY")),
+    ("2107/01/05 病人情緒穩定, HUNG-HSIUNG LIU同意外出", ("HUNG-HSIUNG LIU同", "DOCTOR"), ("HUNG-HSIUNG LIU", "DOCTOR")),
+    ("家屬報警後在TAICHUNG PRISON橋上尋獲.", ("TAICHUNG PRISON橋", "LOCATION"), ("TAICHUNG PRISON", "LOCATION")),
+])
+def test_an_english_name_ends_where_chinese_begins(text, found, expected):
+    assert repaired(text, found, trimmed) == (1, [expected])
+
+
+@pytest.mark.parametrize("text,found", [
+    ("週末常去SOGO百貨購物", ("SOGO百貨", "GENERAL_BUSINESS")),  # a company's Chinese type word
+    ("2019年May入院", ("年May", "DATE")),  # dates are the date finder's
+    ("陳Ya-Mei來訪", ("陳Ya-Mei", "PERSON")),  # Chinese into Latin: a name may be written so
+])
+def test_other_script_changes_stay(text, found):
+    assert repaired(text, found, trimmed) == (0, [found])
+
+
 @pytest.mark.parametrize("text,found", [
     ("He lives on Ocean Dr.", ("Ocean Dr.", "STREET")),
     ("He lives on Sec. 3, Minquan W. Rd.", ("Minquan W. Rd.", "STREET")),  # `Rd` and `.` are two tokens
