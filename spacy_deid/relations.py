@@ -99,7 +99,10 @@ OTHERS_EN = ("friend", "neighbor", "neighbour", "colleague", "coworker", "co-wor
              "interpreter", "translator", "chaplain", "monk", "nun", "guardian", "babysitter", "housekeeper")
 
 CLINICIAN_ZH = PHYSICIAN_TITLES_ZH
-CLINICIAN_EN = ("dr", "dr.", "doctor", "vs", "attending", "resident", "physician", "psychiatrist", "surgeon")
+CLINICIAN_EN = ("dr", "dr.", "doctor", "vs", "attending", "resident", "physician", "psychiatrist", "surgeon",
+                # a note's co-signature and the physician on duty (`cosign pending: [Liu Ya-Yu]`, `週末值班 [劉友勝]`)
+                "cosign", "cosign pending", "cosigned by", "co-signed by")
+_ON_DUTY_ZH = ("值班",)
 
 # An English title between a relation word and the name.
 _TITLE = r"(?:(?i:mr|mrs|ms|miss|mx|dr|doctor)\.?[ ])?"
@@ -166,11 +169,12 @@ _WINDOW_FIELD = 48
 _KIN_AFTER = _after(KINSHIP_ZH, KINSHIP_EN, one_char="父母妻夫兄弟姊姐妹兒子")
 _OTHER_BEFORE = _before(OTHERS_ZH, OTHERS_EN)
 _OTHER_AFTER = _after(OTHERS_ZH, OTHERS_EN)
-_CLINICIAN_BEFORE = _before(CLINICIAN_ZH, CLINICIAN_EN)
+_CLINICIAN_BEFORE = _before(CLINICIAN_ZH + _ON_DUTY_ZH, CLINICIAN_EN)
 # A title after a Chinese name that says it is someone in the patient's life (`[陳]老師`, `[郭]律師`).
 _OTHER_AFTER_ZH = re.compile(r"[ ]?(?:老師|導師|牧師|神父|律師|老闆|教練|師父|師傅|社工師|社工|個管師|里長|房東)")
-# A physician's degree after an English name (`Hsu Li-Wen, MD`); `titled_names` reads it too.
-MD_AFTER = r",?[ ](?:MD|M\.D\.)(?![A-Za-z])"
+# A physician's degree or resident year after an English name (`Hsu Li-Wen, MD`, `Chao, PGY-2`); `titled_names`
+# reads it too.
+MD_AFTER = r",?[ ](?:MD|M\.D\.|PGY-?[1-9])(?![A-Za-z])"
 # A physician's role alone in brackets after a name (`梁勝品(值班醫師)`, `Lu (VS)`, `劉姿 (chief resident)`).
 _CLINICIAN_IN_BRACKETS = re.compile(r"[ ]?[(（][ ]?(?:值班醫師|主治醫師|住院醫師|總醫師|醫師|R[1-5]|"
                                     r"(?i:vs|attending|chief[ ]resident|resident|fellow|intern|pgy-?[12]?))"
@@ -274,7 +278,7 @@ _TITLE_AT_START = re.compile(r"(?:Dr|DR|Doctor|Mr|Mrs|Ms|Miss|Mx|Prof|Nurse|"
 # relatives, which head Title Case lines (`Family Meeting`).
 _GENERIC_KIN_EN = frozenset({"family", "family member", "relative", "next of kin", "NOK"})
 _WORDS_BEFORE_A_NAME = re.compile(
-    phrase_regex(KINSHIP_ZH + OTHERS_ZH + CLINICIAN_ZH + ("病人", "病患", "患者", "個案", "案主", "姓名"))
+    phrase_regex(KINSHIP_ZH + OTHERS_ZH + CLINICIAN_ZH + _ON_DUTY_ZH + ("病人", "病患", "患者", "個案", "案主", "姓名"))
     + "|(?i:" + phrase_regex(tuple(w for w in KINSHIP_EN if w not in _GENERIC_KIN_EN) + OTHERS_EN + CLINICIAN_EN
                              + ("mr", "mr.", "mrs", "mrs.", "ms", "ms.", "miss"), ignore_case=True)
     + ")")

@@ -217,6 +217,10 @@ def test_a_name_next_to_another_relation_word_is_person(text, found):
     ("經雙和醫院劉姿 (chief resident) 轉介", ("劉姿", "PERSON")),
     ("R2 note, PGY-2; reviewed and agreed, Tseng (VS)", ("Tseng", "PERSON")),
     ("經亞東劉佑昌（attending）轉介", ("劉佑昌", "FAMILY")),
+    # a resident's year after the name, a co-signature or the physician on duty before it
+    ("-- Hsia-Ting Chao, PGY-2; reviewed and agreed, Liu (VS)", ("Hsia-Ting Chao", "PATIENT")),
+    ("note by yhc (cosign pending: Yang Hsun-Chen)", ("Yang Hsun-Chen", "PATIENT")),
+    ("病程 (110/2/3, 週末值班 劉友勝)", ("劉友勝", "PERSON")),
 ])
 def test_a_name_next_to_a_physicians_title_is_a_doctor(text, found):
     assert repaired(text, found, by_relation) == (1, [(found[0], "DOCTOR")])
@@ -229,6 +233,7 @@ def test_a_name_next_to_a_physicians_title_is_a_doctor(text, found):
     ("MDs Lin and Chen", ("Lin", "PERSON")),
     ("王大明 (R2 exam pending)", ("王大明", "PATIENT")),  # a role only alone in its brackets
     ("王大明 (resident of Taipei)", ("王大明", "PATIENT")),
+    ("值班護理師 王小美 給藥", ("王小美", "PERSON")),  # the nurse on duty
 ])
 def test_no_physicians_title_or_a_stronger_relation_keeps_the_label(text, found):
     assert repaired(text, found, by_relation) == (0, [found])
