@@ -12,7 +12,7 @@ from spacy_deid.propagate import SOURCE, found_strings, propagate, spread_relati
 
 # Stands in for a trained NER that finds a name only after `Dr.` or in the `病人` header (as a model
 # reading each context on its own might), and `Ho` and `復健科` wherever they stand.
-FOUND_AFTER = re.compile(r"(?:Dr\. |病人|據)(?P<name>[\u4e00-\u9fff]{3}|[A-Z][a-z]+)")
+FOUND_AFTER = re.compile(r"(?:Dr\. |病人|由)(?P<name>[\u4e00-\u9fff]{3}|[A-Z][a-z]+)")
 
 
 @Language.component("fake_ner_for_propagation")
@@ -134,9 +134,10 @@ def test_relations_that_disagree_short_names_and_rule_spans_keep_their_labels():
 
 
 def test_a_patients_notes_share_the_label_a_relation_word_says():
-    # The stand-in NER calls the name after 據 (according to) the patient; the second note says whose she is.
-    records = [{"id": "a", "patient_id": "p1", "text": "據林美玲表示, 病患昨日入院."},
-               {"id": "b", "patient_id": "p1", "text": "家屬林美玲 (wife) 來電."}]
+    # The stand-in NER calls the name after 由 the patient; the second note says whose she is (in words
+    # that run on after the name, so that no cued name is added there: the propagation adds it).
+    records = [{"id": "a", "patient_id": "p1", "text": "由林美玲簽署同意書."},
+               {"id": "b", "patient_id": "p1", "text": "家屬林美玲來電."}]
     nlp = _nlp(surrogates=False)
     stages = spacy_deid.batch.Stages(nlp)
     docs = stages.recognize([r["text"] for r in records])
