@@ -16,8 +16,9 @@ generic words (`family`, `relative`, `next of kin`) and the patient's own field 
 A Chinese name is added only where the text draws both its edges, since a surname list alone cannot
 (`醫師向家屬說明`: 向 is a surname): two to four Han characters right after such a word, or right before
 a relation word in brackets with no Han character before them, with no Han character after them
-(`胞弟: [曾友澤]、`, `配偶: [曾恆品] on`, `主管[留友雄].`, `/ [曾華炳] (外甥)`), starting with a surname
-and not a run of common Chinese words (`家屬: 同意`). The NER finds most Chinese names after such words
+(`胞弟: [曾友澤]、`, `配偶: [曾恆品] on`, `/ [曾華炳] (外甥)`), starting with a surname, not a run of
+common Chinese words (`家屬: 同意`), with no spoken particle or negation and not ending a sentence:
+after a dialogue's speaker (`醫師：`, `家屬：`) comes what is said (`家屬：有啦。`), not a name. The NER finds most Chinese names after such words
 (the training corpus writes them there) and misses some in unseen frames; a name that runs into more
 Han characters (`社工曾亞品聯絡`) is left to it.
 Only text outside every entity gets a span, and only where it aligns with tokens; the span's source
@@ -47,6 +48,10 @@ _EN_BEFORE_BRACKET = re.compile(r"(?<![A-Za-z])" + _EN_WORD + r"(?:[ ]" + _EN_WO
 # before them either.
 _HAN_NAME = re.compile(f"[{HAN_RANGES}]{{2,4}}(?![{HAN_RANGES}])")
 _HAN_BEFORE_BRACKET = re.compile(f"(?<![{HAN_RANGES}])[{HAN_RANGES}]{{2,4}}(?=[ ]?[(（])")
+# A dialogue's turn is no field: after `醫師：` or `家屬：` comes what the speaker says (`家屬：有啦。`), a
+# short sentence, not a name; names hold no spoken particle or negation and end no sentence.
+_SENTENCE_END = re.compile(r"[ ]?[。？！?!…]")
+_SPOKEN_PARTICLES = frozenset("啊喔嗯啦吧呢嗎耶欸哦呀嘛囉唷喲的了不沒")
 
 
 def _english_name(text: str, start: int) -> Optional[int]:
@@ -72,10 +77,11 @@ def _chinese_name(text: str, start: int) -> Optional[int]:
     Han characters that nothing Han follows (`胞弟: [曾友澤]、`, `配偶: [曾恆品] on`), starting with a
     surname and no run of common words (`家屬: 同意`, `社工: 尚未聯絡`)."""
     match = _HAN_NAME.match(text, start)
-    if match is None:
+    if match is None or _SENTENCE_END.match(text, match.end()):
         return None
     name = match.group()
-    if not (name[:1] in surnames_zh() or name[:2] in surnames_zh()) or plain_han_words(name, "PERSON"):
+    if (not (name[:1] in surnames_zh() or name[:2] in surnames_zh()) or plain_han_words(name, "PERSON")
+            or any(c in _SPOKEN_PARTICLES for c in name)):
         return None
     return match.end()
 

@@ -54,6 +54,9 @@ def test_a_marked_name_is_added_with_the_label_its_word_says(text, expected):
     "家屬: 同意出院",  # common words
     "社工: 尚未聯絡",
     "檢查結果(異常)",  # no relation word in the brackets
+    "醫師：好喔。民眾：那我明天再來。",  # a dialogue's turns: what is said, not a name
+    "家屬：有啦，他都有吃。",
+    "醫師：王先生？家屬：高血壓。",
     "Seen in Cardiology Clinic (brother's request)",
 ])
 def test_nothing_is_added_without_a_name_after_the_word(text):
