@@ -25,7 +25,9 @@ spans; never streets, whose names start with such characters, or departments):
 Any span the NER found ends before a run of two spaces or a tab (`高雄醫學大學畢[  國籍]`: a table's
 column gap; no name holds one); a name or place span ends where a Latin letter meets a Han character
 (`[Central Park橋]上`, `[Ya-Mei同意]`: an English name does not run on into Chinese), unless the Han part
-is an institution's type word (`SOGO百貨`); drops a leading token of punctuation that ends a field or clause (`學校[：]大同高中`)
+is an institution's type word (`SOGO百貨`); a span other than a department ends before a space after
+which a department's name starts and runs on past the span (`[慈濟 神]經內科`: the hospital, then its
+department); drops a leading token of punctuation that ends a field or clause (`學校[：]大同高中`)
 and a trailing token of sentence punctuation (`return to [Taiwan.]`: the
 tokenizer splits a sentence's period off, and annotation.md ends no span with one), but not the period
 of an abbreviation or an initial (`Minquan W. Rd.`, `Acme Co.`).
@@ -42,6 +44,7 @@ from spacy.tokens import Doc, Span
 
 from .common_words import common_words
 from .common_words_zh import common_words_zh
+from .departments import chinese_department
 from .institutions import SCHOOL_LEVELS_ZH, TYPE_WORD_REACH, TYPE_WORDS_ZH, type_word_ending
 from .labels import LOCATION_LABELS, NAME_LABELS
 from .han import HAN_CHAR, HAN_RANGES
@@ -193,6 +196,12 @@ def trimmed(doc: Doc, text: str, ent: Span, following: Optional[Span] = None) ->
     if gap is not None:
         while last - first > 1 and doc[last - 1].idx >= gap.start():
             last -= 1
+    if ent.label_ != "DEPARTMENT":
+        space = text.rfind(" ", ent.start_char, ent.end_char)
+        unit = chinese_department().match(text, space + 1) if space > ent.start_char else None
+        if unit is not None and unit.end() > ent.end_char:
+            while last - first > 1 and doc[last - 1].idx > space:
+                last -= 1
     if ent.label_ in NAME_LABELS or ent.label_ in LOCATION_LABELS:
         seam = _SCRIPT_SEAM.search(text, ent.start_char, ent.end_char)
         if seam is not None and text[seam.end():ent.end_char] not in _TYPE_WORDS_ZH:

@@ -23,7 +23,7 @@ definitions of docs/annotation.md and nothing else:
   full number has ten digits);
 - names (PATIENT, PERSON, FAMILY, DOCTOR) and PROFESSION hold a letter and no digit, and are not one
   ASCII letter (a single Han character is a name: `[葉]醫師`); a PROFESSION is not a word for a
-  person that names no trade (`woman`, `smoker`, `個案`), not one character (`[職]`), and not a place
+  person that names no trade (`woman`, `smoker`, `個案`) or having none (`unemployed`, `無業`), not one character (`[職]`), and not a place
   of work without a name (`noodle shop`, `convenience store`, `早餐店`: where, not what; a named one,
   `Lincoln High School`, is PHI of another label and is kept);
 - a name of one Han character stands next to its title: annotation.md keeps titles outside the span
@@ -185,12 +185,14 @@ def _name(text: str) -> bool:
     return _HAS_LETTER.search(text) is not None and _HAS_DIGIT.search(text) is None and _can_name(text)
 
 
-# Words for a person that say nothing of a trade (`a 45-year-old [woman]`, `Former [smoker]`, `個案`):
-# no occupation, whatever slot a model reads them in.
+# Words for a person that say nothing of a trade (`a 45-year-old [woman]`, `Former [smoker]`, `個案`),
+# and for having none (`Occupation: [unemployed]`, `職業: [無業]`): no occupation, whatever slot a model
+# reads them in.
 _PERSON_NOUNS = frozenset("""
 woman women man men lady gentleman boy girl child children kid infant baby adult teenager adolescent
 male female person people individual patient pt smoker nonsmoker non-smoker drinker
-女性 男性 女生 男生 女子 男子 病人 病患 患者 個案 案主 小孩 孩子 嬰兒 老人 長者
+unemployed jobless retired retiree homeless
+女性 男性 女生 男生 女子 男子 病人 病患 患者 個案 案主 小孩 孩子 嬰兒 老人 長者 無業 失業 待業 退休 遊民
 """.split())
 
 

@@ -48,6 +48,7 @@ def test_shapes_the_annotation_guide_allows(text, label):
     ("0130", "PHONE"), ("0610", "PHONE"), ("2400", "PHONE"),  # clock readings: `0130 及 0430 各醒一次`
     ("溝通良好", "STREET"), ("仁愛", "STREET"), ("中山北", "STREET"), ("Sec. 2, 中山", "STREET"),
     ("woman", "PROFESSION"), ("smoker", "PROFESSION"), ("Patient", "PROFESSION"), ("個案", "PROFESSION"),
+    ("unemployed", "PROFESSION"), ("Retired", "PROFESSION"), ("無業", "PROFESSION"),  # no trade at all
 ])
 def test_shapes_no_annotator_could_give(text, label):
     assert not fits_label(text, label)
