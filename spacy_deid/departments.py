@@ -12,7 +12,8 @@ of the wrong kind or length changes what the note says. So, for spans the NER fo
 date spans):
 
 - a DEPARTMENT span drops a leading field label or `of` (`科別 `, `Department of `) and a trailing
-  visit word (`clinic`, `OPD`; `收住院`, `門診` after its 科 or 部);
+  visit word (`clinic`, `OPD`; `收住院`, `門診` after its 科 or 部), and takes the start of a longer
+  department name of the rules that ends where it ends (`心身[醫學科]` → `[心身醫學科]`);
 - a span of another place or name label that is a department name becomes DEPARTMENT;
 - a place or name span that ends with a department name is split there: the part before keeps its
   label, the department gets its own span (`[SGH] [Thoracic Surgery]`, `[Chou], [Nephrology]`);
@@ -154,12 +155,30 @@ def _edges(text: str, start: int, end: int) -> Tuple[int, int]:
     return start, end
 
 
+_LONGER_NAME_REACH = 4
+
+
+def _longer_name_start(doc: Doc, text: str, start: int, end: int) -> int:
+    """The start of a longer Chinese department name of the rules that ends where the span ends and
+    starts at most four characters before it, outside every other entity (`心身[醫學科]`), else `start`."""
+    if not text.endswith("科", 0, end) and not text.endswith("部", 0, end) and not text.endswith("房", 0, end):
+        return start
+    for begin in range(max(0, start - _LONGER_NAME_REACH), start):
+        name = chinese_department().match(text, begin)
+        if name is not None and name.end() == end:
+            if any(e.start_char < start and begin < e.end_char for e in doc.ents):
+                return start
+            return begin
+    return start
+
+
 def by_department(doc: Doc, text: str, ent: Span, following: Optional[Span] = None) -> Optional[Repaired]:
     """`ent` trimmed, relabelled or split by the department name it holds (module docstring), else None."""
     s, e = ent.start_char, ent.end_char
     if ent.label_ == "DEPARTMENT":
-        bounds = trimmed_department(text, s, e)
-        return None if bounds == (s, e) else doc.char_span(*bounds, label="DEPARTMENT")
+        start, end = trimmed_department(text, s, e)
+        start = _longer_name_start(doc, text, start, end)
+        return None if (start, end) == (s, e) else doc.char_span(start, end, label="DEPARTMENT")
     if ent.label_ not in LOCATION_LABELS and ent.label_ not in NAME_LABELS:
         return None
     if ent.label_ in CLINICLESS_LABELS and _CLINIC_AFTER.match(text, e):

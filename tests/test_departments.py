@@ -34,6 +34,9 @@ from ner_spans import doc_with_ents, repaired
     ("因情緒不穩於1130530經外科收住院", ("外科收住院", "DEPARTMENT"), [("外科", "DEPARTMENT")]),
     ("經急診部收治", ("急診部收", "DEPARTMENT"), [("急診部", "DEPARTMENT")]),
     ("日期 2215/5/11  科別 外科  醫師", ("科別 外科", "DEPARTMENT"), [("外科", "DEPARTMENT")]),
+    # a department span the NER started late takes the longer department name that ends where it ends
+    ("預約心身醫學科門診", ("醫學科", "DEPARTMENT"), [("心身醫學科", "DEPARTMENT")]),
+    ("轉至神經內科追蹤", ("內科", "DEPARTMENT"), [("神經內科", "DEPARTMENT")]),
     ("MCH Department of Intensive Care Unit", ("of Intensive Care Unit", "DEPARTMENT"),
      [("Intensive Care Unit", "DEPARTMENT")]),
     # a school, business or market holds no outpatient clinic: before one, the span is a department
