@@ -178,6 +178,19 @@ def test_organisations_named_after_a_place_keep_the_ner_span():
         ("台北市立萬芳醫院", "HOSPITAL", "ner")]
 
 
+@pytest.mark.parametrize("text,expected", [
+    ("家屬拒絕接回, 改安排台中監獄暫住.", [("台中監獄", "LOCATION", "rule")]),
+    ("轉至台南醫院急診", [("台南醫院", "HOSPITAL", "rule")]),
+    ("She was seen at Taipei Hospital last week.", [("Taipei Hospital", "HOSPITAL", "rule")]),
+    ("在日本公司上班", [("日本", "COUNTRY", "rule")]),  # a country before a type word: a description
+    ("住在台南大學路二段", [("台南", "CITY", "rule")]),  # 大學路 is a street
+])
+def test_a_city_before_a_type_word_names_the_institution(text, expected):
+    nlp = spacy_deid.blank()
+    nlp.add_pipe("deid", config={"surrogates": False})
+    assert _with_ner(nlp, text, []) == expected
+
+
 def test_a_known_place_relabels_a_ner_span_with_its_exact_boundaries():
     nlp = spacy_deid.blank()
     nlp.add_pipe("deid", config={"surrogates": False})

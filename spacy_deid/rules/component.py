@@ -22,7 +22,7 @@ from ..doctext import doc_text
 from ..extensions import install_extensions
 from ..overlap import OverlapPolicy, merge_into_ents
 from .loading import load_patterns, override
-from .known_places import overrun_ents
+from .known_places import named_institutions, overrun_ents
 from .matcher import CompiledRule, RuleMatch, compile_rules, find_matches
 from .rule import PatternRule
 from .validators import Validators
@@ -116,10 +116,10 @@ class DeidRules:
         for m in find_matches(text, self._compiled, self.validators):
             span = _rule_span(doc, m)
             if span is not None:
-                spans.append(span)
-                if m.rule_id in self._phrase_rule_ids:
-                    places.append(span)
-        return spans, places
+                (places if m.rule_id in self._phrase_rule_ids else spans).append(span)
+        # A city before an institution's type word names the institution (`台中監獄`; `known_places.py`).
+        places = named_institutions(doc, text, places)
+        return spans + places, places
 
     def __call__(self, doc: Doc) -> Doc:
         # spaCy keys span extensions by character offsets only, so a rule span with exactly the

@@ -12,6 +12,9 @@ is dropped, and the known place takes its part:
 A Latin continuation (`Japan Airlines`) is a name the NER saw whole, and so is a span the NER calls an
 organisation (a hospital, school, business, department or market: `基隆長庚`, `台中榮總` are hospitals
 named after their city): the NER's span stays.
+And a known city or state right before an institution's type word is that institution's name
+(`[台中]監獄` → `[台中監獄]` LOCATION, `[台南]醫院`, `[Taipei] Hospital`; `named_institutions`), whether or
+not the NER saw it; not a country (`日本公司` is a Japanese company).
 """
 import re
 from typing import List, Sequence
@@ -58,3 +61,26 @@ def overrun_ents(doc: Doc, text: str, places: Sequence[Span]) -> List[Span]:
 
 
 __all__ = ["NAME_FINAL", "PLACE_LABELS", "overrun_ents", "runs_on"]
+
+
+# Labels of known places that institutions are named after (`台中監獄`, `加州大學`); a country before a
+# type word is as often a description (`日本公司`, a Japanese company) as a name.
+NAMED_AFTER_PLACE_LABELS = frozenset({"CITY", "STATE"})
+
+
+def named_institutions(doc: Doc, text: str, places: Sequence[Span]) -> List[Span]:
+    """`places` with each city or state right before an institution's type word widened to that
+    institution, with the type word's label (`[台中]監獄` → `[台中監獄]` LOCATION, `[台南]醫院` →
+    `[台南醫院]` HOSPITAL, `[Taipei] Hospital`): a known place the NER did not see as part of a name is
+    still the name of what follows it."""
+    from ..institutions import type_word_after  # institutions reads relations, which reads this package
+
+    widened = []
+    for span in places:
+        found = type_word_after(text, span.end_char) if span.label_ in NAMED_AFTER_PLACE_LABELS else None
+        longer = doc.char_span(span.start_char, found[0], label=found[1]) if found else None
+        if longer is not None:
+            longer._.source = span._.source
+        widened.append(longer if longer is not None else span)
+    return widened
+
