@@ -14,6 +14,9 @@ changes what the note says. The sentence says which:
   Chinese one without a space (`[郭綜合]加護病房`, `[奇美]放射科`) or, after a span called another kind of
   institution or place, one of `departments.json` after a space (`[KMUNH] RAD`, `To: [門諾] 一般外科`);
   not after a space for a span called a person, whose name a signature may put before a department;
+  or an item of a list of past admissions (`Prior admissions: (1) [GDH], 2010; (2) [亞東], 2015`,
+  `住院史: (1) [奇美]`): a list marker before it on a line that such a header starts (a problem list,
+  `PMH: (1) SAH, (2) ICH`, is none);
 - study: `studied at`, `studies at`, `graduated from`, `enrolled at`, `graduate of` right before it;
   就讀, 畢業於, 考上, 入學, 轉學至 right before it; or, right after it, 畢業, 就讀, 研究所, a department of
   study (`醫學系`), 的同學, `graduate`, `student`, or the school's offices, staff and exams (導師, 學務處,
@@ -83,10 +86,29 @@ def _unit_after(text: str, end: int, after_space: bool) -> bool:
     return after_space and text.startswith(" ", end) and named_department().match(text, end + 1) is not None
 
 
+# A list of past admissions: each item a hospital, then when (`Prior admissions: (1) [GDH], 2010, psychosis;
+# (2) [亞東], 2015`, `住院史: (1) [奇美] 2019`).
+_ADMISSIONS_LINE = re.compile(r"(?:^|\n)[ \t]*(?:(?i:prior|previous|past)[ ])?(?i:admissions?|hospitali[sz]ations?)"
+                              r"[ ]?[:：]|(?:^|\n)[ \t]*(?:過去)?住院(?:史|紀錄|經過)[ ]?[:：]")
+_LIST_ITEM_BEFORE = re.compile(r"[(（]\d{1,2}[)）][ ]?$")
+_LINE_REACH = 200
+
+
+def _admissions_item(text: str, start: int) -> bool:
+    """Is text[start:] an item of a list of past admissions (`Prior admissions: ... (2) [X]`)?"""
+    if not _LIST_ITEM_BEFORE.search(text, max(0, start - 6), start):
+        return False
+    line_start = text.rfind("\n", max(0, start - _LINE_REACH), start)
+    if line_start < 0 and start > _LINE_REACH:
+        return False
+    return _ADMISSIONS_LINE.match(text, max(line_start, 0)) is not None
+
+
 def frame_label(text: str, start: int, end: int) -> Optional[str]:
     """HOSPITAL or SCHOOL when the words around text[start:end] say care or study, else None."""
     before = text[max(0, start - _WINDOW_BEFORE):start]
-    care = _care(before, text, end, _CARE_AFTER) or _unit_after(text, end, after_space=True)
+    care = (_care(before, text, end, _CARE_AFTER) or _unit_after(text, end, after_space=True)
+            or _admissions_item(text, start))
     study = bool(_STUDY_BEFORE.search(before) or _STUDY_AFTER.match(text, end))
     if care == study:
         return None
@@ -97,7 +119,7 @@ def place_of_care(text: str, start: int, end: int) -> bool:
     """Do the words around text[start:end] say care happens there, in words no person's name takes:
     `transferred from [彰基]`, `住進[新光]`, `去[國泰] ER`? (`由[王大明]轉介` is a referral by a person.)"""
     return (_care(text[max(0, start - _WINDOW_BEFORE):start], text, end, _PLACE_OF_CARE_AFTER)
-            or _unit_after(text, end, after_space=False))
+            or _unit_after(text, end, after_space=False) or _admissions_item(text, start))
 
 
 def by_care_or_study(doc: Doc, text: str, ent: Span, following: Optional[Span] = None) -> Optional[Span]:

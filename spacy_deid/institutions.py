@@ -32,7 +32,8 @@ for spans the NER found (never rule or date spans):
   (`台大醫院新竹分院`, `淡水院區`, `精神科`) or a staff word (`護理師`, `職員`); an English institution
   span drops a trailing `Department` or `Division` (`[Mennonite Christian Hospital] Department of`);
 - a span that is a general hospital's short name, its name and 綜合 with 醫院 left off (`[郭綜合]`,
-  `[童綜合]`), is a HOSPITAL whatever the NER called it: no person is named so;
+  `[童綜合]`), is a HOSPITAL whatever the NER called it: no person is named so; and a span called a person
+  that ends with an English type word takes its label (`[Yuan's General Hospital]` PATIENT);
 - a place span that ends with a type word (and holds more than it) takes that word's label
   (`[大安國小]` SCHOOL, `[新加坡中央醫院]` HOSPITAL). Names of people are left alone: a span the NER
   calls a person that ends in 醫院 is a name the extension rule above may have completed.
@@ -199,6 +200,12 @@ def type_word_ending(span_text: str) -> Optional[str]:
     for word, label in _ZH:
         if span_text.endswith(word) and len(span_text) > len(word) and HAN_CHAR.match(span_text, len(span_text) - len(word) - 1):
             return label
+    return english_type_word_ending(span_text)
+
+
+def english_type_word_ending(span_text: str) -> Optional[str]:
+    """The label of the capitalised English type word `span_text` ends with after a space, when it holds
+    more than that word (`Yuan's General Hospital`, `Taipei Medical University`)."""
     for word, label in _EN:
         if (len(span_text) > len(word) + 1 and span_text[-len(word) - 1] == " "
                 and span_text[-len(word):].casefold() == word.casefold() and span_text[-len(word)].isupper()):
@@ -225,6 +232,11 @@ def completed(doc: Doc, text: str, ent: Span,
             new = Span(doc, ent.start, ent.end, label=label)
     if new is None and ent.label_ != "HOSPITAL" and _GENERAL_HOSPITAL_SHORT.fullmatch(text, ent.start_char, ent.end_char):
         new = Span(doc, ent.start, ent.end, label="HOSPITAL")
+    if new is None and ent.label_ in NAME_LABELS:
+        # no person is named `... General Hospital`; a Chinese name may end as a type word does (`[王中學]`)
+        label = english_type_word_ending(text[ent.start_char:ent.end_char])
+        if label is not None:
+            new = Span(doc, ent.start, ent.end, label=label)
     return new
 
 

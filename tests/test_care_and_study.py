@@ -35,6 +35,10 @@ from ner_spans import doc_with_ents, repaired
     ("A/P: 已聯絡儒林學務處, 安排返校.", ("儒林", "CITY"), "SCHOOL"),
     ("She overslept and skipped the TCFSH midterms.", ("TCFSH", "HOSPITAL"), "SCHOOL"),
     ("她轉學到陽明交大, 畢業後上班", ("陽明交大", "GENERAL_BUSINESS"), "SCHOOL"),
+    # an item of a list of past admissions
+    ("Prior admissions: (1) KUOGH, 2010, psychosis; (2) 亞東, 2015.3", ("KUOGH", "SCHOOL"), "HOSPITAL"),
+    ("Prior admissions: (1) KUOGH, 2010, psychosis; (2) 亞東, 2015.3", ("亞東", "PATIENT"), "HOSPITAL"),
+    ("住院史: (1) 奇美 2019年, (2) 雙和 2021年", ("雙和", "GENERAL_BUSINESS"), "HOSPITAL"),
 ])
 def test_the_frame_says_hospital_or_school(text, found, label):
     assert repaired(text, found, by_care_or_study) == (1, [(found[0], label)])
@@ -55,6 +59,7 @@ def test_the_frame_says_hospital_or_school(text, found, label):
     ("Mei, a 68-yr-old Vietnamese student at NCTU", ("Vietnamese", "NATIONALITY")),  # her nationality
     ("入學台北, 後轉學", ("台北", "CITY")),  # a known place stays a place
     ("王大明導師來訪", ("王大明", "PERSON")),  # a teacher's name
+    ("PMH: (1) SAH, (2) ICH", ("ICH", "GENERAL_BUSINESS")),  # a problem list is no list of admissions
 ])
 def test_other_spans_stay(text, found):
     assert repaired(text, found, by_care_or_study) == (0, [found])

@@ -35,6 +35,9 @@ from ner_spans import deid_after, doc_with_ents, ents_of, repaired
     # a general hospital's short name, 醫院 left off
     ("三次 manic episode, 皆住郭綜合", ("郭綜合", "DOCTOR"), ("郭綜合", "HOSPITAL")),
     ("To: 阮綜合 外科   From: General Psychiatry", ("阮綜合", "PERSON"), ("阮綜合", "HOSPITAL")),
+    # no person's name ends with an English type word
+    ("Prior admissions: (1) Yuan's General Hospital, 2010", ("Yuan's General Hospital", "PATIENT"),
+     ("Yuan's General Hospital", "HOSPITAL")),
 ])
 def test_a_span_takes_the_type_word_after_it(text, found, expected):
     assert repaired(text, found, completed) == (1, [expected])
