@@ -134,6 +134,7 @@ def test_what_else_stands_in_an_english_slot_is_no_occupation(nlp, text):
     ("今日從澄清轉來, 攜帶轉診單", "澄清"),
     ("長效針下次回慈濟施打", "慈濟"),
     ("出院後回馬偕門診", "馬偕"),
+    ("Prior admissions: (1) KUOGH, 2010, psychosis; (2) MCH, 2015", "KUOGH"),
 ])
 def test_a_hospital_named_by_its_department_or_a_visit(nlp, text, expected):
     assert expected in _labelled(nlp, text, "HOSPITAL")
@@ -148,6 +149,8 @@ def test_a_hospital_named_by_its_department_or_a_visit(nlp, text, expected):
     "Pt transferred to MICU overnight.",  # no H or MC at the end: a unit
     "經加護病房收住院",  # a department, taken by its own rule
     "PT ADMITTED FROM CATH LAB S/P STENT",  # an English word ending in H, in a note typed in capitals
+    "PMH: (1) SAH, (2) ICH",  # a problem list's abbreviations end in H too
+    "Past hospitalizations: (1) BPH surgery",  # not before a comma, semicolon or bracket
     "TRANSFERRED TO NORTH 4 FOR TELEMETRY",
     "由家屬救護車送來",  # the family: a common word
     "病人從三年前轉來",  # a time
