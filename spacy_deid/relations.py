@@ -363,15 +363,16 @@ def relation_in_apposition(doc: Doc, text: str, ent: Span,
 # splits' gold has no PATIENT after or before these words, and mostly FAMILY).
 _THIRD_PARTY_BEFORE = re.compile(
     r"(?:(?<![A-Za-z])(?i:according[ ]to|informed|brought[ ](?:in[ ])?by|accompanied[ ]by|escorted[ ]by|"
-    r"collateral[ ](?:from|by)|update[ds]?|phoned|spoke[ ](?:with|to)|talked[ ](?:with|to)|visited[ ]by|"
+    r"collateral(?:[ ][^\n:]{0,32}?)?[ ](?:from|by)|update[ds]?|phoned|spoke[ ](?:with|to)|talked[ ](?:with|to)|visited[ ]by|"
     r"picked[ ]up[ ]by)[ ]" + _TITLE + r"|據[ ]?)$")
+_WINDOW_THIRD_PARTY = 64  # `Collateral by phone (2008.02.02) from [X]`
 _THIRD_PARTY_AFTER = re.compile(r"[ ]?(?:先生|小姐|太太|女士)?[ ]?(?:陪同|接送|負責接送|帶來|探視|探望|來訪|來探)")
 
 
 def third_party_label(text: str, start: int, end: int) -> Optional[str]:
     """FAMILY when the words next to the name at text[start:end] make it a third party to the patient's
     care (`according to [X]`, `[X]陪同`), else None. For names the NER called the patient only."""
-    if (_THIRD_PARTY_BEFORE.search(text, max(0, start - _WINDOW_BEFORE), start)
+    if (_THIRD_PARTY_BEFORE.search(text, max(0, start - _WINDOW_THIRD_PARTY), start)
             or _THIRD_PARTY_AFTER.match(text, end)):
         return "FAMILY"
     return None

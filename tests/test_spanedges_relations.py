@@ -157,6 +157,7 @@ def test_a_relatives_field_makes_a_name_family(text, found):
     ("申請外宿, 由劉晉友負責接送.", ("劉晉友", "PATIENT")),
     ("據陳美玲表示病人已三天未進食", ("陳美玲", "PATIENT")),
     ("據周先生表示, 病人失眠.", ("周", "PATIENT")),  # Mr Chou says something of the patient
+    ("Collateral by phone (2008.02.02) from Hsu Yu-Yen: pt had not slept", ("Hsu Yu-Yen", "PATIENT")),
 ])
 def test_the_patient_is_no_third_party_to_their_own_care(text, found):
     assert repaired(text, found, by_relation) == (1, [(found[0], "FAMILY")])
