@@ -18,9 +18,9 @@ A Chinese name is added only where the text draws both its edges, since a surnam
 a relation word in brackets with no Han character before them, with no Han character after them
 (`胞弟: [曾友澤]、`, `配偶: [曾恆品] on`, `/ [曾華炳] (外甥)`), starting with a surname, not a run of
 common Chinese words (`家屬: 同意`), with no spoken particle or negation and not ending a sentence:
-after a dialogue's speaker (`醫師：`, `家屬：`) comes what is said (`家屬：有啦。`), not a name. The NER finds most Chinese names after such words
-(the training corpus writes them there) and misses some in unseen frames; a name that runs into more
-Han characters (`社工曾亞品聯絡`) is left to it.
+after a dialogue's speaker (`醫師：`, `家屬：`) comes what is said (`家屬：有啦。`), not a name. The NER
+finds most Chinese names after such words (the training corpus writes them there) and misses some in
+unseen frames; a name that runs into more Han characters (`社工曾亞品聯絡`) is left to it.
 Only text outside every entity gets a span, and only where it aligns with tokens; the span's source
 is `cued`.
 """
@@ -75,7 +75,8 @@ def _english_name(text: str, start: int) -> Optional[int]:
 def _chinese_name(text: str, start: int) -> Optional[int]:
     """End of a Chinese name at `start` whose both edges the text draws, or None: a run of two to four
     Han characters that nothing Han follows (`胞弟: [曾友澤]、`, `配偶: [曾恆品] on`), starting with a
-    surname and no run of common words (`家屬: 同意`, `社工: 尚未聯絡`)."""
+    surname, no run of common words (`家屬: 同意`, `社工: 尚未聯絡`), no spoken particle or negation and
+    no sentence's end after it (`家屬：有啦。`)."""
     match = _HAN_NAME.match(text, start)
     if match is None or _SENTENCE_END.match(text, match.end()):
         return None
