@@ -128,13 +128,13 @@ def by_care_or_study(doc: Doc, text: str, ent: Span, following: Optional[Span] =
     if (ent.label_ in NAME_LABELS and place_of_care(text, ent.start_char, ent.end_char)
             and not named_otherwise(name, "HOSPITAL")):
         return Span(doc, ent.start, ent.end, label="HOSPITAL")
-    if ent.label_ in NAME_LABELS and _STUDY_BEFORE.search(text, max(0, ent.start_char - _WINDOW_BEFORE),
-                                                          ent.start_char):
-        return None if named_otherwise(name, "SCHOOL") else Span(doc, ent.start, ent.end, label="SCHOOL")
-    if ent.label_ in _PLACES_FOR_STUDY:
+    if ent.label_ in NAME_LABELS or ent.label_ in _PLACES_FOR_STUDY:
+        # a person's name only by the words of study before it, a place also by a school's offices after it
         study = (_STUDY_BEFORE.search(text, max(0, ent.start_char - _WINDOW_BEFORE), ent.start_char)
-                 or _SCHOOL_OFFICE_AFTER.match(text, ent.end_char))
-        return Span(doc, ent.start, ent.end, label="SCHOOL") if study and not named_otherwise(name, "SCHOOL") else None
+                 or (ent.label_ in _PLACES_FOR_STUDY and _SCHOOL_OFFICE_AFTER.match(text, ent.end_char)))
+        if study and not named_otherwise(name, "SCHOOL"):
+            return Span(doc, ent.start, ent.end, label="SCHOOL")
+        return None
     if ent.label_ not in _RELABELLED:
         return None
     label = frame_label(text, ent.start_char, ent.end_char)
