@@ -11,6 +11,8 @@ institution, the field label and the word for the visit outside the department's
 of the wrong kind or length changes what the note says. So, for spans the NER found (never rule or
 date spans):
 
+- a DEPARTMENT span that is an institution's name and the unit word of a department's phrase is that
+  institution: `[GDH Department of]` Psychiatry -> `[GDH]` HOSPITAL (the NER read the phrase, not the name);
 - a DEPARTMENT span drops a leading field label or `of` (`科別 `, `Department of `) and a trailing
   visit word (`clinic`, `OPD`; `收住院`, `門診` after its 科 or 部), and takes the start of a longer
   department name of the rules that ends where it ends (`心身[醫學科]` → `[心身醫學科]`);
@@ -51,6 +53,9 @@ division department dept. dept &
 # What follows a department's name in a note without being part of it.
 _TRAILING_VISIT_EN = re.compile(r"[ ](?:clinic|opd|service|team|consult|consultation)$", re.IGNORECASE)
 _LEADING_OF_EN = re.compile(r"(?:(?:department|dept\.?|division)[ ]+)?of[ ]+", re.IGNORECASE)
+# The unit word of a department's phrase after an institution's name: `[GDH] Department of`, `WFH DEPARTMENT`.
+_UNIT_AFTER_INSTITUTION = re.compile(r"(?<=[A-Za-z])[ ]+(?:Department|Dept\.?|Division|DEPARTMENT|DEPT\.?|DIVISION)"
+                                     r"(?:[ ]+(?:of|OF))?")
 _LEADING_FIELD_ZH = re.compile(r"(?:科別|科室|科部)[ \t:：]*")
 VISIT_WORDS_ZH = ("收住院", "收治", "收", "住院", "門診", "就診", "看診", "求診", "追蹤", "治療", "主任", "醫師",
                   "會診", "照會")
@@ -176,6 +181,12 @@ def by_department(doc: Doc, text: str, ent: Span, following: Optional[Span] = No
     """`ent` trimmed, relabelled or split by the department name it holds (module docstring), else None."""
     s, e = ent.start_char, ent.end_char
     if ent.label_ == "DEPARTMENT":
+        unit = _UNIT_AFTER_INSTITUTION.search(text, s, e)
+        if (unit is not None and unit.end() == e and unit.start() - s >= 2 and text[s].isupper()
+                and department_start(text[s:e]) is None and department_start(text[s:unit.start()]) is None
+                and not any(_is_department_word(w) for w in text[s:unit.start()].split())):
+            # `[GDH Department of]` Psychiatry: the hospital, then the unit word of the department's phrase
+            return doc.char_span(s, unit.start(), label="HOSPITAL")
         start, end = trimmed_department(text, s, e)
         start = _longer_name_start(doc, text, start, end)
         return None if (start, end) == (s, e) else doc.char_span(start, end, label="DEPARTMENT")

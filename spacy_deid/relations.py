@@ -31,7 +31,10 @@ emergency contact, `聯絡人: [X]`, `Emergency contacts - 1) [X]`; a family mee
 meeting 3/6: [X] refused to take pt home`) makes a name FAMILY when nothing else decides it: a contact
 may be a friend (`緊急聯絡人：[田家豪]（朋友）`), and a visitor is anyone, so visitor logs are no such field.
 A name the NER called the patient is FAMILY where the words beside it make it a third party to the
-patient's care (`no LOC according to [X]`, `據[X]表示`, `由[X]陪同`; `third_party_label`).
+patient's care (`no LOC according to [X]`, `據[X]表示`, `由[X]陪同`; `third_party_label`), and a name it
+called PERSON is FAMILY where a kinship word follows it as a form of address and nothing else decides
+(`[劉]伯伯`, `[曾]阿公`; `kin_address_label`): the NER's PATIENT stands there, since a ward addresses an
+elderly patient so too.
 A kinship word after someone else's possessive names that person's relative, not the patient's: PERSON
 (`Her friend Angela's mother, Mrs. [Kuo]`, `同學簡子涵之母親[游淑惠]`, `classmate 的哥哥 [方立偉]`); a
 relative's relative is family (`案兄的妻子[羅佳玲]`, `her sister's husband`).
@@ -64,7 +67,7 @@ from spacy.tokens import Doc, Span
 from .han import HAN_RANGES
 from .labels import NAME_LABELS
 from .rules.phrases import phrase_regex
-from .titles_zh import PHYSICIAN_TITLES_ZH
+from .titles_zh import KIN_ADDRESS_ZH, PHYSICIAN_TITLES_ZH
 
 KINSHIP_ZH = ("配偶", "太太", "妻子", "丈夫", "老公", "老婆", "前妻", "前夫", "女兒", "兒子", "長子", "長女", "次子",
               "次女", "孫子", "孫女", "媳婦", "女婿", "父親", "母親", "爸爸", "媽媽", "哥哥", "弟弟", "姊姊",
@@ -378,6 +381,17 @@ def third_party_label(text: str, start: int, end: int) -> Optional[str]:
     return None
 
 
+def kin_address_label(text: str, end: int) -> Optional[str]:
+    """FAMILY when a kinship word used as a form of address follows the name ending at `end` (`[劉]伯伯`,
+    `[曾]阿公`), else None. For names the NER called PERSON where no relation word decides: a ward
+    addresses the patient's relatives so, and the patient too (`盧伯伯此次因...`), but never a clinician,
+    so the NER's PATIENT and DOCTOR stand."""
+    for word in KIN_ADDRESS_ZH:
+        if text.startswith(word, end):
+            return "FAMILY"
+    return None
+
+
 def by_relation(doc: Doc, text: str, ent: Span, following: Optional[Span] = None) -> Optional[Span]:
     """`ent` without a relation word at its start, and relabelled PATIENT, FAMILY, DOCTOR or PERSON when
     it is a name of another kind next to a patient field, a relation word or a physician's title, else None;
@@ -387,6 +401,7 @@ def by_relation(doc: Doc, text: str, ent: Span, following: Optional[Span] = None
     start = name_start(text, ent.start_char, ent.end_char)
     label = (relation_label(text, start, ent.end_char)
              or (third_party_label(text, start, ent.end_char) if ent.label_ == "PATIENT" else None)
+             or (kin_address_label(text, ent.end_char) if ent.label_ == "PERSON" else None)
              or ent.label_)
     if start == ent.start_char and label == ent.label_:
         return None

@@ -11,6 +11,11 @@ from typing import Tuple
 # A physician's titles: a name with one of them is a DOCTOR (`relations`, `titled_names`).
 PHYSICIAN_TITLES_ZH: Tuple[str, ...] = ("醫師", "醫生", "大夫", "主治醫師", "住院醫師", "總醫師", "主治")
 
+# Kinship words said after a surname as a form of address (`[劉]伯伯`, `[曾]阿公`, `[邱]大哥`): what a
+# ward calls a patient's relatives (`relations`), and also an elderly patient (`盧伯伯此次因...`).
+KIN_ADDRESS_ZH: Tuple[str, ...] = ("大哥", "大姐", "大姊", "伯伯", "伯母", "叔叔", "阿姨", "姑姑", "嬸嬸", "媽媽",
+                                   "爸爸", "阿嬤", "阿公")
+
 # Every title of two or more characters said after a surname, longest first, so that an ending test
 # finds 老闆娘 before 老闆.
 TITLES_AFTER_NAME_ZH: Tuple[str, ...] = tuple(sorted(set((
@@ -18,8 +23,7 @@ TITLES_AFTER_NAME_ZH: Tuple[str, ...] = tuple(sorted(set((
     "護理師", "護士", "藥師", "心理師", "治療師", "社工", "個管師",  # other clinical staff
     "老師", "教授", "主任", "院長", "經理", "老闆", "老闆娘", "師傅", "牧師", "律師", "教練", "同學",
     "姊妹", "弟兄",                                              # a church's brothers and sisters
-    "大哥", "大姐", "大姊", "伯伯", "伯母", "叔叔", "阿姨", "姑姑", "嬸嬸", "媽媽", "爸爸", "阿嬤", "阿公",
-) + PHYSICIAN_TITLES_ZH), key=lambda title: (-len(title), title)))
+) + KIN_ADDRESS_ZH + PHYSICIAN_TITLES_ZH), key=lambda title: (-len(title), title)))
 
 # One character after a surname that addresses a person (`陳姐`, `林董`, `王某`); only where a name of
 # one character is read, never to end a place name (台中榮[總] is a hospital).

@@ -39,6 +39,9 @@ from ner_spans import doc_with_ents, repaired
     ("轉至神經內科追蹤", ("內科", "DEPARTMENT"), [("神經內科", "DEPARTMENT")]),
     ("MCH Department of Intensive Care Unit", ("of Intensive Care Unit", "DEPARTMENT"),
      [("Intensive Care Unit", "DEPARTMENT")]),
+    # a department span that is an institution and the unit word of a department's phrase: the institution
+    ("GDH Department of Psychiatry", ("GDH Department of", "DEPARTMENT"), [("GDH", "HOSPITAL")]),
+    ("WFH DEPARTMENT OF AW", ("WFH DEPARTMENT", "DEPARTMENT"), [("WFH", "HOSPITAL")]),
     # a school, business or market holds no outpatient clinic: before one, the span is a department
     ("Return to RAD OPD on 2/3", ("RAD", "SCHOOL"), [("RAD", "DEPARTMENT")]),
     ("RETURN TO NEPH CLINIC ON 2/3", ("NEPH", "GENERAL_BUSINESS"), [("NEPH", "DEPARTMENT")]),
@@ -66,6 +69,9 @@ def test_department_names_are_relabelled_trimmed_or_split(text, found, expected)
     ("讀專科時開始喝酒", ("專科", "SCHOOL")),  # a college
     ("Return to TSMC clinical trials", ("TSMC", "GENERAL_BUSINESS")),  # `clinical` is not `clinic`
     ("works at TSMC; OPD f/u", ("TSMC", "GENERAL_BUSINESS")),  # the clinic is not right after it
+    ("presented to the Emergency Department", ("Emergency Department", "DEPARTMENT")),  # a department's name
+    ("General Hospital Department of Surgery", ("General Hospital Department of", "DEPARTMENT")),
+    ("seen in the Department of Surgery", ("the Department of", "DEPARTMENT")),  # no name before the unit
 ])
 def test_names_that_are_not_department_names_are_left_alone(text, found):
     assert repaired(text, found, by_department) == (0, [found])

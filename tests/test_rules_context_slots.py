@@ -135,6 +135,16 @@ def test_what_else_stands_in_an_english_slot_is_no_occupation(nlp, text):
     ("長效針下次回慈濟施打", "慈濟"),
     ("出院後回馬偕門診", "馬偕"),
     ("Prior admissions: (1) KUOGH, 2010, psychosis; (2) MCH, 2015", "KUOGH"),
+    ('S: claims Dr. Yang at MCH "put poison in my food".', "MCH"),
+    ("Records faxed from TTMHH (07-3456789).", "TTMHH"),
+    ("Summary faxed to PUMCH Surgery", "PUMCH"),
+    ("KLCGMH Department of Anesthesiology", "KLCGMH"),
+    ("WFH DEPARTMENT OF AW", "WFH"),  # a department's phrase says so in capitals too
+    ("DISCHARGE SUMMARY - KUOGH\nPt: ...", "KUOGH"),
+    ("Dictated by Dr. R. Hsiao, Acute Ward, MCH\n", "MCH"),
+    ("Electronically signed: Dr. Chiu, Ophthalmology, CMMC", "CMMC"),
+    ("He was referred from 門諾 on 2020.01.02.", "門諾"),
+    ("previously treated at 亞東 for mania", "亞東"),
 ])
 def test_a_hospital_named_by_its_department_or_a_visit(nlp, text, expected):
     assert expected in _labelled(nlp, text, "HOSPITAL")
@@ -159,6 +169,16 @@ def test_a_hospital_named_by_its_department_or_a_visit(nlp, text, expected):
     "2019年在法鼓山接受戒癮治療",  # treatment is received at more places than hospitals
     "從監獄轉來",  # a generic institution
     "由社區轉介, 從國外轉入",
+    "She graduated from TCFSH in 2010.",  # words of study: a school
+    "a 17-yr-old student at TCFSH, was escorted by police",  # SH and JH: a senior or junior high school
+    "Teacher Ms Chou from RAJH visited on 3/2.",
+    "Insulin switched to NPH at bedtime.",  # clinical abbreviations end in H too
+    "ECG compatible with LVH, referred to CCU.",
+    "PT WENT TO LUNCH AT BEACH WITH FAMILY",  # capitals: every word looks like an abbreviation
+    "Dx: HTN, DM, LVH\n",  # a list's last item after no department's name
+    "Imp: schizophrenia, GERD, BPH",
+    "Referred to OPH for fundoscopy.",  # a department's abbreviation
+    "was referred from 家中 by EMS",  # a generic word where a hospital's short name would stand
 ])
 def test_what_else_stands_where_a_visit_happens_is_no_hospital(nlp, text):
     assert _labelled(nlp, text, "HOSPITAL") == []

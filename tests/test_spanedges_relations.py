@@ -19,6 +19,8 @@ from ner_spans import doc_with_ents, ents_of, repaired
     ("去年到葡萄牙遊學。", ("葡萄牙遊學", "COUNTRY"), ("葡萄牙", "COUNTRY")),
     ("在西歐長大。", ("西歐長大", "REGION"), ("西歐", "REGION")),
     ("met at Rongxing Garden Park on Sunday", ("Rongxing Garden Park on", "LOCATION"), ("Rongxing Garden Park", "LOCATION")),
+    ("長效針下次回郭綜合施打", ("郭綜合施", "HOSPITAL"), ("郭綜合", "HOSPITAL")),  # the first part of 施打
+    ("每月回阮綜合領藥", ("阮綜合領藥", "HOSPITAL"), ("阮綜合", "HOSPITAL")),
 ])
 def test_edge_words_leave_place_spans(text, found, expected):
     assert repaired(text, found, trimmed) == (1, [expected])
@@ -164,6 +166,15 @@ def test_the_patient_is_no_third_party_to_their_own_care(text, found):
 
 
 @pytest.mark.parametrize("text,found", [
+    ("14:00 劉伯伯來訪, 帶來換洗衣物.", ("劉", "PERSON")),
+    ("說昨晚夢到過世的曾阿公", ("曾", "PERSON")),
+    ("與邱大哥討論出院後安置", ("邱", "PERSON")),
+])
+def test_a_person_addressed_by_a_kinship_word_is_family(text, found):
+    assert repaired(text, found, by_relation) == (1, [(found[0], "FAMILY")])
+
+
+@pytest.mark.parametrize("text,found", [
     ("no LOC according to Liu Hua-Chen.", ("Liu Hua-Chen", "PERSON")),  # only the NER's PATIENT is read
     ("Patient: Wang Mei informed of the plan", ("Wang Mei", "PATIENT")),  # a field is no third party
     ("王大明陪伴母親回診", ("王大明", "PATIENT")),  # keeping company is no care frame
@@ -254,6 +265,9 @@ def test_no_physicians_title_or_a_stronger_relation_keeps_the_label(text, found)
     ("原子: 王大明", ("王大明", "PATIENT")),
     ("個案孫小明今日出院.", ("孫小明", "PATIENT")),  # 個案 (the case) before the surname 孫
     ("Knok Lee called", ("Lee", "PERSON")),  # NOK only as a word of its own
+    ("盧伯伯此次因自言自語入院", ("盧", "PATIENT")),  # a ward addresses an elderly patient so too
+    ("室友王大哥來訪", ("王", "PERSON")),  # the word before it decides: a roommate
+    ("由劉伯伯醫師看診", ("劉", "DOCTOR")),
 ])
 def test_names_without_a_relation_word_next_to_them_keep_their_label(text, found):
     assert repaired(text, found, by_relation) == (0, [found])

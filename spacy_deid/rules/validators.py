@@ -6,12 +6,12 @@ Validators are held by a `Validators` object (not a module global) that the comp
 config (`validators = {"@misc": "spacy_deid.DefaultValidators.v1"}`), so a hospital can register its own.
 """
 import ipaddress
-from typing import Callable, Dict, Iterator, Optional
+from typing import Callable, Dict, Iterator, Optional, Tuple
 
 from spacy.util import registry
 
-from ..clinical_terms import inside_clinical_term
-from ..departments import VISIT_WORDS_ZH
+from ..clinical_terms import inside_clinical_term, is_clinical_term
+from ..departments import VISIT_WORDS_ZH, department_start
 from ..titles_zh import TITLES_AFTER_NAME_ZH
 
 Validator = Callable[[str, int, int], Optional[bool]]
@@ -351,6 +351,39 @@ def validate_employer_zh(text: str, start: int, end: int) -> Optional[bool]:
     return _named_place_zh(name, _NOT_EMPLOYER_NAMES_ZH, WORKPLACE_LABEL)
 
 
+def _line_bounds(text: str, start: int, end: int) -> Tuple[int, int]:
+    line_end = text.find("\n", end)
+    return text.rfind("\n", 0, start) + 1, len(text) if line_end < 0 else line_end
+
+
+def validate_hospital_abbr_any_case(text: str, start: int, end: int) -> Optional[bool]:
+    # A clinical abbreviation is no hospital (`switched to NPH`, `LVH Department`...).
+    return False if is_clinical_term(text[start:end]) else None
+
+
+def validate_hospital_abbr(text: str, start: int, end: int) -> Optional[bool]:
+    # A hospital's abbreviation (MCH, PUMCH, KUOGH) stands out as capitals in a line written in mixed
+    # case; in a line typed in capitals every word ending in H looks like one (`AT LUNCH`, `TO NORTH`).
+    # Words of study around it make it a school (`graduated from TCFSH`: a senior high school).
+    from ..care_and_study import frame_label  # validators load before the span checks
+
+    if validate_hospital_abbr_any_case(text, start, end) is False or frame_label(text, start, end) == "SCHOOL":
+        return False
+    line_start, line_end = _line_bounds(text, start, end)
+    line = text[line_start:line_end]
+    return None if sum(c.islower() for c in line) > sum(c.isupper() for c in line) else False
+
+
+def validate_hospital_abbr_after_unit(text: str, start: int, end: int) -> Optional[bool]:
+    # A signature's last item after a department's name is the hospital (`Dr. R. Hsiao, Acute Ward, MCH`);
+    # after anything else it may be a diagnosis in a list (`HTN, DM, ...`).
+    if validate_hospital_abbr(text, start, end) is False:
+        return False
+    line_start, _ = _line_bounds(text, start, end)
+    before = text[line_start:start].rstrip(" ,")
+    return None if department_start(before) is not None else False
+
+
 class Validators:
     """A name -> validator table. An object, not a global: each component holds its own copy."""
 
@@ -395,6 +428,9 @@ DEFAULT_VALIDATORS: Dict[str, Validator] = {
     "profession_slot_zh": validate_profession_slot_zh,
     "profession_slot_en": validate_profession_slot_en,
     "care_place_zh": validate_care_place_zh,
+    "hospital_abbr": validate_hospital_abbr,
+    "hospital_abbr_any_case": validate_hospital_abbr_any_case,
+    "hospital_abbr_after_unit": validate_hospital_abbr_after_unit,
     "employer_zh": validate_employer_zh,
 }
 
