@@ -321,10 +321,10 @@ _NOT_EMPLOYER_NAMES_ZH = frozenset("""
 _TIME_CHARACTERS_ZH = frozenset("年月日週天前後時期歲次")
 
 
-def _named_place_zh(name: str, generic: "frozenset[str]", label: str) -> bool:
+def _named_place_zh(name: str, generic: "frozenset[str]", label: str, known_places: bool = False) -> bool:
     """A name, not a phrase (`家中`), a unit (`精神科`), a generic or common word (`社區`, `監獄`), a time
-    (`三年前`), a person with a title (`楊醫師`), a known place (`台北`) or an institution whose type word
-    says it is of another kind (`在[南門市場]工作` is a market)."""
+    (`三年前`), a person with a title (`楊醫師`), a known place (`台北`; with `known_places`, one may be the
+    name) or an institution whose type word says it is of another kind (`在[南門市場]工作` is a market)."""
     from ..common_words_zh import plain_han_words  # validators load before the span checks
     from ..institutions import _name_like
     from ..workplaces import named_otherwise
@@ -333,12 +333,18 @@ def _named_place_zh(name: str, generic: "frozenset[str]", label: str) -> bool:
             or name.endswith(TITLES_AFTER_NAME_ZH) or any(c in _TIME_CHARACTERS_ZH for c in name)
             or plain_han_words(name, label)):
         return False
-    return not named_otherwise(name, label)
+    return known_places or not named_otherwise(name, label)
 
 
 def validate_care_place_zh(text: str, start: int, end: int) -> Optional[bool]:
     # A hospital's short name (門諾, 協和) where a visit happens; `在台北住院` names the city.
     return _named_place_zh(text[start:end], _NOT_HOSPITAL_NAMES_ZH, "HOSPITAL")
+
+
+def hospital_short_name_zh(name: str) -> bool:
+    """May `name` be a hospital's short name where the words around it say a hospital stands (before its
+    physician's name: `經[亞東]劉佑昌醫師轉介`)? A place's name is one there (亞東 is also East Asia)."""
+    return _named_place_zh(name, _NOT_HOSPITAL_NAMES_ZH, "HOSPITAL", known_places=True)
 
 
 def validate_employer_zh(text: str, start: int, end: int) -> Optional[bool]:

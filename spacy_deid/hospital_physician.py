@@ -1,0 +1,82 @@
+"""A hospital's short name written together with its physician's name: `經[萬芳][徐昌炳](attending)轉介`.
+
+WHY: a Taiwanese referral names the hospital and the physician with no space between (`經亞東劉佑昌醫師轉介`,
+`經門諾楊振佑(專科護理師)轉介`). A NER that knows neither reads one run of Han characters and cuts it
+anywhere (`[萬芳徐]`, `[門諾楊]` DOCTOR, `[亞東劉佑昌]` GENERAL_BUSINESS): the surrogate then leaves part
+of the name in the text or replaces a hospital by a person. The physician's title or role right after
+the run (醫師, 醫生, 大夫, `(attending)`, `(值班醫師)`, `(專科護理師)`, `, MD`) says its end is a person's name;
+a Chinese name has two or three characters and starts with a surname, and a run of five characters or
+more is longer than a name. So a NER span that starts such a run (of five to nine Han characters, with no
+other entity in it) is split into the hospital (a name of two or more characters that the care-place check
+of the rules accepts, a known place too: not `本院`, not a common word or a title) or the department (`身心科`), and the
+physician's name, DOCTOR: of three characters where its first is a surname, else of two.
+"""
+import re
+from typing import Optional, Tuple
+
+from spacy.tokens import Doc, Span
+
+from .common_words_zh import surnames_zh
+from .departments import zh_department
+from .han import HAN_RANGES
+from .labels import LOCATION_LABELS, NAME_LABELS
+from .relations import MD_AFTER, relation_after
+from .titles_zh import PHYSICIAN_TITLES_ZH
+
+_RUN_LENGTHS = range(5, 10)
+# Read no further than the longest run: a note's long Han text costs each span the same.
+_HAN_RUN = re.compile(r"[" + HAN_RANGES + r"]{1," + str(_RUN_LENGTHS[-1]) + "}")
+# A physician's title or role right after the run; a nurse practitioner writes referrals as a physician.
+_PHYSICIAN_AFTER = re.compile(r"[ ]?(?:" + "|".join(sorted(PHYSICIAN_TITLES_ZH, key=len, reverse=True))
+                              + r")|[ ]?[(（][ ]?專科護理師|" + MD_AFTER)
+_NAME_LENGTHS = (3, 2)
+_MIN_PLACE_CHARACTERS = 2
+_TITLE_REACH = max(len(title) for title in PHYSICIAN_TITLES_ZH)
+
+
+def _physician_after(text: str, end: int) -> bool:
+    return _PHYSICIAN_AFTER.match(text, end) is not None or relation_after(text, end) == "DOCTOR"
+
+
+def _place_label(text: str, start: int, end: int) -> Optional[str]:
+    """DEPARTMENT or HOSPITAL for the characters before the physician's name, else None."""
+    from .rules.validators import hospital_short_name_zh  # the rules read the repairs' modules
+
+    if zh_department(text[start:end]):
+        return "DEPARTMENT"
+    return "HOSPITAL" if hospital_short_name_zh(text[start:end]) else None
+
+
+def split_hospital_and_physician(doc: Doc, text: str, ent: Span,
+                                 following: Optional[Span] = None) -> Optional[Tuple[Span, Span]]:
+    """The hospital (or department) and the physician that `ent` and the Han characters after it name
+    (module docstring), else None."""
+    if ent.label_ not in NAME_LABELS and ent.label_ not in LOCATION_LABELS:
+        return None
+    han = _HAN_RUN.match(text, ent.start_char)
+    if han is None:
+        return None
+    start = han.start()
+    # The run ends where the physician's title starts (a Chinese title is Han characters too).
+    end = next((e for e in _RUN_LENGTHS if start + e <= han.end() and _physician_after(text, start + e)), None)
+    if end is None:
+        return None
+    end += start
+    # The span may take the title (`[台北王大明醫師]`), never more; nor may another entity start in the run.
+    if ent.end_char > end + _TITLE_REACH or (following is not None and following.start_char < end):
+        return None
+    surnames = surnames_zh()
+    for length in _NAME_LENGTHS:
+        name_start = end - length
+        if name_start - start < _MIN_PLACE_CHARACTERS or text[name_start] not in surnames:
+            continue
+        label = _place_label(text, start, name_start)
+        place = doc.char_span(start, name_start, label=label) if label else None
+        name = doc.char_span(name_start, end, label="DOCTOR")
+        if place is not None and name is not None:
+            return place, name
+        return None
+    return None
+
+
+__all__ = ["split_hospital_and_physician"]
