@@ -62,7 +62,9 @@ ACTIVITY_WORDS = ("住院", "就診", "急診", "看診", "門診", "回診", "�
                   "出生", "定居", "居住", "流浪", "安排", "探視", "找", "畢業", "肄業", "休學", "輟學", "退學",
                   "研究所", "碩士班", "博士班", "職員", "員工", "期間", "時",
                   # care the patient goes to a hospital for (`回[郭綜合]施打`, `於[高市聯醫]接受治療`)
-                  "施打", "打針", "注射", "接受", "領藥", "拿藥", "抽血", "洗腎", "複診", "就醫", "求診", "掛號")
+                  "施打", "打針", "注射", "接受", "領藥", "拿藥", "抽血", "洗腎", "複診", "就醫", "求診", "掛號",
+                  # a school's offices, staff and rooms (`[仁愛國中]學務處`, `[竹中]宿舍`, `[竹中]夜間部`)
+                  "學務處", "教務處", "訓導處", "輔導室", "導師", "教官", "宿舍", "夜間部", "日間部")
 # A school year after a school: `[港大]一年級`.
 _SCHOOL_YEAR = re.compile(r"[一二三四五六七八九1-9]年級$")
 # English words that end no place name: `[Rongxing Garden Park] on 2月26日`.
@@ -110,7 +112,8 @@ def _end_of_institution(text: str, start: int, end: int) -> int:
 
 def _activity_at_end(text: str, start: int, end: int, word: str) -> int:
     """How many characters of `word` text[start:end] ends with: all of it, or the first part of it when
-    the text goes on with the rest (`[交大研]究所`), but never a type word's end (`高職` before 員工);
+    the text goes on with the rest (`[交大研]究所`), but never a type word's end (`高職` before 員工) unless
+    what remains ends with one too (`[仁愛國中學]務處`: 國中, then 學務處);
     0 when fewer than two characters would remain."""
     if text[end - 1] not in word:  # neither the word nor a first part of it ends here
         return 0
@@ -119,7 +122,8 @@ def _activity_at_end(text: str, start: int, end: int, word: str) -> int:
     else:
         cut = next((k for k in range(len(word) - 1, 0, -1) if end - k >= start
                     and text.startswith(word[:k], end - k) and text.startswith(word[k:], end)), 0)
-        if cut and type_word_ending(text[start:end]) is not None:
+        if (cut and type_word_ending(text[start:end]) is not None
+                and type_word_ending(text[start:end - cut]) is None):
             return 0
     return cut if end - cut - start >= 2 else 0
 

@@ -1,7 +1,7 @@
 """Rule patterns that the words around a candidate decide: a hospital's departments (`departments.json`),
 the occupation where a note puts one (`professions.json`) and a hospital named by its department or a
 visit (`hospitals.json`), an employer where someone works and a nationality status
-(`employers_nationality.json`); what must stand around each, what must not pass, and linear time."""
+(`employers_nationality.json`) and a school's abbreviation by words of study (`schools.json`); what must stand around each, what must not pass, and linear time."""
 import pytest
 
 from spacy_deid.rules import compile_rules, find_matches, load_patterns
@@ -182,6 +182,28 @@ def test_a_hospital_named_by_its_department_or_a_visit(nlp, text, expected):
 ])
 def test_what_else_stands_where_a_visit_happens_is_no_hospital(nlp, text):
     assert _labelled(nlp, text, "HOSPITAL") == []
+
+
+@pytest.mark.parametrize("text,expected", [
+    ("a 17-yr-old Indonesian student at HCHS, was escorted by police.", "HCHS"),
+    ("He graduated from NCKU in 2010.", "NCKU"),
+    ("She stayed up until 3 am and skipped the HKU-HK midterms.", "HKU-HK"),
+    ("Education: BSc, NCTU; licensed pharmacist.", "NCTU"),
+    ("PhD (NTU), unemployed since 2019", "NTU"),
+])
+def test_a_school_named_by_words_of_study(nlp, text, expected):
+    assert expected in _labelled(nlp, text, "SCHOOL")
+
+
+@pytest.mark.parametrize("text", [
+    "GRADUATED FROM HIGH SCHOOL IN 2010",  # capitals: every word looks like an abbreviation
+    "Dx: MS, HTN, DM",  # MS is no degree here, and no degree stands before a comma
+    "a student at ICU rotation",  # a department's abbreviation
+    "skipped the PRN meds",  # no exams after it
+    "studied at home",
+])
+def test_what_else_follows_words_of_study_is_no_school(nlp, text):
+    assert _labelled(nlp, text, "SCHOOL") == []
 
 
 @pytest.mark.parametrize("text,expected", [

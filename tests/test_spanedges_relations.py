@@ -21,6 +21,8 @@ from ner_spans import doc_with_ents, ents_of, repaired
     ("met at Rongxing Garden Park on Sunday", ("Rongxing Garden Park on", "LOCATION"), ("Rongxing Garden Park", "LOCATION")),
     ("長效針下次回郭綜合施打", ("郭綜合施", "HOSPITAL"), ("郭綜合", "HOSPITAL")),  # the first part of 施打
     ("每月回阮綜合領藥", ("阮綜合領藥", "HOSPITAL"), ("阮綜合", "HOSPITAL")),
+    ("已聯絡仁愛國中學務處", ("仁愛國中學", "SCHOOL"), ("仁愛國中", "SCHOOL")),  # 國中, then 學務處
+    ("在竹中宿舍頂樓", ("竹中宿", "CITY"), ("竹中", "CITY")),
 ])
 def test_edge_words_leave_place_spans(text, found, expected):
     assert repaired(text, found, trimmed) == (1, [expected])
@@ -315,7 +317,7 @@ def test_repairs_run_in_order_and_count_per_repair():
     text = "10.22至童綜合醫院急診, 配偶: 彭恆彥陪同。"
     doc = doc_with_ents(text, [("至童綜合", "CITY"), ("彭恆彥", "PERSON")])
     # the preposition goes, then the type word makes it a hospital; the name becomes FAMILY
-    assert repair_ner_spans(doc, text) == {"joined": 0, "edges": 1, "institutions": 1, "institution_edges": 0, "departments": 0, "workplaces": 0, "care_or_study": 0, "titles": 0,
+    assert repair_ner_spans(doc, text) == {"joined": 0, "edges": 1, "hospital_physician": 0, "institutions": 1, "institution_edges": 0, "departments": 0, "workplaces": 0, "care_or_study": 0, "titles": 0,
                                          "relations": 1, "apposition": 0}
     assert ents_of(doc) == [("童綜合醫院", "HOSPITAL"), ("彭恆彥", "FAMILY")]
 

@@ -367,17 +367,24 @@ def validate_hospital_abbr_any_case(text: str, start: int, end: int) -> Optional
     return False if is_clinical_term(text[start:end]) else None
 
 
-def validate_hospital_abbr(text: str, start: int, end: int) -> Optional[bool]:
-    # A hospital's abbreviation (MCH, PUMCH, KUOGH) stands out as capitals in a line written in mixed
-    # case; in a line typed in capitals every word ending in H looks like one (`AT LUNCH`, `TO NORTH`).
-    # Words of study around it make it a school (`graduated from TCFSH`: a senior high school).
-    from ..care_and_study import frame_label  # validators load before the span checks
-
-    if validate_hospital_abbr_any_case(text, start, end) is False or frame_label(text, start, end) == "SCHOOL":
+def validate_acronym_in_mixed_case(text: str, start: int, end: int) -> Optional[bool]:
+    # An institution's abbreviation (MCH, PUMCH, NCKU) stands out as capitals in a line written in mixed
+    # case; in a line typed in capitals every word looks like one (`AT LUNCH`, `GRADUATED FROM HIGH SCHOOL`).
+    # A clinical abbreviation is no institution (`switched to NPH`).
+    if is_clinical_term(text[start:end]):
         return False
     line_start, line_end = _line_bounds(text, start, end)
     line = text[line_start:line_end]
     return None if sum(c.islower() for c in line) > sum(c.isupper() for c in line) else False
+
+
+def validate_hospital_abbr(text: str, start: int, end: int) -> Optional[bool]:
+    # Words of study around an abbreviation make it a school (`graduated from TCFSH`: a senior high school).
+    from ..care_and_study import frame_label  # validators load before the span checks
+
+    if validate_acronym_in_mixed_case(text, start, end) is False or frame_label(text, start, end) == "SCHOOL":
+        return False
+    return None
 
 
 def validate_hospital_abbr_after_unit(text: str, start: int, end: int) -> Optional[bool]:
@@ -434,6 +441,7 @@ DEFAULT_VALIDATORS: Dict[str, Validator] = {
     "profession_slot_zh": validate_profession_slot_zh,
     "profession_slot_en": validate_profession_slot_en,
     "care_place_zh": validate_care_place_zh,
+    "acronym_in_mixed_case": validate_acronym_in_mixed_case,
     "hospital_abbr": validate_hospital_abbr,
     "hospital_abbr_any_case": validate_hospital_abbr_any_case,
     "hospital_abbr_after_unit": validate_hospital_abbr_after_unit,
