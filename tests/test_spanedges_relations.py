@@ -168,6 +168,14 @@ def test_the_patient_is_no_third_party_to_their_own_care(text, found):
 
 
 @pytest.mark.parametrize("text,found", [
+    ("no LOC according to Liu Hua-Chen.", ("Liu Hua-Chen", "PERSON")),
+    ("申請外宿, 由劉晉友負責接送.", ("劉晉友", "PERSON")),
+])
+def test_a_third_party_to_the_patients_care_is_family(text, found):
+    assert repaired(text, found, by_relation) == (1, [(found[0], "FAMILY")])
+
+
+@pytest.mark.parametrize("text,found", [
     ("14:00 劉伯伯來訪, 帶來換洗衣物.", ("劉", "PERSON")),
     ("說昨晚夢到過世的曾阿公", ("曾", "PERSON")),
     ("與邱大哥討論出院後安置", ("邱", "PERSON")),
@@ -177,10 +185,10 @@ def test_a_person_addressed_by_a_kinship_word_is_family(text, found):
 
 
 @pytest.mark.parametrize("text,found", [
-    ("no LOC according to Liu Hua-Chen.", ("Liu Hua-Chen", "PERSON")),  # only the NER's PATIENT is read
     ("Patient: Wang Mei informed of the plan", ("Wang Mei", "PATIENT")),  # a field is no third party
     ("王大明陪伴母親回診", ("王大明", "PATIENT")),  # keeping company is no care frame
     ("according to Dr. Lin", ("Lin", "DOCTOR")),
+    ("no LOC according to his friend Liu Hua-Chen.", ("Liu Hua-Chen", "PERSON")),  # the relation word decides
 ])
 def test_third_party_words_change_no_other_name(text, found):
     assert repaired(text, found, by_relation) == (0, [found])
