@@ -30,12 +30,13 @@ A field whose names are the patient's relatives unless the words beside a name s
 emergency contact, `聯絡人: [X]`, `Emergency contacts - 1) [X]`; a family meeting's attendee, `Family
 meeting 3/6: [X] refused to take pt home`) makes a name FAMILY when nothing else decides it: a contact
 may be a friend (`緊急聯絡人：[田家豪]（朋友）`), and a visitor is anyone, so visitor logs are no such field.
-A name the NER called the patient or another person is FAMILY where the words beside it make it a third
-party to the patient's care and no relation word says otherwise (`no LOC according to [X]`, `據[X]表示`,
+A name the NER called the patient, another person or a physician is FAMILY where the words beside it make
+it a third party to the patient's care and no relation word or physician's title says otherwise (`no LOC according to [X]`, `據[X]表示`,
 `由[X]陪同`; `third_party_label`): the relative is who tells, brings and accompanies, and a friend or
 neighbour who does is named so (`according to his friend [X]`). A name the NER called PERSON is FAMILY
 where a kinship word follows it as a form of address and nothing else decides (`[劉]伯伯`, `[曾]阿公`;
 `kin_address_label`): the NER's PATIENT stands there, since a ward addresses an elderly patient so too.
+A name the NER called a physician with Mr, Mrs, Ms or Miss before it is PERSON: notes give physicians Dr.
 A kinship word after someone else's possessive names that person's relative, not the patient's: PERSON
 (`Her friend Angela's mother, Mrs. [Kuo]`, `同學簡子涵之母親[游淑惠]`, `classmate 的哥哥 [方立偉]`); a
 relative's relative is family (`案兄的妻子[羅佳玲]`, `her sister's husband`).
@@ -373,10 +374,16 @@ _WINDOW_THIRD_PARTY = 64  # `Collateral by phone (2008.02.02) from [X]`
 _THIRD_PARTY_AFTER = re.compile(r"[ ]?(?:先生|小姐|太太|女士)?[ ]?(?:陪同|接送|負責接送|帶來|探視|探望|來訪|來探)")
 
 
+# The NER's labels a third party's words overrule: not FAMILY (already so).
+_THIRD_PARTY_READ = frozenset({"PATIENT", "PERSON", "DOCTOR"})
+# An honorific no note gives a physician (`Ms [Yang]`, `Informant: landlady Mr [Yang]`): Dr is theirs.
+_HONORIFIC_BEFORE = re.compile(r"(?<![A-Za-z])(?i:mr|mrs|ms|miss|mx)\.?[ ]?$")
+
+
 def third_party_label(text: str, start: int, end: int) -> Optional[str]:
     """FAMILY when the words next to the name at text[start:end] make it a third party to the patient's
-    care (`according to [X]`, `[X]陪同`), else None. For names the NER called the patient or a person,
-    where no relation word decides."""
+    care (`according to [X]`, `[X]陪同`), else None. For names the NER called the patient, a person or a
+    physician, where no relation word or physician's title decides."""
     if (_THIRD_PARTY_BEFORE.search(text, max(0, start - _WINDOW_THIRD_PARTY), start)
             or _THIRD_PARTY_AFTER.match(text, end)):
         return "FAMILY"
@@ -397,13 +404,16 @@ def kin_address_label(text: str, end: int) -> Optional[str]:
 def by_relation(doc: Doc, text: str, ent: Span, following: Optional[Span] = None) -> Optional[Span]:
     """`ent` without a relation word at its start, and relabelled PATIENT, FAMILY, DOCTOR or PERSON when
     it is a name of another kind next to a patient field, a relation word or a physician's title, else None;
-    a PATIENT or PERSON that the words beside it make a third party to the patient's care is FAMILY."""
+    a PATIENT, PERSON or DOCTOR that the words beside it make a third party to the patient's care is FAMILY,
+    a PERSON addressed by a kinship word FAMILY, and a DOCTOR with Mr, Ms or Miss before it PERSON."""
     if ent.label_ not in NAME_LABELS:
         return None
     start = name_start(text, ent.start_char, ent.end_char)
     label = (relation_label(text, start, ent.end_char)
-             or (third_party_label(text, start, ent.end_char) if ent.label_ in ("PATIENT", "PERSON") else None)
+             or (third_party_label(text, start, ent.end_char) if ent.label_ in _THIRD_PARTY_READ else None)
              or (kin_address_label(text, ent.end_char) if ent.label_ == "PERSON" else None)
+             or ("PERSON" if ent.label_ == "DOCTOR" and _HONORIFIC_BEFORE.search(text, max(0, start - 6), start)
+                 else None)
              or ent.label_)
     if start == ent.start_char and label == ent.label_:
         return None

@@ -170,6 +170,7 @@ def test_the_patient_is_no_third_party_to_their_own_care(text, found):
 @pytest.mark.parametrize("text,found", [
     ("no LOC according to Liu Hua-Chen.", ("Liu Hua-Chen", "PERSON")),
     ("申請外宿, 由劉晉友負責接送.", ("劉晉友", "PERSON")),
+    ("no LOC according to Tang Chen-Pin.", ("Tang Chen-Pin", "DOCTOR")),  # no title makes a physician
 ])
 def test_a_third_party_to_the_patients_care_is_family(text, found):
     assert repaired(text, found, by_relation) == (1, [(found[0], "FAMILY")])
@@ -182,6 +183,23 @@ def test_a_third_party_to_the_patients_care_is_family(text, found):
 ])
 def test_a_person_addressed_by_a_kinship_word_is_family(text, found):
     assert repaired(text, found, by_relation) == (1, [(found[0], "FAMILY")])
+
+
+@pytest.mark.parametrize("text,found", [
+    ("Informant: landlady Mr Yang, who says", ("Yang", "DOCTOR")),
+    ("Interview on 2020/1/2 with Miss ya-chen lu.", ("ya-chen lu", "DOCTOR")),
+])
+def test_a_physician_has_no_honorific_but_dr(text, found):
+    assert repaired(text, found, by_relation) == (1, [(found[0], "PERSON")])
+
+
+@pytest.mark.parametrize("text,found", [
+    ("seen by Dr. Yang today", ("Yang", "DOCTOR")),
+    ("according to Dr. Lin", ("Lin", "DOCTOR")),  # the title decides before the third party's words
+    ("Mrs. Lin's psychiatrist Chen saw her", ("Chen", "DOCTOR")),
+])
+def test_a_titled_physician_stays(text, found):
+    assert repaired(text, found, by_relation) == (0, [found])
 
 
 @pytest.mark.parametrize("text,found", [
