@@ -19,14 +19,16 @@ span, or spans where one is split, or none where it is dropped (None: unchanged)
 5. `workplaces.as_workplace`: a span in a frame of work is a business (`在[中鋼]上班`, `works at [IKEA]`);
 6. `care_and_study.by_care_or_study`: an institution someone is treated at is a HOSPITAL, one someone
    studies at a SCHOOL (`transferred from [長庚]`, `[台大]就讀研究所`);
-7. `titled_names.titled_place`: a place span with an English title before it or a staff credential
+7. `name_ends.completed_name`: a Chinese name cut short before its plain end takes the rest
+   (`通知 VS [楊]友昌,` -> `[楊友昌]`);
+8. `titled_names.titled_place`: a place span with an English title before it or a staff credential
    after it is a person's name (`Dr. [Patel]` DEPARTMENT -> DOCTOR, `Mrs. [Garcia]` NATIONALITY ->
    PERSON, `[Jessica], RN` GENERAL_BUSINESS -> PERSON);
-8. `relations.by_relation`: a name span drops the relation word it starts with (`[堂妹范雄晉]` ->
+9. `relations.by_relation`: a name span drops the relation word it starts with (`[堂妹范雄晉]` ->
    `[范雄晉]`), the name in a chart's patient field is PATIENT (`Patient: [呂雄晨]`), a name
    next to a kinship word is FAMILY (`配偶: [劉宏鴻]`, `[范] (nephew)`),
    next to a word for another person in the patient's life PERSON (`[Yang Ya-Yu], a coach`);
-9. `relations.relation_in_apposition`: that word is not the patient's PROFESSION (`Yang, a [pastor]`).
+10. `relations.relation_in_apposition`: that word is not the patient's PROFESSION (`Yang, a [pastor]`).
 Only spans whose source is the NER (or unset) change; the step counts what it changed, for benchmarks
 and tests, and never records span text (PHI).
 """
@@ -38,6 +40,7 @@ from .care_and_study import by_care_or_study
 from .departments import by_department
 from .hospital_physician import split_hospital_and_physician
 from .institutions import completed, joined
+from .name_ends import completed_name
 from .relations import by_relation, relation_in_apposition
 from .spanedges import trimmed
 from .titled_names import titled_place
@@ -49,7 +52,7 @@ REPAIRS: Dict[str, Repair] = {"edges": trimmed, "hospital_physician": split_hosp
                               "institutions": completed, "institution_edges": trimmed,
                               "departments": by_department,
                               "workplaces": as_workplace, "care_or_study": by_care_or_study,
-                              "titles": titled_place, "relations": by_relation,
+                              "name_ends": completed_name, "titles": titled_place, "relations": by_relation,
                               "apposition": relation_in_apposition}
 
 

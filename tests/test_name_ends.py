@@ -1,0 +1,52 @@
+"""A Chinese name the NER cut short before its plain end takes the rest (`name_ends.py`); what is not
+such a name is left alone; linear time."""
+import pytest
+
+from spacy_deid.name_ends import completed_name
+
+from linear import assert_linear
+from ner_spans import doc_with_ents, repaired
+
+
+@pytest.mark.parametrize("text,found,expected", [
+    ("通知 VS 楊友昌, 改為口溶錠", ("楊", "DOCTOR"), ("楊友昌", "DOCTOR")),
+    ("家庭會談: 二姊: 劉靖友、Mrs. Chun", ("劉靖", "FAMILY"), ("劉靖友", "FAMILY")),
+    ("主治醫師 劉姿\nCBC: Hb 10.2", ("劉", "DOCTOR"), ("劉姿", "DOCTOR")),
+    ("覆核 楊友昌主任", ("楊", "DOCTOR"), ("楊友昌", "DOCTOR")),  # a title ends the name
+    ("visit 孫子: 楊昌友 in New Jersey", ("楊昌", "FAMILY"), ("楊昌友", "FAMILY")),
+])
+def test_a_name_cut_short_takes_its_end(text, found, expected):
+    assert repaired(text, found, completed_name) == (1, [expected])
+
+
+@pytest.mark.parametrize("text,found", [
+    ("王先生表示失眠", ("王", "PATIENT")),  # a title follows: annotation.md keeps it outside
+    ("葉醫師查房", ("葉", "DOCTOR")),
+    ("林說他很好", ("林", "PERSON")),  # a word of speech
+    ("王今天來院.", ("王", "PATIENT")),  # a common word
+    ("陳的朋友", ("陳", "PERSON")),
+    ("由徐翰友負責接送", ("徐翰", "FAMILY")),  # no plain end after three characters
+    ("楊友昌", ("楊友昌", "DOCTOR")),  # whole already
+    ("台北市立醫院", ("台北", "CITY")),  # not a name label
+    ("Lin Mei-Hua, RN", ("Lin", "PERSON")),  # not Han
+])
+def test_other_spans_are_left_alone(text, found):
+    assert repaired(text, found, completed_name) == (0, [found])
+
+
+def test_another_entity_stops_the_name():
+    doc = doc_with_ents("楊友昌,", [("楊", "DOCTOR"), ("友昌", "PERSON")])
+    first, second = doc.ents
+    assert completed_name(doc, doc.text, first, second) is None
+
+
+def test_cost_grows_linearly_with_the_number_of_spans():
+    from spacy_deid.repairs import apply_repair
+
+    def run(n: int) -> None:
+        text = "楊友昌, " * n
+        doc = doc_with_ents(text, [])
+        doc.ents = [doc.char_span(5 * i, 5 * i + 1, label="DOCTOR") for i in range(n)]
+        apply_repair(doc, text, completed_name)
+
+    assert_linear(run, 4000)
