@@ -17,8 +17,8 @@ spans; never streets, whose names start with such characters, or departments):
   (`景美女中[念]書`, `南華大學[便]去工作`, `高雄醫學大學[與學長]`, `大安國小[畢]` for 畢業);
 - a trailing activity word (`ACTIVITY_WORDS`: 戒酒, 長大, 遊學, 肄業, 研究所, 職員 ...), or the first part of one
   the text goes on with (`[交大研]究所`), or a school year (`[港大一年級]`) is dropped when at least two
-  characters remain, and so is a trailing English function word or word for a place's people
-  (`Park on`, `NTU student`).
+  characters remain, and so is a trailing English function word, word for a place's people or its
+  staff (`Park on`, `NTU student`, `AUO HR`), or a lower-case word after a comma (`FamilyMart, night`).
 
 `自` and `從` are not in the list: 自由路, 自強 and 從善 start names.
 
@@ -64,13 +64,17 @@ ACTIVITY_WORDS = ("住院", "就診", "急診", "看診", "門診", "回診", "�
                   # care the patient goes to a hospital for (`回[郭綜合]施打`, `於[高市聯醫]接受治療`)
                   "施打", "打針", "注射", "接受", "領藥", "拿藥", "抽血", "洗腎", "複診", "就醫", "求診", "掛號",
                   # a school's offices, staff and rooms (`[仁愛國中]學務處`, `[竹中]宿舍`, `[竹中]夜間部`)
-                  "學務處", "教務處", "訓導處", "輔導室", "導師", "教官", "宿舍", "夜間部", "日間部")
+                  "學務處", "教務處", "訓導處", "輔導室", "導師", "教官", "宿舍", "夜間部", "日間部",
+                  # shifts of work (`在[全家]上大夜班`)
+                  "上大夜班", "上小夜班", "上夜班", "值班", "輪班")
 # A school year after a school: `[港大]一年級`.
 _SCHOOL_YEAR = re.compile(r"[一二三四五六七八九1-9]年級$")
 # English words that end no place name: `[Rongxing Garden Park] on 2月26日`.
 # nor do words for the people of a place: `[NTU student]`, `[Joy English] graduate`.
 _TRAILING_FUNCTION_WORD = re.compile(
-    r"[ ](?i:on|in|at|to|of|for|from|with|and|the|since|until|students?|graduate|alumn(?:us|a|i)|staff)$")
+    r"[ ](?i:on|in|at|to|of|for|from|with|and|the|since|until|students?|graduate|alumn(?:us|a|i)|staff|hr)$"
+    # a sentence the span ran into after a comma (`[FamilyMart, night] shift`): no name goes on so
+    r"|,[ ][a-z]+$")
 EDGE_LABELS = LOCATION_LABELS - {"STREET", "DEPARTMENT"}
 
 

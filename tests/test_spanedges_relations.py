@@ -23,6 +23,11 @@ from ner_spans import doc_with_ents, ents_of, repaired
     ("每月回阮綜合領藥", ("阮綜合領藥", "HOSPITAL"), ("阮綜合", "HOSPITAL")),
     ("已聯絡仁愛國中學務處", ("仁愛國中學", "SCHOOL"), ("仁愛國中", "SCHOOL")),  # 國中, then 學務處
     ("在竹中宿舍頂樓", ("竹中宿", "CITY"), ("竹中", "CITY")),
+    ("當時在全家上大夜班", ("全家上大", "GENERAL_BUSINESS"), ("全家", "GENERAL_BUSINESS")),
+    ("Asks for a 診斷證明 for FamilyMart HR, stating", ("FamilyMart HR", "GENERAL_BUSINESS"),
+     ("FamilyMart", "GENERAL_BUSINESS")),
+    ("courier at FamilyMart, night shift", ("FamilyMart, night", "GENERAL_BUSINESS"),
+     ("FamilyMart", "GENERAL_BUSINESS")),
 ])
 def test_edge_words_leave_place_spans(text, found, expected):
     assert repaired(text, found, trimmed) == (1, [expected])
