@@ -45,7 +45,8 @@ characters apart when the second is a place or institution and the whole, with a
 it, ends with a type word (whose label it takes), and the first is a place, an institution or a
 generic modifier (`國立`, whatever label the NER gave it); side by side (`[新加坡][中央醫院]`) only when
 no grammatical word or verb meets at the seam (`來[台讀][國立成功大學]` is a place, a verb and a school).
-An English name that starts with a number the NER took apart (`[228] [Peace Memorial Park]`) is joined too.
+An English name that starts with a number the NER took apart (`[228] [Peace Memorial Park]`), or that has
+`of` in it (`[Garden of] [Hope Foundation]`, the first part capitalised words), is joined too.
 
 The type words are the categories of annotation.md (HOSPITAL, SCHOOL, MARKET, GENERAL_BUSINESS and
 LOCATION: parks, temples, foundations, prisons, airports). The longest type word wins (`附設醫院`
@@ -139,6 +140,9 @@ def joined(doc: Doc, text: str) -> int:
     return joins
 
 
+_ENDS_WITH_OF = re.compile(r"^[A-Z][A-Za-z'-]*(?:[ ][A-Z][A-Za-z'-]*)*[ ](?:of|OF)$")
+
+
 def _joined(doc: Doc, text: str, first: Span, second: Span) -> Optional[Span]:
     if (first._.source or "ner") != "ner" or (second._.source or "ner") != "ner":
         return None
@@ -147,8 +151,10 @@ def _joined(doc: Doc, text: str, first: Span, second: Span) -> Optional[Span]:
     if not (first.label_ in LOCATION_LABELS or first.text in GENERIC_MODIFIERS):
         return None
     gap = text[first.end_char:second.start_char]
-    if first.text.isdigit() and gap == " " and second.text[:1].isupper():
-        label = type_word_ending(second.text)  # `[228] [Peace Memorial Park]`: a name that starts with a number
+    if (first.text.isdigit() or _ENDS_WITH_OF.search(first.text)) and gap == " " and second.text[:1].isupper():
+        # `[228] [Peace Memorial Park]`: a name that starts with a number; `[Garden of] [Hope Foundation]`:
+        # an English name with `of` in it
+        label = type_word_ending(second.text)
         return doc.char_span(first.start_char, second.end_char, label=label) if label else None
     if (gap and not _name_like(gap)) or not HAN_CHAR.match(text, first.end_char - 1):
         return None

@@ -74,6 +74,8 @@ def test_a_name_before_a_common_word_is_not_made_a_school(text, found):
     ("轉至新加坡中央醫院", [("新加坡", "COUNTRY"), ("中央醫院", "HOSPITAL")], [("新加坡中央醫院", "HOSPITAL")]),
     ("found at 228 Peace Memorial Park", [("228", "ROOM"), ("Peace Memorial Park", "DEPARTMENT")],
      [("228 Peace Memorial Park", "LOCATION")]),  # a name that starts with a number
+    ("referred to Garden of Hope Foundation; social worker", [("Garden of", "DEPARTMENT"), ("Hope Foundation", "LOCATION")],
+     [("Garden of Hope Foundation", "LOCATION")]),  # an English name with `of` in it
 ])
 def test_an_institution_cut_in_two_is_joined(text, parts, expected):
     doc = doc_with_ents(text, parts)
@@ -89,6 +91,8 @@ def test_an_institution_cut_in_two_is_joined(text, parts, expected):
     ("來台讀國立成功大學", [("台讀", "HOSPITAL"), ("國立成功大學", "SCHOOL")]),  # a verb at the seam
     ("台北榮總", [("台北", "CITY"), ("榮總", "HOSPITAL")]),  # ends with no type word
     ("room 228 Peace Street", [("228", "ROOM"), ("Peace Street", "STREET")]),  # no type word: a room and a street
+    ("south of Taipei Central Park", [("south of", "REGION"), ("Taipei Central Park", "LOCATION")]),  # lower case
+    ("Taipei of Hope Street", [("Taipei of", "CITY"), ("Hope Street", "STREET")]),  # no type word after it
 ])
 def test_neighbouring_places_are_not_joined(text, parts):
     doc = doc_with_ents(text, parts)
