@@ -1,4 +1,5 @@
-"""A Chinese name the NER cut short before its end: `通知 VS [楊]友昌, 改為口溶錠` -> `[楊友昌]`.
+"""A name the NER cut short: `通知 VS [楊]友昌, 改為口溶錠` -> `[楊友昌]`, `今天 SUNG, [CHING-YU] 來電` ->
+`[SUNG, CHING-YU]`.
 
 WHY: a NER that reads Chinese one character at a time may stop after a surname or the first character
 of a given name it has not seen (`[楊]友昌`, `[劉華]友,`), and the surrogate then leaves the rest of the
@@ -7,18 +8,29 @@ span takes the characters up to it: a name span of one or two Han characters tha
 followed by one or two Han characters that are not a common word (`[王]今天`), hold no grammatical
 character (`[林]說`, `[陳]的`), and do not start a title (`[王]先生`, `[葉]醫師`: annotation.md keeps
 titles outside), and then by no Han character or by a title (`[楊]友昌,`, `[楊]友昌主任`).
+
+A romanized Chinese name is a surname and a given name, written either way round: the NER that knows the
+given name's syllables may leave the surname out (`[Fan, Ting-Jung]` read as `Fan, [Ting-Jung]`,
+`[HSIUNG-CHANG] FAN`). A name span that is one hyphenated given name (`Ting-Jung`, `chiung-feng`) takes the
+word before it (with a comma or a space between) or after it (with a space) when that word is a
+romanized Chinese surname (`surnames_zh`) written in the same case, is not a common English word (`to`,
+`he`: a sentence's words; nor `an` in lower case), and stands alone (no letter beyond it).
 """
 import re
-from typing import Optional
+from functools import lru_cache
+from typing import FrozenSet, Optional
 
 from spacy.tokens import Doc, Span
 
+from .common_words import common_words
 from .common_words_zh import common_words_zh, surnames_zh
 from .han import HAN_CHAR
 from .labels import NAME_LABELS
+from .lexicons import load
 from .titles_zh import TITLES_AFTER_NAME_ZH
 
 _MAX_NAME = 3
+_SURNAME_REACH = 12  # the longest romanized surname and a comma
 # Characters of grammar and speech that end a name where they follow it: `[林]說`, `[陳]的`, `[王]們`.
 _NOT_IN_NAME = frozenset("的之了在是和與及跟說講問也都就又才被把給向對從到於為們等很再還會要想有無不沒")
 _TITLE_START = re.compile("|".join(sorted(TITLES_AFTER_NAME_ZH, key=len, reverse=True)))
@@ -28,9 +40,56 @@ def _name_ends_at(text: str, end: int) -> bool:
     return end >= len(text) or not HAN_CHAR.match(text[end]) or _TITLE_START.match(text, end) is not None
 
 
+@lru_cache(maxsize=1)
+def _romanized_surnames() -> FrozenSet[str]:
+    """Romanized Chinese surnames (`Chen`, `Fan`), lower case, less common English words (`to`, `an`)."""
+    words = common_words()
+    return frozenset(entry["romanized"].casefold() for entry in load("surnames_zh").entries
+                     if entry.get("romanized") and entry["romanized"].casefold() not in words)
+
+
+_HYPHENATED_GIVEN_NAME = re.compile(r"[A-Za-z]+-[A-Za-z]+")
+_SURNAME_BEFORE = re.compile(r"(?<![A-Za-z])([A-Za-z]+)(?:,[ ]?|[ ])$")
+_SURNAME_AFTER = re.compile(r"[ ]([A-Za-z]+)(?![A-Za-z])")
+
+
+# English words written as romanized surnames too; lower case, they are the sentence's (`an in-patient`).
+_ENGLISH_IN_LOWER_CASE = frozenset({"an", "he", "so", "in", "on", "or", "is", "do", "go", "no", "me", "we"})
+
+
+def _is_surname(word: str, name: str) -> bool:
+    if word.islower() and word in _ENGLISH_IN_LOWER_CASE:
+        return False
+    return word.casefold() in _romanized_surnames() and _same_case(word, name)
+
+
+def _same_case(word: str, name: str) -> bool:
+    if name.isupper():
+        return word.isupper()
+    if name.islower():
+        return word.islower()
+    return word[:1].isupper() and word[1:].islower()
+
+
+def _with_surname(doc: Doc, text: str, ent: Span, following: Optional[Span]) -> Optional[Span]:
+    """`ent`, a romanized given name, with the surname written next to it, else None."""
+    name = ent.text
+    before = _SURNAME_BEFORE.search(text, max(0, ent.start_char - _SURNAME_REACH), ent.start_char)
+    if before is not None and _is_surname(before.group(1), name):
+        if not any(e.end_char > before.start() and e.start_char < ent.start_char for e in doc.ents):
+            return doc.char_span(before.start(), ent.end_char, label=ent.label_)
+    after = _SURNAME_AFTER.match(text, ent.end_char)
+    if (after is not None and _is_surname(after.group(1), name)
+            and (following is None or following.start_char >= after.end())):
+        return doc.char_span(ent.start_char, after.end(), label=ent.label_)
+    return None
+
+
 def completed_name(doc: Doc, text: str, ent: Span, following: Optional[Span] = None) -> Optional[Span]:
-    """`ent` with the rest of the Chinese name it was cut from (module docstring), else None."""
+    """`ent` with the rest of the name it was cut from (module docstring), else None."""
     s, e = ent.start_char, ent.end_char
+    if ent.label_ in NAME_LABELS and _HYPHENATED_GIVEN_NAME.fullmatch(ent.text):
+        return _with_surname(doc, text, ent, following)
     if (ent.label_ not in NAME_LABELS or not 1 <= e - s < _MAX_NAME or text[s] not in surnames_zh()
             or not all(HAN_CHAR.match(c) for c in text[s:e]) or _TITLE_START.match(text, e) is not None):
         return None

@@ -14,6 +14,12 @@ from ner_spans import doc_with_ents, repaired
     ("主治醫師 劉姿\nCBC: Hb 10.2", ("劉", "DOCTOR"), ("劉姿", "DOCTOR")),
     ("覆核 楊友昌主任", ("楊", "DOCTOR"), ("楊友昌", "DOCTOR")),  # a title ends the name
     ("visit 孫子: 楊昌友 in New Jersey", ("楊昌", "FAMILY"), ("楊昌友", "FAMILY")),
+    # a romanized given name takes the surname written next to it
+    ("今天 SUNG, CHING-YU 來電", ("CHING-YU", "PERSON"), ("SUNG, CHING-YU", "PERSON")),
+    ("今天 Fan, Ting-Jung 來電", ("Ting-Jung", "PERSON"), ("Fan, Ting-Jung", "PERSON")),
+    ("家屬 HSIUNG-CHANG FAN、Mr Powell", ("HSIUNG-CHANG", "FAMILY"), ("HSIUNG-CHANG FAN", "FAMILY")),
+    ("raised by fan wei-hsiung, the patient's aunt", ("wei-hsiung", "FAMILY"), ("fan wei-hsiung", "FAMILY")),
+    ("seen by Dr. Ting-Jung Lee today", ("Ting-Jung", "DOCTOR"), ("Ting-Jung Lee", "DOCTOR")),
 ])
 def test_a_name_cut_short_takes_its_end(text, found, expected):
     assert repaired(text, found, completed_name) == (1, [expected])
@@ -28,7 +34,11 @@ def test_a_name_cut_short_takes_its_end(text, found, expected):
     ("由徐翰友負責接送", ("徐翰", "FAMILY")),  # no plain end after three characters
     ("楊友昌", ("楊友昌", "DOCTOR")),  # whole already
     ("台北市立醫院", ("台北", "CITY")),  # not a name label
-    ("Lin Mei-Hua, RN", ("Lin", "PERSON")),  # not Han
+    ("Lin Mei-Hua, RN", ("Lin", "PERSON")),  # not Han, and not a hyphenated given name
+    ("went to Ting-Jung's house", ("Ting-Jung", "PERSON")),  # `to` is a sentence's word
+    ("an in-patient stay", ("in-patient", "PERSON")),  # `an` in lower case is the article
+    ("SUNG, Ching-Yu called", ("Ching-Yu", "PERSON")),  # not written in the same case
+    ("Chen Ting-Jung called", ("Chen Ting-Jung", "PERSON")),  # whole already
 ])
 def test_other_spans_are_left_alone(text, found):
     assert repaired(text, found, completed_name) == (0, [found])
