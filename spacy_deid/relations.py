@@ -93,7 +93,8 @@ OTHERS_ZH = ("朋友", "好友", "友人", "鄰居", "同事", "同學", "室友
              "個管師", "個案管理師", "志工", "牧師", "神父", "教練", "男友", "女友", "同居人", "老師", "導師",
              "師父", "師傅", "學長", "學姊", "學姐", "學弟", "學妹", "輔導員", "看護", "外籍看護", "律師", "警察",
              "員警", "里長", "心理師", "職能治療師", "藥師", "檢察官", "法官", "校長", "教官", "觀護人", "保護官",
-             "翻譯", "通譯", "保母", "保姆", "監護人", "村長", "鄰長", "輔導老師", "班導", "住持", "法師", "修女")
+             "翻譯", "通譯", "保母", "保姆", "監護人", "村長", "鄰長", "輔導老師", "班導", "住持", "法師", "修女",
+             "網友", "筆友", "教友", "病友", "酒友", "牌友", "乾爹", "乾媽")
 OTHERS_EN = ("friend", "neighbor", "neighbour", "colleague", "coworker", "co-worker", "classmate", "roommate",
              "employer", "boss", "supervisor", "landlord", "coach", "volunteer", "pastor", "priest",
              "social worker", "case manager", "boyfriend", "girlfriend", "partner", "teacher", "tutor",
@@ -363,15 +364,19 @@ def relation_in_apposition(doc: Doc, text: str, ent: Span,
 
 # Words that make a name a third party to the patient's care: someone who tells, brings, accompanies or
 # is told (`no LOC according to [X]`, `brought in by Mr. [X]`, `update Ms [X] by phone`, `informed [X]`,
-# `據[X]表示`, `由[X]陪同`, `[X]先生帶來水果`). The patient is not a third party to their own care, so the
-# NER's PATIENT there is wrong; the relative is who does these in a patient's notes (the synthetic
-# splits' gold has no PATIENT after or before these words, and mostly FAMILY).
+# `據[X]表示`, `由[X]陪同`, `[X]先生帶來水果`, `[X]伯伯到病房探望`, `[X]先生來院會談`;
+# not `[X]來電`: a patient calls a clinic too).
+# The patient is not a third party to their own care, so the NER's PATIENT there is wrong; the relative
+# is who does these in a patient's notes (the synthetic splits' gold has no PATIENT after or before these
+# words, and mostly FAMILY).
 _THIRD_PARTY_BEFORE = re.compile(
     r"(?:(?<![A-Za-z])(?i:according[ ]to|informed|brought[ ](?:in[ ])?by|accompanied[ ]by|escorted[ ]by|"
     r"collateral(?:[ ][^\n:]{0,32}?)?[ ](?:from|by)|update[ds]?|phoned|spoke[ ](?:with|to)|talked[ ](?:with|to)|visited[ ]by|"
     r"picked[ ]up[ ]by)[ ]" + _TITLE + r"|據[ ]?)$")
 _WINDOW_THIRD_PARTY = 64  # `Collateral by phone (2008.02.02) from [X]`
-_THIRD_PARTY_AFTER = re.compile(r"[ ]?(?:先生|小姐|太太|女士)?[ ]?(?:陪同|接送|負責接送|帶來|探視|探望|來訪|來探)")
+_THIRD_PARTY_AFTER = re.compile(
+    r"[ ]?(?:先生|小姐|太太|女士|" + "|".join(KIN_ADDRESS_ZH) + r")?[ ]?"
+    r"(?:陪同|接送|負責接送|帶來|探視|探望|來訪|來探|來院會談|來院探視|到院探視|到病房探望|電話關心)")
 
 
 # The NER's labels a third party's words overrule: not FAMILY (already so).

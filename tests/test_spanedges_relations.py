@@ -176,6 +176,9 @@ def test_the_patient_is_no_third_party_to_their_own_care(text, found):
     ("no LOC according to Liu Hua-Chen.", ("Liu Hua-Chen", "PERSON")),
     ("申請外宿, 由劉晉友負責接送.", ("劉晉友", "PERSON")),
     ("no LOC according to Tang Chen-Pin.", ("Tang Chen-Pin", "DOCTOR")),  # no title makes a physician
+    ("14:00 高伯伯到病房探望, 電話 0912", ("高", "PATIENT")),  # a visitor
+    ("周先生來院會談, 說明病情", ("周", "PATIENT")),
+    ("Yang Ching-Chen 電話關心, 詢問病人近況", ("Yang Ching-Chen", "PERSON")),
 ])
 def test_a_third_party_to_the_patients_care_is_family(text, found):
     assert repaired(text, found, by_relation) == (1, [(found[0], "FAMILY")])
@@ -212,6 +215,7 @@ def test_a_titled_physician_stays(text, found):
     ("王大明陪伴母親回診", ("王大明", "PATIENT")),  # keeping company is no care frame
     ("according to Dr. Lin", ("Lin", "DOCTOR")),
     ("no LOC according to his friend Liu Hua-Chen.", ("Liu Hua-Chen", "PERSON")),  # the relation word decides
+    ("網友 Katie May來電, 詢問病人近況", ("Katie May", "PERSON")),  # an online friend
 ])
 def test_third_party_words_change_no_other_name(text, found):
     assert repaired(text, found, by_relation) == (0, [found])
