@@ -18,7 +18,8 @@ spans; never streets, whose names start with such characters, or departments):
 - a trailing activity word (`ACTIVITY_WORDS`: 戒酒, 長大, 遊學, 肄業, 研究所, 職員 ...), or the first part of one
   the text goes on with (`[交大研]究所`), or a school year (`[港大一年級]`) is dropped when at least two
   characters remain, and so is a trailing English function word, word for a place's people or its
-  staff (`Park on`, `NTU student`, `AUO HR`), or a lower-case word after a comma (`FamilyMart, night`).
+  staff (`Park on`, `NTU student`, `AUO HR`), a lower-case word after a comma (`FamilyMart, night`), or
+  the noun after a nationality (`Chinese national`).
 
 `自` and `從` are not in the list: 自由路, 自強 and 從善 start names.
 
@@ -74,7 +75,9 @@ _SCHOOL_YEAR = re.compile(r"[一二三四五六七八九1-9]年級$")
 _TRAILING_FUNCTION_WORD = re.compile(
     r"[ ](?i:on|in|at|to|of|for|from|with|and|the|since|until|students?|graduate|alumn(?:us|a|i)|staff|hr)$"
     # a sentence the span ran into after a comma (`[FamilyMart, night] shift`): no name goes on so
-    r"|,[ ][a-z]+$")
+    r"|,[ ][a-z]+$"
+    # the noun after a nationality's adjective (`[Chinese national]`, `[American citizen]`)
+    r"|[ ](?:nationals?|citizens?)$")
 EDGE_LABELS = LOCATION_LABELS - {"STREET", "DEPARTMENT"}
 
 

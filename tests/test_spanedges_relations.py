@@ -28,6 +28,7 @@ from ner_spans import doc_with_ents, ents_of, repaired
      ("FamilyMart", "GENERAL_BUSINESS")),
     ("courier at FamilyMart, night shift", ("FamilyMart, night", "GENERAL_BUSINESS"),
      ("FamilyMart", "GENERAL_BUSINESS")),
+    ("Chinese national, housewife", ("Chinese national", "NATIONALITY"), ("Chinese", "NATIONALITY")),
 ])
 def test_edge_words_leave_place_spans(text, found, expected):
     assert repaired(text, found, trimmed) == (1, [expected])
@@ -39,6 +40,7 @@ def test_edge_words_leave_place_spans(text, found, expected):
     ("照會精神科住院。", ("精神科住院", "DEPARTMENT")),  # departments are not trimmed
     ("病人找王大明。", ("王大明", "PATIENT")),  # names are not places
     ("living in Hope", ("Hope", "CITY")),
+    ("studies at Seoul National University", ("Seoul National", "SCHOOL")),  # a name's National
 ])
 def test_spans_without_edge_words_or_outside_the_labels_stay(text, found):
     assert repaired(text, found, trimmed) == (0, [found])
