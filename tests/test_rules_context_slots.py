@@ -172,6 +172,7 @@ def test_a_hospital_named_by_its_department_or_a_visit(nlp, text, expected):
     "She graduated from TCFSH in 2010.",  # words of study: a school
     "a 17-yr-old student at TCFSH, was escorted by police",  # SH and JH: a senior or junior high school
     "Teacher Ms Chou from RAJH visited on 3/2.",
+    "He has worked as an engineer at TSMC in Hsinchu for 8 years.",  # MC ends a company's name too
     "Insulin switched to NPH at bedtime.",  # clinical abbreviations end in H too
     "ECG compatible with LVH, referred to CCU.",
     "PT WENT TO LUNCH AT BEACH WITH FAMILY",  # capitals: every word looks like an abbreviation
