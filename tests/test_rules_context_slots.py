@@ -246,6 +246,10 @@ def test_nationality_status_words(nlp, text, expected):
     (lambda n: "70yo " * n, 20_000), (lambda n: "Indonesian, " * n, 8_000),
     (lambda n: "安排至門諾" * n, 20_000), (lambda n: "住(" * n, 50_000), (lambda n: "dx at " * n, 16_000),
     (lambda n: "在友達" * n, 30_000), (lambda n: "在A" * n + "工作", 50_000), (lambda n: "外配" * n, 50_000),
+    # abbreviations whose validators read the line's case and the words before them, on one long line
+    (lambda n: "seen at MCH and " * n, 8_000), (lambda n: "Acute Ward, " * n + "MCH", 8_000),
+    (lambda n: "a student at NCKU, " * n, 8_000), (lambda n: "BSc, NTU " * n, 8_000),
+    (lambda n: "KLCGMH Department " * n, 8_000), (lambda n: "at " * n + "MCH", 30_000),
 ])
 def test_linear_time_on_adversarial_notes(make, size):
     validators = make_default_validators()

@@ -6,7 +6,7 @@ Validators are held by a `Validators` object (not a module global) that the comp
 config (`validators = {"@misc": "spacy_deid.DefaultValidators.v1"}`), so a hospital can register its own.
 """
 import ipaddress
-from typing import Callable, Dict, Iterator, Optional, Tuple
+from typing import Callable, Dict, Iterator, Optional
 
 from spacy.util import registry
 
@@ -357,24 +357,31 @@ def validate_employer_zh(text: str, start: int, end: int) -> Optional[bool]:
     return _named_place_zh(name, _NOT_EMPLOYER_NAMES_ZH, WORKPLACE_LABEL)
 
 
-def _line_bounds(text: str, start: int, end: int) -> Tuple[int, int]:
-    line_end = text.find("\n", end)
-    return text.rfind("\n", 0, start) + 1, len(text) if line_end < 0 else line_end
+# How far either side of a candidate, within its line, the case of the writing is read: a note written
+# as one long line costs each candidate the same.
+_CASE_WINDOW = 160
+# How far before a signature's last item its department's name is read.
+_UNIT_WINDOW = 80
 
 
-def validate_hospital_abbr_any_case(text: str, start: int, end: int) -> Optional[bool]:
-    # A clinical abbreviation is no hospital (`switched to NPH`, `LVH Department`...).
+def _line_around(text: str, start: int, end: int, before: int, after: int) -> str:
+    """The text of the candidate's line, at most `before` characters before it and `after` after it."""
+    low, high = max(0, start - before), min(len(text), end + after)
+    newline_before, newline_after = text.rfind("\n", low, start), text.find("\n", end, high)
+    return text[newline_before + 1 if newline_before >= 0 else low:newline_after if newline_after >= 0 else high]
+
+
+def validate_not_clinical_abbr(text: str, start: int, end: int) -> Optional[bool]:
+    # A clinical abbreviation is no institution (`switched to NPH`, `found to have LVH`).
     return False if is_clinical_term(text[start:end]) else None
 
 
 def validate_acronym_in_mixed_case(text: str, start: int, end: int) -> Optional[bool]:
     # An institution's abbreviation (MCH, PUMCH, NCKU) stands out as capitals in a line written in mixed
     # case; in a line typed in capitals every word looks like one (`AT LUNCH`, `GRADUATED FROM HIGH SCHOOL`).
-    # A clinical abbreviation is no institution (`switched to NPH`).
-    if is_clinical_term(text[start:end]):
+    if validate_not_clinical_abbr(text, start, end) is False:
         return False
-    line_start, line_end = _line_bounds(text, start, end)
-    line = text[line_start:line_end]
+    line = _line_around(text, start, end, _CASE_WINDOW, _CASE_WINDOW)
     return None if sum(c.islower() for c in line) > sum(c.isupper() for c in line) else False
 
 
@@ -392,8 +399,7 @@ def validate_hospital_abbr_after_unit(text: str, start: int, end: int) -> Option
     # after anything else it may be a diagnosis in a list (`HTN, DM, ...`).
     if validate_hospital_abbr(text, start, end) is False:
         return False
-    line_start, _ = _line_bounds(text, start, end)
-    before = text[line_start:start].rstrip(" ,")
+    before = _line_around(text, start, start, _UNIT_WINDOW, 0).rstrip(" ,")
     return None if department_start(before) is not None else False
 
 
@@ -441,9 +447,9 @@ DEFAULT_VALIDATORS: Dict[str, Validator] = {
     "profession_slot_zh": validate_profession_slot_zh,
     "profession_slot_en": validate_profession_slot_en,
     "care_place_zh": validate_care_place_zh,
+    "not_clinical_abbr": validate_not_clinical_abbr,
     "acronym_in_mixed_case": validate_acronym_in_mixed_case,
     "hospital_abbr": validate_hospital_abbr,
-    "hospital_abbr_any_case": validate_hospital_abbr_any_case,
     "hospital_abbr_after_unit": validate_hospital_abbr_after_unit,
     "employer_zh": validate_employer_zh,
 }
