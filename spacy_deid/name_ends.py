@@ -76,7 +76,9 @@ def _with_surname(doc: Doc, text: str, ent: Span, following: Optional[Span]) -> 
     name = ent.text
     before = _SURNAME_BEFORE.search(text, max(0, ent.start_char - _SURNAME_REACH), ent.start_char)
     if before is not None and _is_surname(before.group(1), name):
-        if not any(e.end_char > before.start() and e.start_char < ent.start_char for e in doc.ents):
+        surname = doc.char_span(before.start(1), before.end(1))
+        # the surname's tokens only: another entity there keeps it (reading `doc.ents` would cost each span all)
+        if surname is not None and all(token.ent_iob_ in ("O", "") for token in surname):
             return doc.char_span(before.start(), ent.end_char, label=ent.label_)
     after = _SURNAME_AFTER.match(text, ent.end_char)
     if (after is not None and _is_surname(after.group(1), name)

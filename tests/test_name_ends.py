@@ -50,6 +50,24 @@ def test_another_entity_stops_the_name():
     assert completed_name(doc, doc.text, first, second) is None
 
 
+def test_a_surname_in_another_entity_stays_there():
+    doc = doc_with_ents("Dr. Chen Ting-Jung", [("Chen", "PERSON"), ("Ting-Jung", "PERSON")])
+    first, second = doc.ents
+    assert completed_name(doc, doc.text, second, None) is None
+
+
+def test_cost_grows_linearly_with_the_number_of_romanized_spans():
+    from spacy_deid.repairs import apply_repair
+
+    def run(n: int) -> None:
+        text = "Sung, Ching-Yu; " * n
+        doc = doc_with_ents(text, [])
+        doc.ents = [doc.char_span(16 * i + 6, 16 * i + 14, label="PERSON") for i in range(n)]
+        apply_repair(doc, text, completed_name)
+
+    assert_linear(run, 3000)
+
+
 def test_cost_grows_linearly_with_the_number_of_spans():
     from spacy_deid.repairs import apply_repair
 
