@@ -33,11 +33,10 @@ _MAX_NAME = 3
 _SURNAME_REACH = 12  # the longest romanized surname and a comma
 # Characters of grammar and speech that end a name where they follow it: `[林]說`, `[陳]的`, `[王]們`.
 _NOT_IN_NAME = frozenset("的之了在是和與及跟說講問也都就又才被把給向對從到於為們等很再還會要想有無不沒")
-_TITLE_START = re.compile("|".join(sorted(TITLES_AFTER_NAME_ZH, key=len, reverse=True)))
 
 
 def _name_ends_at(text: str, end: int) -> bool:
-    return end >= len(text) or not HAN_CHAR.match(text[end]) or _TITLE_START.match(text, end) is not None
+    return end >= len(text) or not HAN_CHAR.match(text[end]) or text.startswith(TITLES_AFTER_NAME_ZH, end)
 
 
 @lru_cache(maxsize=1)
@@ -93,7 +92,7 @@ def completed_name(doc: Doc, text: str, ent: Span, following: Optional[Span] = N
     if ent.label_ in NAME_LABELS and _HYPHENATED_GIVEN_NAME.fullmatch(ent.text):
         return _with_surname(doc, text, ent, following)
     if (ent.label_ not in NAME_LABELS or not 1 <= e - s < _MAX_NAME or text[s] not in surnames_zh()
-            or not all(HAN_CHAR.match(c) for c in text[s:e]) or _TITLE_START.match(text, e) is not None):
+            or not all(HAN_CHAR.match(c) for c in text[s:e]) or text.startswith(TITLES_AFTER_NAME_ZH, e)):
         return None
     for end in range(e + 1, s + _MAX_NAME + 1):
         if end > len(text) or not HAN_CHAR.match(text[end - 1]) or text[end - 1] in _NOT_IN_NAME:

@@ -400,10 +400,7 @@ def kin_address_label(text: str, end: int) -> Optional[str]:
     `[曾]阿公`), else None. For names the NER called PERSON where no relation word decides: a ward
     addresses the patient's relatives so, and the patient too (`盧伯伯此次因...`), but never a clinician,
     so the NER's PATIENT and DOCTOR stand."""
-    for word in KIN_ADDRESS_ZH:
-        if text.startswith(word, end):
-            return "FAMILY"
-    return None
+    return "FAMILY" if text.startswith(KIN_ADDRESS_ZH, end) else None
 
 
 def by_relation(doc: Doc, text: str, ent: Span, following: Optional[Span] = None) -> Optional[Span]:
