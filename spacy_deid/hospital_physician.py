@@ -20,22 +20,23 @@ from .common_words_zh import surnames_zh
 from .departments import zh_department
 from .han import HAN_RANGES
 from .labels import LOCATION_LABELS, NAME_LABELS
-from .relations import MD_AFTER, relation_after
+from .relations import physician_after
 from .titles_zh import PHYSICIAN_TITLES_ZH
 
 _RUN_LENGTHS = range(5, 10)
 # Read no further than the longest run: a note's long Han text costs each span the same.
 _HAN_RUN = re.compile(r"[" + HAN_RANGES + r"]{1," + str(_RUN_LENGTHS[-1]) + "}")
-# A physician's title or role right after the run; a nurse practitioner writes referrals as a physician.
-_PHYSICIAN_AFTER = re.compile(r"[ ]?(?:" + "|".join(sorted(PHYSICIAN_TITLES_ZH, key=len, reverse=True))
-                              + r")|[ ]?[(（][ ]?專科護理師|" + MD_AFTER)
+# Besides the physician's titles and roles `relations` reads after a name: the longer Chinese titles
+# (`主治醫師`) and a nurse practitioner, who writes referrals as a physician.
+_MORE_PHYSICIAN_AFTER = re.compile(r"[ ]?(?:" + "|".join(sorted(PHYSICIAN_TITLES_ZH, key=len, reverse=True))
+                                   + r")|[ ]?[(（][ ]?專科護理師")
 _NAME_LENGTHS = (3, 2)
 _MIN_PLACE_CHARACTERS = 2
 _TITLE_REACH = max(len(title) for title in PHYSICIAN_TITLES_ZH)
 
 
 def _physician_after(text: str, end: int) -> bool:
-    return _PHYSICIAN_AFTER.match(text, end) is not None or relation_after(text, end) == "DOCTOR"
+    return physician_after(text, end) or _MORE_PHYSICIAN_AFTER.match(text, end) is not None
 
 
 def _place_label(text: str, start: int, end: int) -> Optional[str]:

@@ -261,7 +261,7 @@ def relation_label(text: str, start: int, end: int) -> Optional[str]:
             or _KIN_AFTER.match(text, end, end + _WINDOW_AFTER)
             or _KIN_COPULA.match(text, end, end + _WINDOW_AFTER)):
         return "FAMILY"
-    if _CLINICIAN_BEFORE.search(before) or _CLINICIAN_AFTER.match(text, end):
+    if _CLINICIAN_BEFORE.search(before) or physician_after(text, end):
         return "DOCTOR"
     if (_OTHER_BEFORE.search(before) or _OTHER_AFTER.match(text, end, end + _WINDOW_AFTER)
             or _OTHER_COPULA.match(text, end, end + _WINDOW_AFTER) or _OTHER_AFTER_ZH.match(text, end)):
@@ -294,6 +294,11 @@ def words_before_a_name(text: str) -> Iterator[int]:
     """The end offsets of the words in `text` after which a name may stand (`wife`, `案母`, `Dr.`)."""
     for match in _WORDS_BEFORE_A_NAME.finditer(text):
         yield match.end()
+
+
+def physician_after(text: str, end: int) -> bool:
+    """Does a physician's title or role stand right after text[:end] (`醫師`, `, MD`, `(attending)`)?"""
+    return _CLINICIAN_AFTER.match(text, end) is not None
 
 
 def relation_after(text: str, end: int) -> Optional[str]:
