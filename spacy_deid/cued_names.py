@@ -17,7 +17,7 @@ A Chinese name is added only where the text draws both its edges, since a surnam
 (`醫師向家屬說明`: 向 is a surname): two to four Han characters right after such a word, or right before
 a relation word in brackets with no Han character before them, with no Han character after them
 (`胞弟: [曾友澤]、`, `配偶: [曾恆品] on`, `/ [曾華炳] (外甥)`), starting with a surname, not a run of
-common Chinese words (`家屬: 同意`), with no spoken particle or negation and not ending a sentence:
+common Chinese words (`家屬: 同意`), a surname with its title keeping the title outside (`承辦人[曾]小姐`), with no spoken particle or negation and not ending a sentence:
 after a dialogue's speaker (`醫師：`, `家屬：`) comes what is said (`家屬：有啦。`), not a name. The NER
 finds most Chinese names after such words (the training corpus writes them there) and misses some in
 unseen frames; a name that runs into more Han characters (`社工曾亞品聯絡`) is left to it.
@@ -38,6 +38,7 @@ from .overlap import taken_characters
 from .relations import BETWEEN_WORD_AND_NAME, relation_after, relation_label, words_before_a_name
 from .spanshape import FUNCTION_WORDS
 from .titled_names import names_an_institution, person_label
+from .titles_zh import TITLES_AFTER_NAME_ZH
 
 SOURCE = "cued"
 _EN_WORD = r"[A-Z][a-z]+(?:[-'][A-Za-z][a-z]*)*"
@@ -76,11 +77,14 @@ def _chinese_name(text: str, start: int) -> Optional[int]:
     """End of a Chinese name at `start` whose both edges the text draws, or None: a run of two to four
     Han characters that nothing Han follows (`胞弟: [曾友澤]、`, `配偶: [曾恆品] on`), starting with a
     surname, no run of common words (`家屬: 同意`, `社工: 尚未聯絡`), no spoken particle or negation and
-    no sentence's end after it (`家屬：有啦。`)."""
+    no sentence's end after it (`家屬：有啦。`); a surname and its title end at the surname."""
     match = _HAN_NAME.match(text, start)
     if match is None or _SENTENCE_END.match(text, match.end()):
         return None
     name = match.group()
+    for title in TITLES_AFTER_NAME_ZH:  # a surname and its title: the title stays outside (`承辦人[曾]小姐`)
+        if name.endswith(title) and name[:-len(title)] in surnames_zh():
+            return start + len(name) - len(title)
     if (not (name[:1] in surnames_zh() or name[:2] in surnames_zh()) or plain_han_words(name, "PERSON")
             or any(c in _SPOKEN_PARTICLES for c in name)):
         return None

@@ -1,5 +1,5 @@
-"""A name the NER cut short: `通知 VS [楊]友昌, 改為口溶錠` -> `[楊友昌]`, `今天 SUNG, [CHING-YU] 來電` ->
-`[SUNG, CHING-YU]`.
+"""A name the NER cut short: `通知 VS [楊]友昌, 改為口溶錠` -> `[楊友昌]`, `/ 曾[華炳] (外甥)` -> `[曾華炳]`,
+`今天 SUNG, [CHING-YU] 來電` -> `[SUNG, CHING-YU]`.
 
 WHY: a NER that reads Chinese one character at a time may stop after a surname or the first character
 of a given name it has not seen (`[楊]友昌`, `[劉華]友,`), and the surrogate then leaves the rest of the
@@ -8,6 +8,9 @@ span takes the characters up to it: a name span of one or two Han characters tha
 followed by one or two Han characters that are not a common word (`[王]今天`), hold no grammatical
 character (`[林]說`, `[陳]的`), and do not start a title (`[王]先生`, `[葉]醫師`: annotation.md keeps
 titles outside), and then by no Han character or by a title (`[楊]友昌,`, `[楊]友昌主任`).
+The NER may drop the surname instead where it is also a word (曾, once: `/ 曾[華炳] (外甥)`): a given name
+of two Han characters that ends plainly takes the surname right before it when no Han character stands
+before that (the surname's token in no other entity).
 
 A romanized Chinese name is a surname and a given name, written either way round: the NER that knows the
 given name's syllables may leave the surname out (`[Fan, Ting-Jung]` read as `Fan, [Ting-Jung]`,
@@ -86,11 +89,24 @@ def _with_surname(doc: Doc, text: str, ent: Span, following: Optional[Span]) -> 
     return None
 
 
+def _after_its_surname(text: str, start: int, end: int) -> bool:
+    """Is text[start:end] a Chinese given name of two characters that ends plainly, right after a surname
+    with no Han character before it (`/ 曾[華炳] (外甥)`, `: 曾[昌振] refused`)?"""
+    return (end - start == 2 and start >= 1 and all(HAN_CHAR.match(c) for c in text[start:end])
+            and text[start - 1] in surnames_zh() and text[start - 1] not in _NOT_IN_NAME
+            and (start == 1 or not HAN_CHAR.match(text[start - 2])) and _name_ends_at(text, end))
+
+
 def completed_name(doc: Doc, text: str, ent: Span, following: Optional[Span] = None) -> Optional[Span]:
     """`ent` with the rest of the name it was cut from (module docstring), else None."""
     s, e = ent.start_char, ent.end_char
     if ent.label_ in NAME_LABELS and _HYPHENATED_GIVEN_NAME.fullmatch(ent.text):
         return _with_surname(doc, text, ent, following)
+    if ent.label_ in NAME_LABELS and _after_its_surname(text, s, e):
+        surname = doc.char_span(s - 1, s)
+        if surname is not None and all(token.ent_iob_ in ("O", "") for token in surname):
+            return doc.char_span(s - 1, e, label=ent.label_)
+        return None
     if (ent.label_ not in NAME_LABELS or not 1 <= e - s < _MAX_NAME or text[s] not in surnames_zh()
             or not all(HAN_CHAR.match(c) for c in text[s:e]) or text.startswith(TITLES_AFTER_NAME_ZH, e)):
         return None

@@ -69,7 +69,8 @@ from spacy.tokens import Doc, Span
 from .han import HAN_RANGES
 from .labels import NAME_LABELS
 from .rules.phrases import phrase_regex
-from .titles_zh import KIN_ADDRESS_ZH, PHYSICIAN_TITLES_ZH
+from .common_words_zh import surnames_zh
+from .titles_zh import HONORIFICS_ZH, KIN_ADDRESS_ZH, PHYSICIAN_TITLES_ZH
 
 KINSHIP_ZH = ("配偶", "太太", "妻子", "丈夫", "老公", "老婆", "前妻", "前夫", "女兒", "兒子", "長子", "長女", "次子",
               "次女", "孫子", "孫女", "媳婦", "女婿", "父親", "母親", "爸爸", "媽媽", "哥哥", "弟弟", "姊姊",
@@ -94,7 +95,7 @@ OTHERS_ZH = ("朋友", "好友", "友人", "鄰居", "同事", "同學", "室友
              "師父", "師傅", "學長", "學姊", "學姐", "學弟", "學妹", "輔導員", "看護", "外籍看護", "律師", "警察",
              "員警", "里長", "心理師", "職能治療師", "藥師", "檢察官", "法官", "校長", "教官", "觀護人", "保護官",
              "翻譯", "通譯", "保母", "保姆", "監護人", "村長", "鄰長", "輔導老師", "班導", "住持", "法師", "修女",
-             "網友", "筆友", "教友", "病友", "酒友", "牌友", "乾爹", "乾媽")
+             "網友", "筆友", "教友", "病友", "酒友", "牌友", "乾爹", "乾媽", "承辦人", "債主", "債權人", "房客")
 OTHERS_EN = ("friend", "neighbor", "neighbour", "colleague", "coworker", "co-worker", "classmate", "roommate",
              "employer", "boss", "supervisor", "landlord", "coach", "volunteer", "pastor", "priest",
              "social worker", "case manager", "boyfriend", "girlfriend", "partner", "teacher", "tutor",
@@ -380,7 +381,7 @@ _THIRD_PARTY_BEFORE = re.compile(
     r"picked[ ]up[ ]by)[ ]" + _TITLE + r"|據[ ]?)$")
 _WINDOW_THIRD_PARTY = 64  # `Collateral by phone (2008.02.02) from [X]`
 _THIRD_PARTY_AFTER = re.compile(
-    r"[ ]?(?:先生|小姐|太太|女士|" + "|".join(KIN_ADDRESS_ZH) + r")?[ ]?"
+    r"[ ]?(?:" + "|".join(HONORIFICS_ZH + KIN_ADDRESS_ZH) + r")?[ ]?"
     r"(?:陪同|接送|負責接送|帶來|探視|探望|來訪|來探|來院會談|來院探視|到院探視|到病房探望|電話關心)")
 
 
@@ -400,12 +401,25 @@ def third_party_label(text: str, start: int, end: int) -> Optional[str]:
     return None
 
 
-def kin_address_label(text: str, end: int) -> Optional[str]:
-    """FAMILY when a kinship word used as a form of address follows the name ending at `end` (`[劉]伯伯`,
-    `[曾]阿公`), else None. For names the NER called PERSON where no relation word decides: a ward
+# An office or an institution right before a surname and its honorific names where that person works
+# (`學校輔導室[呂]小姐`, `社會局[王]先生`): staff, not a relative.
+_OFFICE_BEFORE = re.compile(r"(?:室|處|局|所|科|組|部|中心|公司|學校|醫院|診所|基金會|協會|銀行|店|廠)[ ]?$")
+
+
+def kin_address_label(text: str, start: int, end: int) -> Optional[str]:
+    """FAMILY when a kinship word used as a form of address follows the name at text[start:end]
+    (`[劉]伯伯`, `[曾]阿公`), or an honorific follows a bare surname (`與[呂]先生討論出院後安置`,
+    `已提醒[盧]小姐`), else None. For names the NER called PERSON where no relation word decides: a ward
     addresses the patient's relatives so, and the patient too (`盧伯伯此次因...`), but never a clinician,
-    so the NER's PATIENT and DOCTOR stand."""
-    return "FAMILY" if text.startswith(KIN_ADDRESS_ZH, end) else None
+    so the NER's PATIENT and DOCTOR stand. Anyone else a note names by surname and honorific has their
+    role or workplace beside it (`承辦人[唐]小姐`, `房東[陳]太太`, `學校輔導室[呂]小姐`), which
+    `relation_label` reads first."""
+    if text.startswith(KIN_ADDRESS_ZH, end):
+        return "FAMILY"
+    if (text.startswith(HONORIFICS_ZH, end) and text[start:end] in surnames_zh()
+            and not _OFFICE_BEFORE.search(text, max(0, start - 4), start)):
+        return "FAMILY"
+    return None
 
 
 def by_relation(doc: Doc, text: str, ent: Span, following: Optional[Span] = None) -> Optional[Span]:
@@ -418,7 +432,7 @@ def by_relation(doc: Doc, text: str, ent: Span, following: Optional[Span] = None
     start = name_start(text, ent.start_char, ent.end_char)
     label = (relation_label(text, start, ent.end_char)
              or (third_party_label(text, start, ent.end_char) if ent.label_ in _THIRD_PARTY_READ else None)
-             or (kin_address_label(text, ent.end_char) if ent.label_ == "PERSON" else None)
+             or (kin_address_label(text, start, ent.end_char) if ent.label_ == "PERSON" else None)
              or ("PERSON" if ent.label_ == "DOCTOR" and _HONORIFIC_BEFORE.search(text, max(0, start - 6), start)
                  else None)
              or ent.label_)

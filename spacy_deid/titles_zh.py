@@ -16,14 +16,17 @@ PHYSICIAN_TITLES_ZH: Tuple[str, ...] = ("醫師", "醫生", "大夫", "主治醫
 KIN_ADDRESS_ZH: Tuple[str, ...] = ("大哥", "大姐", "大姊", "伯伯", "伯母", "叔叔", "阿姨", "姑姑", "嬸嬸", "媽媽",
                                    "爸爸", "阿嬤", "阿公")
 
+# Honorifics said after a surname or a name (`[周]先生`, `[林]小姐`): Mr, Miss, Ms, Mrs and Madam, said to
+# anyone, so they say nothing of who the person is to the patient.
+HONORIFICS_ZH: Tuple[str, ...] = ("先生", "小姐", "女士", "太太", "夫人")
+
 # Every title of two or more characters said after a surname, longest first, so that an ending test
 # finds 老闆娘 before 老闆.
 TITLES_AFTER_NAME_ZH: Tuple[str, ...] = tuple(sorted(set((
-    "先生", "小姐", "女士", "太太", "夫人",                      # honorifics
     "護理師", "護士", "藥師", "心理師", "治療師", "社工", "個管師",  # other clinical staff
     "老師", "教授", "主任", "院長", "經理", "老闆", "老闆娘", "師傅", "牧師", "律師", "教練", "同學",
     "姊妹", "弟兄",                                              # a church's brothers and sisters
-) + KIN_ADDRESS_ZH + PHYSICIAN_TITLES_ZH), key=lambda title: (-len(title), title)))
+) + HONORIFICS_ZH + KIN_ADDRESS_ZH + PHYSICIAN_TITLES_ZH), key=lambda title: (-len(title), title)))
 
 # One character after a surname that addresses a person (`陳姐`, `林董`, `王某`); only where a name of
 # one character is read, never to end a place name (台中榮[總] is a hospital).

@@ -36,6 +36,9 @@ def _added(text, ents=()):
     ("病人: 任晨品 / M / 37", [("任晨品", "PATIENT")]),
     ("2107/01/05 病人情緒穩定, 梁勝品(值班醫師)同意外出", [("梁勝品", "DOCTOR")]),
     ("reviewed and agreed, Lu (VS)", [("Lu", "DOCTOR")]),
+    # a surname and its title: the title stays outside the name
+    ("已轉介社會局, 承辦人曾小姐.", [("曾", "PERSON")]),
+    ("房東: 歐陽太太 來電", [("歐陽", "PERSON")]),
 ])
 def test_a_marked_name_is_added_with_the_label_its_word_says(text, expected):
     assert _added(text) == expected

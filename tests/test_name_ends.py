@@ -20,6 +20,9 @@ from ner_spans import doc_with_ents, repaired
     ("家屬 HSIUNG-CHANG FAN、Mr Powell", ("HSIUNG-CHANG", "FAMILY"), ("HSIUNG-CHANG FAN", "FAMILY")),
     ("raised by fan wei-hsiung, the patient's aunt", ("wei-hsiung", "FAMILY"), ("fan wei-hsiung", "FAMILY")),
     ("seen by Dr. Ting-Jung Lee today", ("Ting-Jung", "DOCTOR"), ("Ting-Jung Lee", "DOCTOR")),
+    # a surname that is also a word (曾, once) left out before a given name of two characters
+    ("陪診者: 劉靖安 (里長) / 曾亞瑋 (外甥)", ("亞瑋", "FAMILY"), ("曾亞瑋", "FAMILY")),
+    ("Family meeting 2024-12-07: 曾昌振 refused", ("昌振", "FAMILY"), ("曾昌振", "FAMILY")),
 ])
 def test_a_name_cut_short_takes_its_end(text, found, expected):
     assert repaired(text, found, completed_name) == (1, [expected])
@@ -27,6 +30,9 @@ def test_a_name_cut_short_takes_its_end(text, found, expected):
 
 @pytest.mark.parametrize("text,found", [
     ("王先生表示失眠", ("王", "PATIENT")),  # a title follows: annotation.md keeps it outside
+    ("病人曾住院兩次", ("住院", "PERSON")),  # a Han character before 曾: a word, not a name's edge
+    ("已於 曾經住院", ("經住", "PERSON")),  # more Han characters after: no plain end
+    ("家屬: 和美玲", ("美玲", "FAMILY")),  # 和 is a surname and a conjunction: not taken
     ("葉醫師查房", ("葉", "DOCTOR")),
     ("林說他很好", ("林", "PERSON")),  # a word of speech
     ("王今天來院.", ("王", "PATIENT")),  # a common word
