@@ -13,6 +13,10 @@ date spans):
 
 - a DEPARTMENT span that is an institution's name and the unit word of a department's phrase is that
   institution: `[GDH Department of]` Psychiatry -> `[GDH]` HOSPITAL (the NER read the phrase, not the name);
+  one that is an institution's abbreviation and a department's English name is split in two
+  (`[SGH Intensive Care Unit]` -> `[SGH]` HOSPITAL, `[Intensive Care Unit]` DEPARTMENT);
+- a place or name span of Han characters that ends inside a department's name ends before it
+  (`先送[門諾加]護病房` -> `[門諾]`: the NER cut through 加護病房);
 - a DEPARTMENT span drops a leading field label or `of` (`科別 `, `Department of `) and a trailing
   visit word (`clinic`, `OPD`; `收住院`, `門診` after its 科 or 部), and takes the start of a longer
   department name of the rules that ends where it ends (`心身[醫學科]` → `[心身醫學科]`);
@@ -177,6 +181,38 @@ def _longer_name_start(doc: Doc, text: str, start: int, end: int) -> int:
     return start
 
 
+_ABBREVIATION = re.compile(r"[A-Z]{2,8}")
+
+
+def _institution_and_department(doc: Doc, text: str, start: int, end: int) -> Optional[Tuple[Span, Span]]:
+    """A DEPARTMENT span that is an institution's abbreviation and then a department's English name,
+    split into the two (`[SGH Intensive Care Unit]` -> `[SGH]` HOSPITAL, `[Intensive Care Unit]`), else None.
+    An abbreviation that names a department itself (`ER`, `OPD`: `named_department`) is none."""
+    found = department_start(text[start:end])
+    if found is None or found[0] == 0:
+        return None
+    head = _edges(text, start, start + found[0])
+    abbreviation = text[head[0]:head[1]]
+    if (head[0] != start or _ABBREVIATION.fullmatch(abbreviation) is None
+            or named_department().fullmatch(abbreviation) is not None):
+        return None
+    hospital = doc.char_span(*head, label="HOSPITAL")
+    department = doc.char_span(start + found[1], end, label="DEPARTMENT")
+    return None if hospital is None or department is None else (hospital, department)
+
+
+def _cut_into_department(text: str, start: int, end: int) -> Optional[int]:
+    """Where a Han span that ends inside a department's name should end (`[門諾加]護病房` -> `[門諾]`,
+    the NER's cut through 加護病房), keeping two characters or more, else None."""
+    if not HAN_CHAR.match(text[end - 1:end] or " "):
+        return None
+    for inside in range(1, min(3, end - start - 2) + 1):
+        name = chinese_department().match(text, end - inside)
+        if name is not None and name.end() > end:
+            return end - inside
+    return None
+
+
 def by_department(doc: Doc, text: str, ent: Span, following: Optional[Span] = None) -> Optional[Repaired]:
     """`ent` trimmed, relabelled or split by the department name it holds (module docstring), else None."""
     s, e = ent.start_char, ent.end_char
@@ -187,11 +223,17 @@ def by_department(doc: Doc, text: str, ent: Span, following: Optional[Span] = No
                 and not any(_is_department_word(w) for w in text[s:unit.start()].split())):
             # `[GDH Department of]` Psychiatry: the hospital, then the unit word of the department's phrase
             return doc.char_span(s, unit.start(), label="HOSPITAL")
+        split = _institution_and_department(doc, text, s, e)
+        if split is not None:
+            return split
         start, end = trimmed_department(text, s, e)
         start = _longer_name_start(doc, text, start, end)
         return None if (start, end) == (s, e) else doc.char_span(start, end, label="DEPARTMENT")
     if ent.label_ not in LOCATION_LABELS and ent.label_ not in NAME_LABELS:
         return None
+    cut = _cut_into_department(text, s, e)
+    if cut is not None:
+        return doc.char_span(s, cut, label=ent.label_)
     if ent.label_ in CLINICLESS_LABELS and _CLINIC_AFTER.match(text, e):
         return Span(doc, ent.start, ent.end, label="DEPARTMENT")
     part = text[s:e]

@@ -42,6 +42,12 @@ from ner_spans import doc_with_ents, repaired
     # a department span that is an institution and the unit word of a department's phrase: the institution
     ("GDH Department of Psychiatry", ("GDH Department of", "DEPARTMENT"), [("GDH", "HOSPITAL")]),
     ("WFH DEPARTMENT OF AW", ("WFH DEPARTMENT", "DEPARTMENT"), [("WFH", "HOSPITAL")]),
+    # an institution's abbreviation and a department's English name: the two
+    ("Summary faxed to SGH Intensive Care Unit (04-5)", ("SGH Intensive Care Unit", "DEPARTMENT"),
+     [("SGH", "HOSPITAL"), ("Intensive Care Unit", "DEPARTMENT")]),
+    # a Han span that ends inside a department's name ends before it
+    ("先送門諾加護病房, 穩定後轉本院", ("門諾加", "HOSPITAL"), [("門諾", "HOSPITAL")]),
+    ("轉診單: 萬芳胸腔外科 殷醫師", ("萬芳胸", "DOCTOR"), [("萬芳", "DOCTOR")]),
     # a school, business or market holds no outpatient clinic: before one, the span is a department
     ("Return to RAD OPD on 2/3", ("RAD", "SCHOOL"), [("RAD", "DEPARTMENT")]),
     ("RETURN TO NEPH CLINIC ON 2/3", ("NEPH", "GENERAL_BUSINESS"), [("NEPH", "DEPARTMENT")]),
@@ -72,6 +78,9 @@ def test_department_names_are_relabelled_trimmed_or_split(text, found, expected)
     ("presented to the Emergency Department", ("Emergency Department", "DEPARTMENT")),  # a department's name
     ("General Hospital Department of Surgery", ("General Hospital Department of", "DEPARTMENT")),
     ("seen in the Department of Surgery", ("the Department of", "DEPARTMENT")),  # no name before the unit
+    ("To: ER Intensive Care Unit", ("ER Intensive Care Unit", "DEPARTMENT")),  # ER names a department
+    ("回新中醫院內科追蹤", ("新中醫院", "HOSPITAL")),  # ends where the department starts
+    ("轉加護病房", ("轉加", "LOCATION")),  # one character would be left
 ])
 def test_names_that_are_not_department_names_are_left_alone(text, found):
     assert repaired(text, found, by_department) == (0, [found])
