@@ -32,6 +32,9 @@ from ner_spans import deid_after, doc_with_ents, ents_of, repaired
     ("病人原在台北市立聯合醫院松德院區就醫", ("台北市", "CITY"), ("台北市立聯合醫院松德院區", "HOSPITAL")),
     ("病人原在台北市立聯合醫院松德院區就醫", ("台北市立聯合醫院", "HOSPITAL"), ("台北市立聯合醫院松德院區", "HOSPITAL")),
     ("轉至台大醫院新竹分院", ("台大", "SCHOOL"), ("台大醫院新竹分院", "HOSPITAL")),
+    # the short forms hospitals' names end with
+    ("三次 manic episode, 皆住高市聯醫\n", ("高市", "CITY"), ("高市聯醫", "HOSPITAL")),
+    ("經台中榮總轉介", ("台中", "CITY"), ("台中榮總", "HOSPITAL")),
     # a general hospital's short name, 醫院 left off
     ("三次 manic episode, 皆住郭綜合", ("郭綜合", "DOCTOR"), ("郭綜合", "HOSPITAL")),
     ("To: 阮綜合 外科   From: General Psychiatry", ("阮綜合", "PERSON"), ("阮綜合", "HOSPITAL")),

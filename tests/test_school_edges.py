@@ -72,6 +72,7 @@ def test_a_name_before_a_common_word_is_not_made_a_school(text, found):
     ("住台北市立醫院", [("台北", "CITY"), ("立醫院", "HOSPITAL")], [("台北市立醫院", "HOSPITAL")]),
     ("在林耳鼻喉科診所看診", [("林耳", "NATIONALITY"), ("鼻喉科", "DEPARTMENT")], [("林耳鼻喉科診所", "HOSPITAL")]),
     ("轉至新加坡中央醫院", [("新加坡", "COUNTRY"), ("中央醫院", "HOSPITAL")], [("新加坡中央醫院", "HOSPITAL")]),
+    ("轉台北榮總", [("台北", "CITY"), ("榮總", "HOSPITAL")], [("台北榮總", "HOSPITAL")]),  # a short form's type word
     ("found at 228 Peace Memorial Park", [("228", "ROOM"), ("Peace Memorial Park", "DEPARTMENT")],
      [("228 Peace Memorial Park", "LOCATION")]),  # a name that starts with a number
     ("referred to Garden of Hope Foundation; social worker", [("Garden of", "DEPARTMENT"), ("Hope Foundation", "LOCATION")],
@@ -89,7 +90,7 @@ def test_an_institution_cut_in_two_is_joined(text, parts, expected):
     ("長庚與台大醫院", [("長庚", "HOSPITAL"), ("台大醫院", "HOSPITAL")]),
     ("台北市 大安區", [("台北市", "CITY"), ("大安區", "CITY")]),  # no type word at the end
     ("來台讀國立成功大學", [("台讀", "HOSPITAL"), ("國立成功大學", "SCHOOL")]),  # a verb at the seam
-    ("台北榮總", [("台北", "CITY"), ("榮總", "HOSPITAL")]),  # ends with no type word
+    ("台北榮民之家", [("台北", "CITY"), ("榮民之家", "LOCATION")]),  # ends with no type word
     ("room 228 Peace Street", [("228", "ROOM"), ("Peace Street", "STREET")]),  # no type word: a room and a street
     ("south of Taipei Central Park", [("south of", "REGION"), ("Taipei Central Park", "LOCATION")]),  # lower case
     ("Taipei of Hope Street", [("Taipei of", "CITY"), ("Hope Street", "STREET")]),  # no type word after it
