@@ -26,6 +26,10 @@ def _labelled(nlp, text, label):
     ("科別: 急性病房", "急性病房"),
     ("會診復健部評估後轉至本院", "復健部"),  # a medical centre's departments are 部
     ("預約臨床心理科門診", "臨床心理科"),
+    # wherever its name stands, not only with a field, admission or visit
+    ("05 因 QTc prolongation 會診加護病房, 建議停用", "加護病房"),
+    ("已與該院老年醫學科聯繫, 目前候床中", "老年醫學科"),
+    ("1130515 眼科特約門診 (夜診) 掛號113號", "眼科"),
 ])
 def test_a_chinese_department_with_a_field_admission_or_visit(nlp, text, expected):
     assert expected in _labelled(nlp, text, "DEPARTMENT")
@@ -34,9 +38,12 @@ def test_a_chinese_department_with_a_field_admission_or_visit(nlp, text, expecte
 @pytest.mark.parametrize("text", [
     "有眼科疾病的家族史",  # the specialty of medicine, not a hospital's unit
     "服用精神科藥物多年",
-    "內科治療無效",
+    "內科治療無效",  # a kind of treatment
+    "白內障 (眼科診所).",  # a clinic of that specialty names no hospital
+    "內科: 甲狀腺機能亢進, 2006年接受放射碘治療",  # a history's category heading the line
+    "無重大外科病史",
 ])
-def test_a_specialty_alone_is_no_department(nlp, text):
+def test_a_specialty_named_as_a_field_of_medicine_is_no_department(nlp, text):
     assert _labelled(nlp, text, "DEPARTMENT") == []
 
 

@@ -11,7 +11,7 @@ from typing import Callable, Dict, Iterator, Optional
 from spacy.util import registry
 
 from ..clinical_terms import inside_clinical_term, is_clinical_term
-from ..departments import VISIT_WORDS_ZH, department_start
+from ..departments import department_start
 from ..titles_zh import TITLES_AFTER_NAME_ZH
 
 Validator = Callable[[str, int, int], Optional[bool]]
@@ -246,21 +246,25 @@ def validate_place_name(text: str, start: int, end: int) -> Optional[bool]:
     return False if start > 0 and text[start - 1:start + 1] in SCHOOL_LEVELS_ZH else None
 
 
-# What says a Chinese department name is the unit of a hospital (`經[眼科]收住院`, `入本院[急診部]`,
-# `科別 [眼科]`) rather than the specialty in general (`眼科疾病`, `看精神科的藥`): the field or the
-# admission before it, or a visit word of `departments.py` after it, less those that follow a
-# specialty in general too (`內科治療`, `精神科醫師`, `收` of `收費`), and its ward.
-_DEPARTMENT_BEFORE_ZH = ("本院", "貴院", "該院", "科別", "科室", "經", "轉", "轉入", "轉至", "轉到", "轉介至", "轉介到",
-                         "會診", "照會", "入", "住", "住進", "收入")
-_DEPARTMENT_AFTER_ZH = tuple(w for w in VISIT_WORDS_ZH if w not in ("收", "治療", "主任", "醫師")) + ("病房",)
-_FIELD_SEPARATORS = " \t:："
+# After a specialty's name, words that make it a field of medicine, not a hospital's unit (`精神科藥物`,
+# `眼科疾病`, `內科病史`), or a clinic of that specialty that names no hospital (`眼科診所`).
+_FIELD_OF_MEDICINE_AFTER_ZH = ("藥物", "用藥", "藥", "疾病", "病史", "問題", "症狀", "方面", "相關", "領域", "專科",
+                               "知識", "學", "診所", "醫師公會")
+# 內科 and 外科 before a treatment are its kind, medical or surgical (`內科治療無效`, `外科手術`).
+_MODALITIES_ZH = frozenset({"內科", "外科"})
+_TREATMENT_AFTER_ZH = ("治療", "手術", "處置", "療法")
 
 
 def validate_department_zh(text: str, start: int, end: int) -> Optional[bool]:
-    # A hospital's unit, said by the field, the admission or the visit around it; the specialty alone
-    # is a word of medicine (`精神科藥物`, `眼科疾病`) and a department only with one of those.
-    before = text[max(0, start - 8):start].rstrip(_FIELD_SEPARATORS)
-    return before.endswith(_DEPARTMENT_BEFORE_ZH) or text.startswith(_DEPARTMENT_AFTER_ZH, end)
+    # A hospital's department wherever its name stands (annotation.md's DEPARTMENT: `腸胃科`), unless the
+    # words after it make the specialty a field of medicine or a kind of treatment (`精神科藥物`,
+    # `眼科診所`, `內科治療無效`) or it heads a line as a history's category (`內科: 甲狀腺機能亢進`:
+    # the patient's medical history, no unit).
+    if text.startswith(_FIELD_OF_MEDICINE_AFTER_ZH, end) or (
+            text[start:end] in _MODALITIES_ZH and text.startswith(_TREATMENT_AFTER_ZH, end)):
+        return False
+    line_start = start == 0 or text[start - 1] == "\n"
+    return not (line_start and text[end:end + 2].lstrip(" ")[:1] in (":", "："))
 
 
 # Words that stand where a chart's demographic line puts the occupation (`38歲工程師, 因`, `印尼籍看護,
