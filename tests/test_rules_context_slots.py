@@ -55,6 +55,10 @@ def test_a_specialty_named_as_a_field_of_medicine_is_no_department(nlp, text):
     ("RETURN TO NEPH CLINIC ON 3/2", "NEPH"),
     ("follow up at RAD OPD", "RAD"),
     ("回 OPH 門診追蹤", "OPH"),
+    ("Summary faxed to Tungs' Taichung MetroHarbor Hospital RAD ((02)3778-4443)", "RAD"),
+    ("NHI# 6259\nDEPT: ICU   WARD 6C", "ICU"),  # a department's field
+    ("If symptoms recur, call the GS nurse line 035252195", "GS"),  # the unit's staff
+    ("To: 萬芳 老年醫學科   From: ANES, Dr. Hua-Chiu Hsueh", "ANES"),  # its physician
 ])
 def test_an_english_department_abbreviation_next_to_a_hospital_or_a_clinic(nlp, text, expected):
     assert expected in _labelled(nlp, text, "DEPARTMENT")
@@ -64,6 +68,8 @@ def test_an_english_department_abbreviation_next_to_a_hospital_or_a_clinic(nlp, 
     "Pt transferred to the ICU overnight.",  # no hospital, clinic or `Department of`
     "Seen in ED, given NS 1L.",
     "ED and ICU notified.",
+    "MED: Depakine 500 mg bid",  # a field of medications, not of a department
+    "ICU, ward and OPD staffing",  # no physician after the comma
 ])
 def test_an_abbreviation_alone_is_no_department(nlp, text):
     assert _labelled(nlp, text, "DEPARTMENT") == []
