@@ -36,7 +36,8 @@ of an abbreviation or an initial (`Minquan W. Rd.`, `Acme Co.`).
 A PROFESSION span the NER found drops an English article before it (`an [accountant]`) and, after it,
 the verb of the sentence it is the subject of and the words that follow that verb (`[lawyer] presented to`,
 `[AUTO MECHANIC] ADMITTED WITH`): an occupation ends in no past-tense verb (a common English word
-ending in -ed, `common_words`) and no function word.
+ending in -ed, `common_words`) and no function word. A Chinese one takes the word for the worker it
+stopped before (`[計程車]司機`, `[便利商店]店員`: `OCCUPATION_HEADS_ZH`), unless another entity starts there.
 """
 import re
 from typing import Optional
@@ -176,9 +177,17 @@ def _after_an_occupation(word: str) -> bool:
     return lower in _FUNCTION_WORDS_AFTER or (len(lower) >= 5 and lower.endswith("ed") and lower in common_words())
 
 
+# The word for the worker that ends a Chinese occupation named by its trade or workplace (`計程車司機`,
+# `補習班老師`, `便利商店店員`, `保全人員`): annotation.md's PROFESSION takes it (`英語補習班老師`).
+OCCUPATION_HEADS_ZH = ("老闆娘", "工程師", "技術員", "作業員", "老師", "老闆", "司機", "技師", "師傅", "工人", "助理",
+                       "店員", "店長", "主任", "教練", "人員", "經理", "主管", "專員", "學徒", "職員", "員工")
+_OCCUPATION_HEAD_AFTER = re.compile("(?:" + "|".join(OCCUPATION_HEADS_ZH) + f")(?![{HAN_RANGES}])")
+
+
 def profession_bounds(text: str, start: int, end: int) -> Optional[tuple]:
-    """(start, end) of a PROFESSION span without a leading article and a trailing verb phrase, or None
-    when nothing is trimmed."""
+    """(start, end) of a PROFESSION span without a leading article and a trailing verb phrase, and with the
+    word for the worker a Chinese one stops before (`[計程車]司機` -> `[計程車司機]`), or None when
+    nothing changes."""
     new_start, new_end = start, end
     m = _LEADING_ARTICLE.match(text, start, end)
     if m is not None:
@@ -186,6 +195,10 @@ def profession_bounds(text: str, start: int, end: int) -> Optional[tuple]:
     words = text[new_start:new_end].split(" ")
     while len(words) > 1 and (_after_an_occupation(words[-1]) or not words[-1]):
         new_end -= len(words.pop()) + 1
+    if HAN_CHAR.match(text[new_end - 1]) and not text[new_start:new_end].endswith(OCCUPATION_HEADS_ZH):
+        head = _OCCUPATION_HEAD_AFTER.match(text, new_end)
+        if head is not None:
+            new_end = head.end()
     return None if (new_start, new_end) == (start, end) else (new_start, new_end)
 
 
@@ -228,6 +241,8 @@ def trimmed(doc: Doc, text: str, ent: Span, following: Optional[Span] = None) ->
     start, end = doc[first].idx, doc[last - 1].idx + len(doc[last - 1])
     if ent.label_ == "PROFESSION":
         bounds = profession_bounds(text, start, end)
+        if bounds is not None and following is not None and following.start_char < bounds[1]:
+            bounds = (bounds[0], min(bounds[1], end))  # the worker's word is another entity's
     elif ent.label_ in EDGE_LABELS:
         bounds = trimmed_bounds(text, start, end)
     elif ent.label_ in NAME_LABELS and _leading_verb(text, start):
