@@ -11,6 +11,8 @@ institution, the field label and the word for the visit outside the department's
 of the wrong kind or length changes what the note says. So, for spans the NER found (never rule or
 date spans):
 
+- a DEPARTMENT span that starts with a word for a person (`職能治療師`, `社工`) is no unit: the word alone
+  is a PROFESSION, and a name after it a PERSON (`[職能治療師呂]老師` -> `[呂]`);
 - a DEPARTMENT span that is an institution's name and the unit word of a department's phrase is that
   institution: `[GDH Department of]` Psychiatry -> `[GDH]` HOSPITAL (the NER read the phrase, not the name);
   one that is an institution's abbreviation and a department's English name is split in two
@@ -181,6 +183,21 @@ def _longer_name_start(doc: Doc, text: str, start: int, end: int) -> int:
     return start
 
 
+def _a_person_word_first(doc: Doc, text: str, start: int, end: int) -> Optional[Span]:
+    """A DEPARTMENT span that starts with a word for a person (`relations`: 職能治療師, 社工, 心理師) is
+    no unit: that word alone is a PROFESSION (`relations.relation_in_apposition` then keeps it only as a
+    stated occupation), and with a name after it the name is a PERSON (`[職能治療師呂]老師` -> `[呂]`)."""
+    from .relations import PERSON_WORDS_ZH, name_start  # relations reads the rules, which read this module
+
+    word = next((w for w in PERSON_WORDS_ZH if text.startswith(w, start)), None)
+    if word is None:
+        return None
+    if start + len(word) == end:
+        return doc.char_span(start, end, label="PROFESSION")
+    name = name_start(text, start, end)
+    return doc.char_span(name, end, label="PERSON") if name > start and HAN_CHAR.match(text[name]) else None
+
+
 _ABBREVIATION = re.compile(r"[A-Z]{2,8}")
 
 
@@ -217,6 +234,9 @@ def by_department(doc: Doc, text: str, ent: Span, following: Optional[Span] = No
     """`ent` trimmed, relabelled or split by the department name it holds (module docstring), else None."""
     s, e = ent.start_char, ent.end_char
     if ent.label_ == "DEPARTMENT":
+        person = _a_person_word_first(doc, text, s, e)
+        if person is not None:
+            return person
         unit = _UNIT_AFTER_INSTITUTION.search(text, s, e)
         if (unit is not None and unit.end() == e and unit.start() - s >= 2 and text[s].isupper()
                 and department_start(text[s:e]) is None and department_start(text[s:unit.start()]) is None

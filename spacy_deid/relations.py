@@ -105,6 +105,9 @@ OTHERS_EN = ("friend", "neighbor", "neighbour", "colleague", "coworker", "co-wor
              "sergeant", "prosecutor", "judge", "principal", "headmaster", "village chief", "warden",
              "interpreter", "translator", "chaplain", "monk", "nun", "guardian", "babysitter", "housekeeper")
 
+# The Chinese words for another person in the patient's life, longest first (`職能治療師` before `治療師`).
+PERSON_WORDS_ZH = tuple(sorted(OTHERS_ZH, key=len, reverse=True))
+
 CLINICIAN_ZH = PHYSICIAN_TITLES_ZH
 CLINICIAN_EN = ("dr", "dr.", "doctor", "vs", "attending", "resident", "physician", "psychiatrist", "surgeon",
                 # a note's co-signature and the physician on duty (`cosign pending: [Liu Ya-Yu]`, `週末值班 [劉友勝]`)

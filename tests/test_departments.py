@@ -45,6 +45,9 @@ from ner_spans import doc_with_ents, repaired
     # an institution's abbreviation and a department's English name: the two
     ("Summary faxed to SGH Intensive Care Unit (04-5)", ("SGH Intensive Care Unit", "DEPARTMENT"),
      [("SGH", "HOSPITAL"), ("Intensive Care Unit", "DEPARTMENT")]),
+    # a word for a person is no unit: a PROFESSION alone, and the name after it a PERSON
+    ("308/03/31 職能治療師呂老師評估", ("職能治療師呂", "DEPARTMENT"), [("呂", "PERSON")]),
+    ("團隊會議: 社工、心理師、職能治療師、護理長均出席", ("職能治療師", "DEPARTMENT"), [("職能治療師", "PROFESSION")]),
     # a Han span that ends inside a department's name ends before it
     ("先送門諾加護病房, 穩定後轉本院", ("門諾加", "HOSPITAL"), [("門諾", "HOSPITAL")]),
     ("轉診單: 萬芳胸腔外科 殷醫師", ("萬芳胸", "DOCTOR"), [("萬芳", "DOCTOR")]),
