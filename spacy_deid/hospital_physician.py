@@ -10,26 +10,17 @@ more is longer than a name. So a NER span that starts such a run (of five to nin
 other entity in it) is split into the hospital (a name of two or more characters that the care-place check
 of the rules accepts, a known place too: not `本院`, not a common word or a title) or the department (`身心科`), and the
 physician's name, DOCTOR: of three characters where its first is a surname, else of two.
-Written with a space between, the NER may take both as one span too (`[萬芳 徐]醫師`, `[KMUH Lin Ya-Ting]`,
-`[NTUH 林美玲]`): a span that is a hospital's name (Han characters the care-place check accepts, or an
-abbreviation in capitals that names no department and is no common word or clinical term), one space,
-and a person's name (Han characters starting with a surname, with a physician's title right after the
-span; or a romanized surname and hyphenated given name, either way round, none of them a common word or
-clinical term) is the hospital and its physician: who is named by their hospital is its staff. Not where
-the words before the name make it someone else (`[小兒子 LU CHING-HUNG]`: a relation word, not a hospital).
 """
 import re
 from typing import Optional, Tuple
 
 from spacy.tokens import Doc, Span
 
-from .clinical_terms import is_clinical_term
-from .common_words import common_words
 from .common_words_zh import surnames_zh
-from .departments import named_department, zh_department
+from .departments import zh_department
 from .han import HAN_RANGES
 from .labels import LOCATION_LABELS, NAME_LABELS
-from .relations import physician_after, relation_label
+from .relations import physician_after
 from .titles_zh import PHYSICIAN_TITLES_ZH
 
 _RUN_LENGTHS = range(5, 10)
@@ -57,57 +48,12 @@ def _place_label(text: str, start: int, end: int) -> Optional[str]:
     return "HOSPITAL" if hospital_short_name_zh(text[start:end]) else None
 
 
-# A hospital's name, one space, a person's name: the whole of a NER span (module docstring).
-# A romanized Chinese name holds its hyphenated given name (`Lin Ya-Ting`, `YA-TING LIN`): capitalised
-# words alone may be the rest of an institution's name (`FAR EASTERN MEMORIAL HOSPITAL`).
-_ROMANIZED_NAME = (r"[A-Z][a-z]+[ ][A-Z][a-z]+-[A-Za-z][a-z]+|[A-Z][a-z]+-[A-Za-z][a-z]+[ ][A-Z][a-z]+"
-                   r"|[A-Z]+[ ][A-Z]+-[A-Z]+|[A-Z]+-[A-Z]+[ ][A-Z]+")
-_SPACED = re.compile(r"(?P<place>[A-Z]{3,8}|[" + HAN_RANGES + r"]{2,6})[ ](?P<name>[" + HAN_RANGES + r"]{1,3}|"
-                     + _ROMANIZED_NAME + ")")
-
-
-def _english_hospital(name: str) -> bool:
-    return (named_department().fullmatch(name) is None and name.casefold() not in common_words()
-            and not is_clinical_term(name))
-
-
-def _person_name(text: str, start: int, end: int) -> bool:
-    """Is text[start:end] a person's name after a hospital: Han characters from a surname with a
-    physician's title after them, or romanized words none of which is a common word or clinical term."""
-    name = text[start:end]
-    if _HAN_RUN.fullmatch(name):
-        return name[:1] in surnames_zh() and _physician_after(text, end)
-    words = name.replace("-", " ").split()
-    return not any(w.casefold() in common_words() or is_clinical_term(w) for w in words)
-
-
-def _spaced_split(doc: Doc, text: str, ent: Span) -> Optional[Tuple[Span, Span]]:
-    """The hospital and the physician of a span that holds both with a space between (module
-    docstring), else None."""
-    match = _SPACED.fullmatch(text, ent.start_char, ent.end_char)
-    if (match is None or not _person_name(text, *match.span("name"))
-            or relation_label(text, *match.span("name")) not in (None, "DOCTOR")):  # `[小兒子 LU CHING-HUNG]`
-        return None
-    place = match.group("place")
-    if place.isascii():
-        label = "HOSPITAL" if _english_hospital(place) else None
-    else:
-        label = _place_label(text, *match.span("place"))
-    if label is None:
-        return None
-    hospital = doc.char_span(*match.span("place"), label=label)
-    physician = doc.char_span(*match.span("name"), label="DOCTOR")
-    return None if hospital is None or physician is None else (hospital, physician)
-
-
 def split_hospital_and_physician(doc: Doc, text: str, ent: Span,
                                  following: Optional[Span] = None) -> Optional[Tuple[Span, Span]]:
-    """The hospital (or department) and the physician that `ent` and the Han characters after it name,
-    or that `ent` holds with a space between (module docstring), else None."""
+    """The hospital (or department) and the physician that `ent` and the Han characters after it name
+    (module docstring), else None."""
     if ent.label_ not in NAME_LABELS and ent.label_ not in LOCATION_LABELS:
         return None
-    if " " in ent.text:
-        return _spaced_split(doc, text, ent)
     han = _HAN_RUN.match(text, ent.start_char)
     if han is None:
         return None
