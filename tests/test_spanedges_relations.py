@@ -215,7 +215,7 @@ def test_a_bare_surname_addressed_by_an_honorific_alone_is_family(text, found):
     ("負債約 80 萬, 債主林先生常到家中", ("林", "PERSON")),
     ("學校輔導室呂小姐與同學兩名來訪", ("呂", "PERSON")),  # an office before her: its staff
     ("社會局王先生來電", ("王", "PERSON")),
-    ("彭先生來電。", ("彭", "PATIENT")),  # the NER's patient stands (`patient_surname` reads the notes)
+    ("彭先生來電。", ("彭", "PATIENT")),  # the NER's patient stands: a ward addresses the patient so too
     ("王大明先生來電", ("王大明", "PERSON")),  # a full name: the honorific says nothing more
 ])
 def test_an_honorific_after_a_role_an_office_or_a_full_name_keeps_the_label(text, found):

@@ -36,7 +36,6 @@ from ..repairs import repair_ner_spans
 from ..overlap import OverlapPolicy, merge_into_ents
 from ..cued_names import cued_names as add_cued_names
 from ..hospital_units import hospital_units as add_hospital_units
-from ..patient_surname import relabel_other_surnames
 from ..propagate import propagate, spread_relations
 from ..spanshape import drop_misshapen
 
@@ -124,7 +123,6 @@ class Deid:
         if self.propagate_found:
             propagate(docs)
             spread_relations(docs)
-            relabel_other_surnames(docs)
         return docs
 
     def resynthesize(self, doc: Doc) -> Doc:
