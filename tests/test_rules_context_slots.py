@@ -30,6 +30,7 @@ def _labelled(nlp, text, label):
     ("05 因 QTc prolongation 會診加護病房, 建議停用", "加護病房"),
     ("已與該院老年醫學科聯繫, 目前候床中", "老年醫學科"),
     ("1130515 眼科特約門診 (夜診) 掛號113號", "眼科"),
+    ("醫師：建議轉至外科評估。民眾：好。", "外科"),  # a dialogue's turn with a chart's words
 ])
 def test_a_chinese_department_with_a_field_admission_or_visit(nlp, text, expected):
     assert expected in _labelled(nlp, text, "DEPARTMENT")
@@ -42,6 +43,8 @@ def test_a_chinese_department_with_a_field_admission_or_visit(nlp, text, expecte
     "白內障 (眼科診所).",  # a clinic of that specialty names no hospital
     "內科: 甲狀腺機能亢進, 2006年接受放射碘治療",  # a history's category heading the line
     "無重大外科病史",
+    "醫師：你之前有看過精神科嗎？",  # a dialogue's turn: a specialty in general
+    "民眾：我上禮拜去掛內科，拿了藥。",
 ])
 def test_a_specialty_named_as_a_field_of_medicine_is_no_department(nlp, text):
     assert _labelled(nlp, text, "DEPARTMENT") == []
@@ -57,7 +60,6 @@ def test_a_specialty_named_as_a_field_of_medicine_is_no_department(nlp, text):
     ("回 OPH 門診追蹤", "OPH"),
     ("Summary faxed to Tungs' Taichung MetroHarbor Hospital RAD ((02)3778-4443)", "RAD"),
     ("NHI# 6259\nDEPT: ICU   WARD 6C", "ICU"),  # a department's field
-    ("If symptoms recur, call the GS nurse line 035252195", "GS"),  # the unit's staff
     ("To: 萬芳 老年醫學科   From: ANES, Dr. Hua-Chiu Hsueh", "ANES"),  # its physician
 ])
 def test_an_english_department_abbreviation_next_to_a_hospital_or_a_clinic(nlp, text, expected):
@@ -70,6 +72,7 @@ def test_an_english_department_abbreviation_next_to_a_hospital_or_a_clinic(nlp, 
     "ED and ICU notified.",
     "MED: Depakine 500 mg bid",  # a field of medications, not of a department
     "ICU, ward and OPD staffing",  # no physician after the comma
+    "If symptoms recur, call the ICU nurse line",  # a unit's staff: the unit in general
 ])
 def test_an_abbreviation_alone_is_no_department(nlp, text):
     assert _labelled(nlp, text, "DEPARTMENT") == []
@@ -263,6 +266,9 @@ def test_nationality_status_words(nlp, text, expected):
     (lambda n: "seen at MCH and " * n, 8_000), (lambda n: "Acute Ward, " * n + "MCH", 8_000),
     (lambda n: "a student at NCKU, " * n, 8_000), (lambda n: "BSc, NTU " * n, 8_000),
     (lambda n: "KLCGMH Department " * n, 8_000), (lambda n: "at " * n + "MCH", 30_000),
+    # department names on one long line, in a dialogue's turn and not
+    (lambda n: "醫師：" + "看精神科" * n, 20_000), (lambda n: "會診精神科, " * n, 20_000),
+    (lambda n: "Dept: ICU, " * n, 10_000), (lambda n: "ANES, Dr. " * n, 10_000),
 ])
 def test_linear_time_on_adversarial_notes(make, size):
     validators = make_default_validators()

@@ -6,12 +6,13 @@ Validators are held by a `Validators` object (not a module global) that the comp
 config (`validators = {"@misc": "spacy_deid.DefaultValidators.v1"}`), so a hospital can register its own.
 """
 import ipaddress
+import re
 from typing import Callable, Dict, Iterator, Optional
 
 from spacy.util import registry
 
 from ..clinical_terms import inside_clinical_term, is_clinical_term
-from ..departments import department_start
+from ..departments import VISIT_WORDS_ZH, department_start
 from ..titles_zh import TITLES_AFTER_NAME_ZH
 
 Validator = Callable[[str, int, int], Optional[bool]]
@@ -253,16 +254,35 @@ _FIELD_OF_MEDICINE_AFTER_ZH = ("藥物", "用藥", "藥", "疾病", "病史", "�
 # 內科 and 外科 before a treatment are its kind, medical or surgical (`內科治療無效`, `外科手術`).
 _MODALITIES_ZH = frozenset({"內科", "外科"})
 _TREATMENT_AFTER_ZH = ("治療", "手術", "處置", "療法")
+# A turn of a dialogue (`醫師：你有在看精神科嗎？`, `民眾：我去掛內科`): people talk of specialties in general, so
+# there a department needs the words of a chart: a field or an admission before it (`轉至[外科]`, `入本院
+# [急診部]`), or a visit word of `departments.py` after it (less those said of a specialty in general too,
+# `內科治療`, `精神科醫師`, `收` of `收費`), or its ward.
+_SPEAKER_BEFORE = re.compile(r"(?:醫師|醫生|民眾|家屬|病人|病患|患者|個管師|護理師|護士|社工)[ ]?[：:]")
+_TURN_WINDOW = 160
+_DEPARTMENT_BEFORE_ZH = ("本院", "貴院", "該院", "科別", "科室", "經", "轉", "轉入", "轉至", "轉到", "轉介至", "轉介到",
+                         "會診", "照會", "入", "住", "住進", "收入")
+_DEPARTMENT_AFTER_ZH = tuple(w for w in VISIT_WORDS_ZH if w not in ("收", "治療", "主任", "醫師")) + ("病房",)
+_FIELD_SEPARATORS = " \t:："
+
+
+def _in_a_dialogue_turn(text: str, start: int) -> bool:
+    low = max(0, start - _TURN_WINDOW)  # the turn's line, bounded: a note written as one line stays linear
+    line_start = max(text.rfind("\n", low, start) + 1, low)
+    return _SPEAKER_BEFORE.search(text, line_start, start) is not None
 
 
 def validate_department_zh(text: str, start: int, end: int) -> Optional[bool]:
-    # A hospital's department wherever its name stands (annotation.md's DEPARTMENT: `腸胃科`), unless the
+    # A hospital's department wherever a chart names it (annotation.md's DEPARTMENT: `腸胃科`), unless the
     # words after it make the specialty a field of medicine or a kind of treatment (`精神科藥物`,
     # `眼科診所`, `內科治療無效`) or it heads a line as a history's category (`內科: 甲狀腺機能亢進`:
-    # the patient's medical history, no unit).
+    # the patient's medical history, no unit); in a dialogue's turn only with a chart's words beside it.
     if text.startswith(_FIELD_OF_MEDICINE_AFTER_ZH, end) or (
             text[start:end] in _MODALITIES_ZH and text.startswith(_TREATMENT_AFTER_ZH, end)):
         return False
+    if _in_a_dialogue_turn(text, start):
+        before = text[max(0, start - 8):start].rstrip(_FIELD_SEPARATORS)
+        return before.endswith(_DEPARTMENT_BEFORE_ZH) or text.startswith(_DEPARTMENT_AFTER_ZH, end)
     line_start = start == 0 or text[start - 1] == "\n"
     return not (line_start and text[end:end + 2].lstrip(" ")[:1] in (":", "："))
 
