@@ -17,10 +17,10 @@ A Chinese name is added only where the text draws both its edges, since a surnam
 (`醫師向家屬說明`: 向 is a surname): two to four Han characters right after such a word, or right before
 a relation word in brackets with no Han character before them, with no Han character after them
 (`胞弟: [曾友澤]、`, `配偶: [曾恆品] on`, `/ [曾華炳] (外甥)`), starting with a surname, not a run of
-common Chinese words (`家屬: 同意`), a surname with its title keeping the title outside (`承辦人[曾]小姐`), with no spoken particle or negation and not ending a sentence:
-after a dialogue's speaker (`醫師：`, `家屬：`) comes what is said (`家屬：有啦。`), not a name. The NER
-finds most Chinese names after such words (the training corpus writes them there) and misses some in
-unseen frames; a name that runs into more Han characters (`社工曾亞品聯絡`) is left to it.
+common Chinese words (`家屬: 同意`), a surname with its title keeping the title outside (`承辦人[曾]小姐`),
+with no spoken particle or negation and not ending a sentence: after a dialogue's speaker (`醫師：`,
+`家屬：`) comes what is said (`家屬：有啦。`), not a name. The NER finds most Chinese names after such
+words (the training corpus writes them there) and misses some in unseen frames; a name that runs into more Han characters (`社工曾亞品聯絡`) is left to it.
 Only text outside every entity gets a span, and only where it aligns with tokens; the span's source
 is `cued`.
 """

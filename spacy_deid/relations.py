@@ -36,6 +36,8 @@ it a third party to the patient's care and no relation word or physician's title
 neighbour who does is named so (`according to his friend [X]`). A name the NER called PERSON is FAMILY
 where a kinship word follows it as a form of address and nothing else decides (`[劉]伯伯`, `[曾]阿公`;
 `kin_address_label`): the NER's PATIENT stands there, since a ward addresses an elderly patient so too.
+So is a bare surname with an honorific after it and no role or office word before it (`與[呂]先生討論出院後
+安置`, `已提醒[劉]小姐`): anyone else a note names so has a word for who they are (`承辦人[唐]小姐`).
 A name the NER called a physician with Mr, Mrs, Ms or Miss before it is PERSON: notes give physicians Dr.
 A kinship word after someone else's possessive names that person's relative, not the patient's: PERSON
 (`Her friend Angela's mother, Mrs. [Kuo]`, `同學簡子涵之母親[游淑惠]`, `classmate 的哥哥 [方立偉]`); a
