@@ -37,8 +37,7 @@ from .han import HAN_RANGES
 from .overlap import taken_characters
 from .relations import BETWEEN_WORD_AND_NAME, relation_after, relation_label, words_before_a_name
 from .spanshape import FUNCTION_WORDS
-from .titled_names import names_an_institution, person_label
-from .titles_zh import TITLES_AFTER_NAME_ZH
+from .titled_names import names_an_institution, person_label, title_after_surname
 
 SOURCE = "cued"
 _EN_WORD = r"[A-Z][a-z]+(?:[-'][A-Za-z][a-z]*)*"
@@ -82,9 +81,9 @@ def _chinese_name(text: str, start: int) -> Optional[int]:
     if match is None or _SENTENCE_END.match(text, match.end()):
         return None
     name = match.group()
-    for title in TITLES_AFTER_NAME_ZH:  # a surname and its title: the title stays outside (`承辦人[曾]小姐`)
-        if name.endswith(title) and name[:-len(title)] in surnames_zh():
-            return start + len(name) - len(title)
+    title = title_after_surname(name)
+    if title is not None:  # a surname and its title: the title stays outside (`承辦人[曾]小姐`)
+        return start + len(name) - len(title)
     if (not (name[:1] in surnames_zh() or name[:2] in surnames_zh()) or plain_han_words(name, "PERSON")
             or any(c in _SPOKEN_PARTICLES for c in name)):
         return None

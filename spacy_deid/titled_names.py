@@ -58,19 +58,23 @@ def person_label(text: str, start: int, end: int) -> Optional[str]:
 _TITLE_LAST_CHARS = frozenset(title[-1] for title in TITLES_AFTER_NAME_ZH)
 
 
+def title_after_surname(name: str) -> Optional[str]:
+    """The title of `name` when it is a Chinese surname of one or two characters and the title said
+    after it (`許老闆` -> `老闆`, `歐陽太太` -> `太太`), else None; the longest title decides."""
+    if name[-1:] not in _TITLE_LAST_CHARS:
+        return None
+    title = next((t for t in TITLES_AFTER_NAME_ZH if name.endswith(t) and 1 <= len(name) - len(t) <= 2), None)
+    return title if title is not None and name[:-len(title)] in surnames_zh() else None
+
+
 def _surname_and_title(doc: Doc, text: str, ent: Span) -> Optional[Span]:
     """The surname of a span that is a Chinese surname and its title (module docstring), else None."""
-    if ent.text[-1:] not in _TITLE_LAST_CHARS:
+    title = title_after_surname(ent.text)
+    if title is None:
         return None
-    for title in TITLES_AFTER_NAME_ZH:
-        if ent.text.endswith(title) and 1 <= len(ent.text) - len(title) <= 2:
-            surname_end = ent.end_char - len(title)
-            if text[ent.start_char:surname_end] not in surnames_zh():
-                return None
-            label = ("DOCTOR" if title in CLINICIAN_ZH
-                     else relation_label(text, ent.start_char, surname_end) or "PERSON")
-            return doc.char_span(ent.start_char, surname_end, label=label)
-    return None
+    surname_end = ent.end_char - len(title)
+    label = "DOCTOR" if title in CLINICIAN_ZH else relation_label(text, ent.start_char, surname_end) or "PERSON"
+    return doc.char_span(ent.start_char, surname_end, label=label)
 
 
 def titled_place(doc: Doc, text: str, ent: Span, following: Optional[Span] = None) -> Optional[Span]:

@@ -17,7 +17,7 @@ KIN_ADDRESS_ZH: Tuple[str, ...] = ("大哥", "大姐", "大姊", "伯伯", "伯�
                                    "爸爸", "阿嬤", "阿公")
 
 # Honorifics said after a surname or a name (`[周]先生`, `[林]小姐`): Mr, Miss, Ms, Mrs and Madam, said to
-# anyone, so they say nothing of who the person is to the patient.
+# anyone; a bare surname with one and no word for who the person is reads as a relative (`relations`).
 HONORIFICS_ZH: Tuple[str, ...] = ("先生", "小姐", "女士", "太太", "夫人")
 
 # Every title of two or more characters said after a surname, longest first, so that an ending test

@@ -267,9 +267,8 @@ _FIELD_SEPARATORS = " \t:："
 
 
 def _in_a_dialogue_turn(text: str, start: int) -> bool:
-    low = max(0, start - _TURN_WINDOW)  # the turn's line, bounded: a note written as one line stays linear
-    line_start = max(text.rfind("\n", low, start) + 1, low)
-    return _SPEAKER_BEFORE.search(text, line_start, start) is not None
+    # the line before the candidate, bounded: a note written as one line stays linear
+    return _SPEAKER_BEFORE.search(_line_around(text, start, start, _TURN_WINDOW, 0)) is not None
 
 
 def validate_department_zh(text: str, start: int, end: int) -> Optional[bool]:
