@@ -19,6 +19,10 @@ date spans):
   (`[SGH Intensive Care Unit]` -> `[SGH]` HOSPITAL, `[Intensive Care Unit]` DEPARTMENT);
 - a place or name span of Han characters that ends inside a department's name ends before it
   (`先送[門諾加]護病房` -> `[門諾]`: the NER cut through 加護病房);
+- a Han span of any of these labels, DEPARTMENT too, that is a hospital and then a Chinese department
+  name is split in two (`先送[協和加護病房]` -> `[協和]` HOSPITAL + `[加護病房]`): a hospital the NER
+  called so, one whose type word says so, or a short name of two to four characters that passes the
+  rules' test of one (`[成人加護病房]` stays);
 - a DEPARTMENT span drops a leading field label or `of` (`科別 `, `Department of `) and a trailing
   visit word (`clinic`, `OPD`; `收住院`, `門診` after its 科 or 部), and takes the start of a longer
   department name of the rules that ends where it ends (`心身[醫學科]` → `[心身醫學科]`);
@@ -218,6 +222,33 @@ def _institution_and_department(doc: Doc, text: str, start: int, end: int) -> Op
     return None if hospital is None or department is None else (hospital, department)
 
 
+_HOSPITAL_SHORT_NAME_LENGTHS = range(2, 5)
+
+
+def _hospital_and_unit_zh(doc: Doc, text: str, start: int, end: int, label: str) -> Optional[Tuple[Span, Span]]:
+    """A Han span that is a hospital's short name and then a Chinese department name, split into the two
+    (`先送[協和加護病房]` -> `[協和]` HOSPITAL, `[加護病房]` DEPARTMENT), else None. The hospital keeps an
+    institution's label the NER gave (`[台大醫院加護病房]` HOSPITAL); a short name must pass the rules'
+    test of one (`rules.validators.hospital_short_name_zh`: no common or generic word, `[成人加護病房]`)."""
+    from .institutions import type_word_ending  # institutions -> relations -> rules -> this module
+    from .rules.validators import hospital_short_name_zh
+
+    if not HAN_CHAR.match(text, start) or chinese_department().match(text, start):
+        return None  # `[心臟內科加護病房]` starts with a department: one unit
+    for cut in range(start + min(_HOSPITAL_SHORT_NAME_LENGTHS), end - 1):
+        unit = chinese_department().match(text, cut)
+        if unit is None or unit.end() != end:
+            continue
+        head = text[start:cut]
+        if not (label == "HOSPITAL" or type_word_ending(head) == "HOSPITAL"
+                or (len(head) in _HOSPITAL_SHORT_NAME_LENGTHS and hospital_short_name_zh(head))):
+            return None
+        hospital = doc.char_span(start, cut, label="HOSPITAL")
+        department = doc.char_span(cut, end, label="DEPARTMENT")
+        return None if hospital is None or department is None else (hospital, department)
+    return None
+
+
 def _cut_into_department(text: str, start: int, end: int) -> Optional[int]:
     """Where a Han span that ends inside a department's name should end (`[門諾加]護病房` -> `[門諾]`,
     the NER's cut through 加護病房), keeping two characters or more, else None."""
@@ -243,7 +274,7 @@ def by_department(doc: Doc, text: str, ent: Span, following: Optional[Span] = No
                 and not any(_is_department_word(w) for w in text[s:unit.start()].split())):
             # `[GDH Department of]` Psychiatry: the hospital, then the unit word of the department's phrase
             return doc.char_span(s, unit.start(), label="HOSPITAL")
-        split = _institution_and_department(doc, text, s, e)
+        split = _institution_and_department(doc, text, s, e) or _hospital_and_unit_zh(doc, text, s, e, ent.label_)
         if split is not None:
             return split
         start, end = trimmed_department(text, s, e)
@@ -254,6 +285,9 @@ def by_department(doc: Doc, text: str, ent: Span, following: Optional[Span] = No
     cut = _cut_into_department(text, s, e)
     if cut is not None:
         return doc.char_span(s, cut, label=ent.label_)
+    split = _hospital_and_unit_zh(doc, text, s, e, ent.label_)
+    if split is not None:
+        return split
     if ent.label_ in CLINICLESS_LABELS and _CLINIC_AFTER.match(text, e):
         return Span(doc, ent.start, ent.end, label="DEPARTMENT")
     part = text[s:e]

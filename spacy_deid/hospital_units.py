@@ -13,19 +13,29 @@ that `departments` reads (`Thoracic Surgery`, `INTENSIVE CARE UNIT`).
 Only text outside every entity gets a span, and only where it aligns with tokens; the span's source is
 `unit`. A "hospital" that is the first words of the department name (`Return to [THORACIC] SURGERY OPD`,
 the NER's HOSPITAL) was the department's own start: the two become one DEPARTMENT.
+
+The mirror: a Chinese department found by any recognizer names the hospital written right before it
+where nothing was found, when a verb of sending or moving a patient stands before that (送 至 到 轉 往 於 在
+入 進 住 回 去): a hospital's short name of two characters the NER never saw (`先送[協和]加護病房`,
+`轉至[彰基]精神科`). The name must pass the rules' test of a hospital's short name in a care frame (no
+common, generic or grammatical word: `轉入[成人]加護病房`, `送[本院]急診`;
+`rules.validators.validate_care_place_zh`). Without such a verb, the words before a department are as
+often a field's label or a consult (`科別 外科`, `會診老年醫學科`) as a hospital. Its source is `unit` too.
 """
 import re
 from typing import List, Optional, Tuple
 
 from spacy.tokens import Doc, Span
 
-from .departments import department_start, named_department
+from .departments import chinese_department, department_start, named_department
 from .doctext import doc_text
 from .overlap import taken_characters
 
 SOURCE = "unit"
 LABEL = "DEPARTMENT"
 HOSPITAL = "HOSPITAL"
+# Verbs of sending or moving a patient, after which a hospital's name stands (`先送`, `轉至`).
+_SENT_BEFORE = frozenset("送至到轉往於在入進住回去")
 # English words of a department name (`Thoracic Surgery`, `Child and Adolescent Psychiatry`), at most five.
 _EN_WORDS = re.compile(r"[A-Za-z&][A-Za-z&.]*(?:[ ][A-Za-z&][A-Za-z&.]*){0,4}")
 
@@ -58,9 +68,39 @@ def unit_after(text: str, hospital_end: int) -> Optional[Tuple[int, int]]:
     return None if end is None else (start, end)
 
 
+def hospital_before_unit(text: str, unit_start: int) -> Optional[Tuple[int, int]]:
+    """(start, end) of a hospital's short name right before the Chinese department at `unit_start`
+    (module docstring), or None."""
+    from .rules.validators import validate_care_place_zh  # the rules' validators read this package
+
+    start = unit_start - 2
+    if start < 1 or text[start - 1] not in _SENT_BEFORE:
+        return None
+    return (start, unit_start) if validate_care_place_zh(text, start, unit_start) else None
+
+
+def _hospitals_before_units(doc: Doc, text: str, taken: List[bool]) -> List[Span]:
+    added = []
+    for ent in doc.ents:
+        if ent.label_ != LABEL or not chinese_department().match(text, ent.start_char):
+            continue
+        found = hospital_before_unit(text, ent.start_char)
+        if found is None or any(taken[found[0]:found[1]]):
+            continue
+        span = doc.char_span(found[0], found[1], label=HOSPITAL)
+        if span is None:
+            continue
+        for i in range(*found):
+            taken[i] = True
+        span._.source = SOURCE
+        added.append(span)
+    return added
+
+
 def hospital_units(doc: Doc) -> List[Span]:
-    """Add to `doc.ents` the departments written right after a hospital, where no entity stands (module
-    docstring); returns the added spans (for counting, never for logging: PHI)."""
+    """Add to `doc.ents` the departments written right after a hospital, and the hospitals written right
+    before a Chinese department, where no entity stands (module docstring); returns the added spans (for
+    counting, never for logging: PHI)."""
     text = doc_text(doc)
     taken = taken_characters(doc, len(text))
     added, replaced = [], []
@@ -83,4 +123,7 @@ def hospital_units(doc: Doc) -> List[Span]:
     if added:
         kept = [e for e in doc.ents if (e.start_char, e.end_char) not in replaced]
         doc.ents = sorted(kept + added, key=lambda s: s.start)
-    return added
+    hospitals = _hospitals_before_units(doc, text, taken)
+    if hospitals:
+        doc.ents = sorted(list(doc.ents) + hospitals, key=lambda s: s.start)
+    return added + hospitals

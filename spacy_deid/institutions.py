@@ -16,6 +16,8 @@ for spans the NER found (never rule or date spans):
   `[德光高中]` SCHOOL, `[文藻外語大]學`), when at least two name characters come before the type word; a
   span the NER called a person's name only when the type word does not go on into a common word
   (`[王建國]小時候` is a name before 小時);
+- an English span followed by one to three more capitalised words and a type word takes them
+  (`[Tungs' Taichung] MetroHarbor Hospital` DOCTOR -> `[Tungs' Taichung MetroHarbor Hospital]` HOSPITAL);
 - an institution span (of a label with type words) followed by a name of two or three characters and a
   type word takes both, with the type word's label (`[嘉南]藥理大學` HOSPITAL -> `[嘉南藥理大學]` SCHOOL,
   `[文藻]外語大學`);
@@ -41,9 +43,10 @@ for spans the NER found (never rule or date spans):
 A NER that reads one character at a time also leaves a character it has not seen in a name outside
 it, or splits a name where a word it knows begins, cutting one institution in two (`[國立]交[通大學]`,
 `[國立彰化]師[範大學]`, `[林耳][鼻喉科]診所`); `joined` makes one span of two NER spans at most two name
-characters apart when the second is a place or institution and the whole, with a type word right after
-it, ends with a type word (whose label it takes), and the first is a place, an institution or a
-generic modifier (`國立`, whatever label the NER gave it); side by side (`[新加坡][中央醫院]`) only when
+characters apart when the second is a place or institution (or, after a city, state, country or region,
+a name a type word follows: `[台北市]立[萬芳]醫院`, the NER's DOCTOR) and the whole, with a type word
+right after it, ends with a type word (whose label it takes), and the first is a place, an institution
+or a generic modifier (`國立`, whatever label the NER gave it); side by side (`[新加坡][中央醫院]`) only when
 no grammatical word or verb meets at the seam (`來[台讀][國立成功大學]` is a place, a verb and a school).
 An English name that starts with a number the NER took apart (`[228] [Peace Memorial Park]`), or that has
 `of` in it (`[Garden of] [Hope Foundation]`, the first part capitalised words), is joined too.
@@ -148,7 +151,12 @@ _ENDS_WITH_OF = re.compile(r"^[A-Z][A-Za-z'-]*(?:[ ][A-Z][A-Za-z'-]*)*[ ](?:of|O
 def _joined(doc: Doc, text: str, first: Span, second: Span) -> Optional[Span]:
     if (first._.source or "ner") != "ner" or (second._.source or "ner") != "ner":
         return None
-    if second.label_ not in LOCATION_LABELS or second.start_char - first.end_char not in _GAP_IN_NAME:
+    if second.start_char - first.end_char not in _GAP_IN_NAME:
+        return None
+    if second.label_ not in LOCATION_LABELS and not (
+            # `[台北市]立[萬芳]醫院`: the NER read the hospital's own name as a person's
+            second.label_ in NAME_LABELS and first.label_ in NAMED_AFTER_LABELS
+            and type_word_after(text, second.end_char) is not None):
         return None
     if not (first.label_ in LOCATION_LABELS or first.text in GENERIC_MODIFIERS):
         return None
@@ -158,9 +166,9 @@ def _joined(doc: Doc, text: str, first: Span, second: Span) -> Optional[Span]:
         # an English name with `of` in it
         label = type_word_ending(second.text)
         return doc.char_span(first.start_char, second.end_char, label=label) if label else None
-    if (gap and not _name_like(gap)) or not HAN_CHAR.match(text, first.end_char - 1):
+    if (gap and not name_like(gap)) or not HAN_CHAR.match(text, first.end_char - 1):
         return None
-    if not gap and second.label_ != "DEPARTMENT" and not _name_like(first.text[-1] + second.text[0]):
+    if not gap and second.label_ != "DEPARTMENT" and not name_like(first.text[-1] + second.text[0]):
         return None  # `[台讀][國立成功大學]`: a place and a verb, then a school
     end = second.end_char
     after = type_word_after(text, end)  # `[林耳][鼻喉科]診所`: the type word may follow the second part
@@ -248,7 +256,7 @@ def completed(doc: Doc, text: str, ent: Span,
     return new
 
 
-def _name_like(text: str) -> bool:
+def name_like(text: str) -> bool:
     """Han characters only, none of them grammatical: a name, not a phrase (`協和`, not `的醫`)."""
     return all(HAN_CHAR.match(c) and c not in _GRAMMAR_ZH for c in text)
 
@@ -262,7 +270,7 @@ def _ran_past_type_word(doc: Doc, text: str, ent: Span) -> Optional[Union[Span, 
         return doc.char_span(ent.start_char, ent.start_char + unit.start(), label=ent.label_)
     for length in _NAME_AFTER_TYPE_WORD:
         head, tail = span[:-length], span[-length:]
-        if len(head) < 3 or not _name_like(tail):
+        if len(head) < 3 or not name_like(tail):
             return None
         if (tail.endswith(_PART_ENDINGS + _STAFF_ENDINGS) or any(tail.startswith(w) for w in _CONTINUES_ZH)
                 or any(tail.endswith(w) for w, _ in _ZH)):
@@ -289,7 +297,7 @@ def _named_after_place(text: str, ent: Span) -> Optional[Tuple[int, str]]:
         return None
     for length in _NAME_BEFORE_TYPE_WORD if place else _NAME_BEFORE_TYPE_WORD_OF_INSTITUTION:
         name = text[ent.end_char:ent.end_char + length]
-        if len(name) < length or not _name_like(name) or name in _NEAR_WORDS:
+        if len(name) < length or not name_like(name) or name in _NEAR_WORDS:
             return None
         found = type_word_after(text, ent.end_char + length)
         if found is not None:
@@ -308,7 +316,7 @@ def _type_word_finished(text: str, ent: Span) -> Optional[Tuple[int, str]]:
                 continue
             name = span[:len(span) - cut]
             end = ent.end_char + len(word) - cut
-            if len(name) < 2 or not _name_like(name) or any(text.startswith(w, end) for w in _CONTINUES_ZH):
+            if len(name) < 2 or not name_like(name) or any(text.startswith(w, end) for w in _CONTINUES_ZH):
                 continue
             if ent.label_ in NAME_LABELS and text[end - 1:end + 1] in common_words_zh():
                 continue
@@ -327,16 +335,38 @@ def _branch_end(text: str, end: int) -> int:
     else `end`: the campus is part of the hospital's name."""
     for length in _NAME_BEFORE_TYPE_WORD_OF_INSTITUTION:
         name = text[end:end + length]
-        if len(name) == length and _name_like(name):
+        if len(name) == length and name_like(name):
             for word in _BRANCH_WORDS_ZH:
                 if text.startswith(word, end + length):
                     return end + length + len(word)
     return end
 
 
+# A capitalised English word of an institution's name (`MetroHarbor`, `Kai-Syuan`, `Tungs'`).
+_EN_NAME_WORD = re.compile(r"[ ][A-Z][A-Za-z'’-]*")
+_EN_NAME_WORDS_BEFORE_TYPE_WORD = 3
+
+
+def _english_name_then_type_word(text: str, ent: Span) -> Optional[Tuple[int, str]]:
+    """(end, label) of an English type word after one to three more capitalised words of the name
+    (`[Tungs' Taichung] MetroHarbor Hospital`), else None."""
+    if not ent.text[:1].isupper() or not ent.text[-1:].isalpha() or not ent.text.isascii():
+        return None
+    end = ent.end_char
+    for _ in range(_EN_NAME_WORDS_BEFORE_TYPE_WORD):
+        word = _EN_NAME_WORD.match(text, end)
+        if word is None:
+            return None
+        end = word.end()
+        found = type_word_after(text, end)
+        if found is not None:
+            return found
+    return None
+
+
 def _extended(doc: Doc, text: str, ent: Span, following: Optional[Span]) -> Optional[Span]:
     found = (type_word_after(text, ent.end_char) or _named_after_place(text, ent)
-             or _type_word_finished(text, ent))
+             or _type_word_finished(text, ent) or _english_name_then_type_word(text, ent))
     if found is None or text[ent.start_char:ent.end_char].strip() in GENERIC_MODIFIERS:
         return None
     end, label = found

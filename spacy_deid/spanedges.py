@@ -18,8 +18,12 @@ spans; never streets, whose names start with such characters, or departments):
 - a trailing activity word (`ACTIVITY_WORDS`: 戒酒, 長大, 遊學, 肄業, 研究所, 職員 ...), or the first part of one
   the text goes on with (`[交大研]究所`), or a school year (`[港大一年級]`) is dropped when at least two
   characters remain, and so is a trailing English function word, word for a place's people or its
-  staff (`Park on`, `NTU student`, `AUO HR`), a lower-case word after a comma (`FamilyMart, night`), or
-  the noun after a nationality (`Chinese national`).
+  staff (`Park on`, `NTU student`, `AUO HR`), a lower-case word after a comma (`FamilyMart, night`),
+  the noun after a nationality (`Chinese national`), or a common past-tense verb in lower case after
+  a capitalised name (`[Joy English] visited`);
+- a span that starts inside a word for studying drops its 學 (`入[學港大]` -> `[港大]`);
+- a district's name of one character and 區 takes the character before it (`台南市歸[仁區]` -> `[歸仁區]`):
+  only the directions name a district with one (`[東區]`).
 
 `自` and `從` are not in the list: 自由路, 自強 and 從善 start names.
 
@@ -61,7 +65,9 @@ _COUNTED_PLACE = re.compile(r"一處|一家|一間|一所|一個|某|這家|那�
 _AFTER_TYPE_WORD = frozenset("念讀唸便就時後前並也都又才再的了和與及跟畢")
 ACTIVITY_WORDS = ("住院", "就診", "急診", "看診", "門診", "回診", "戒酒", "戒毒", "治療", "開刀", "手術", "復健",
                   "追蹤", "檢查", "工作", "上班", "打工", "就讀", "留學", "遊學", "出差", "旅遊", "度假", "長大",
-                  "出生", "定居", "居住", "流浪", "安排", "探視", "找", "畢業", "肄業", "休學", "輟學", "退學",
+                  "出生", "定居", "居住", "流浪", "安排", "探視", "找", "看", "畢業", "肄業", "休學", "輟學", "退學",
+                  # home in a place (`返回[上海]家中`)
+                  "家中", "家裡",
                   "研究所", "碩士班", "博士班", "職員", "員工", "期間", "時",
                   # care the patient goes to a hospital for (`回[郭綜合]施打`, `於[高市聯醫]接受治療`)
                   "施打", "打針", "注射", "接受", "領藥", "拿藥", "抽血", "洗腎", "複診", "就醫", "求診", "掛號",
@@ -69,6 +75,14 @@ ACTIVITY_WORDS = ("住院", "就診", "急診", "看診", "門診", "回診", "�
                   "學務處", "教務處", "訓導處", "輔導室", "導師", "教官", "宿舍", "夜間部", "日間部",
                   # shifts of work (`在[全家]上大夜班`)
                   "上大夜班", "上小夜班", "上夜班", "值班", "輪班")
+# A school's offices whose first character also ends a type word (中學, 大學): `[台中一中]學務處`.
+_OFFICES_AFTER_A_SCHOOL = frozenset({"學務處"})
+# Words ending in 學 that a NER span of a school may start inside (`入[學港大]`): what a student does.
+_STUDY_WORDS_BEFORE = frozenset({"入學", "就學", "休學", "復學", "退學", "轉學", "留學", "求學", "上學", "放學", "開學"})
+# A district of Taiwan is named by two characters and 區 (`歸仁區`, `前金區`); only the five directions
+# name one with a single character (`台中市[東區]`).
+_DISTRICT_CUT_SHORT = re.compile(f"[{HAN_RANGES}]區")
+_ONE_CHARACTER_DISTRICTS = frozenset("東西南北中")
 # A school year after a school: `[港大]一年級`.
 _SCHOOL_YEAR = re.compile(r"[一二三四五六七八九1-9]年級$")
 # English words that end no place name: `[Rongxing Garden Park] on 2月26日`.
@@ -79,6 +93,9 @@ _TRAILING_FUNCTION_WORD = re.compile(
     r"|,[ ][a-z]+$"
     # the noun after a nationality's adjective (`[Chinese national]`, `[American citizen]`)
     r"|[ ](?:nationals?|citizens?)$")
+# A lower-case word after a capitalised one at the end of a span: the sentence's verb when it is a
+# common past-tense form (`Teacher Ms. Lu from [Joy English visited]`, `[NDHU visited] on`).
+_TRAILING_LOWER_WORD = re.compile(r"(?<=[A-Za-z.])[ ]([a-z]{3,}ed)$")
 EDGE_LABELS = LOCATION_LABELS - {"STREET", "DEPARTMENT"}
 
 
@@ -87,6 +104,8 @@ def trimmed_bounds(text: str, start: int, end: int) -> Optional[tuple]:
     new_start, new_end = start, end
     if text[start] in LEADING_PREPOSITIONS or _leading_verb(text, start):
         new_start = _after_leading_word(text, start, end)
+    elif _district_cut_short(text, start, end):
+        new_start = start - 1
     else:
         new_start = _after_type_word_before(text, start, end)
     new_end = _end_of_institution(text, new_start, new_end)
@@ -103,9 +122,21 @@ def trimmed_bounds(text: str, start: int, end: int) -> Optional[tuple]:
             break
     else:
         m = _TRAILING_FUNCTION_WORD.search(text, max(new_start, new_end - 10), new_end)
+        if m is None:
+            m = _TRAILING_LOWER_WORD.search(text, max(new_start, new_end - 30), new_end)
+            if m is not None and (m.group(1) not in common_words() or text[new_start:new_start + 1].islower()):
+                m = None
         if m is not None and m.start() - new_start >= 2:
             new_end = m.start()
     return None if (new_start, new_end) == (start, end) else (new_start, new_end)
+
+
+def _district_cut_short(text: str, start: int, end: int) -> bool:
+    """Is text[start:end] a district's name without its first character (`台南市歸[仁區]`, `警察局前[金區]`):
+    one character and 區, not a direction, after a Han character that is no preposition?"""
+    return (start >= 1 and _DISTRICT_CUT_SHORT.fullmatch(text, start, end) is not None
+            and text[start] not in _ONE_CHARACTER_DISTRICTS and HAN_CHAR.match(text, start - 1) is not None
+            and text[start - 1] not in LEADING_PREPOSITIONS)
 
 
 def _end_of_institution(text: str, start: int, end: int) -> int:
@@ -121,7 +152,8 @@ def _end_of_institution(text: str, start: int, end: int) -> int:
 def _activity_at_end(text: str, start: int, end: int, word: str) -> int:
     """How many characters of `word` text[start:end] ends with: all of it, or the first part of it when
     the text goes on with the rest (`[交大研]究所`), but never a type word's end (`高職` before 員工) unless
-    what remains ends with one too (`[仁愛國中學]務處`: 國中, then 學務處);
+    what remains ends with one too (`[仁愛國中學]務處`: 國中, then 學務處) or the word is a school's office
+    (`[台中一中學]務處`: 務處 is no word, so the 學 is the office's);
     0 when fewer than two characters would remain."""
     if text[end - 1] not in word:  # neither the word nor a first part of it ends here
         return 0
@@ -131,7 +163,7 @@ def _activity_at_end(text: str, start: int, end: int, word: str) -> int:
         cut = next((k for k in range(len(word) - 1, 0, -1) if end - k >= start
                     and text.startswith(word[:k], end - k) and text.startswith(word[k:], end)), 0)
         if (cut and type_word_ending(text[start:end]) is not None
-                and type_word_ending(text[start:end - cut]) is None):
+                and type_word_ending(text[start:end - cut]) is None and word not in _OFFICES_AFTER_A_SCHOOL):
             return 0
     return cut if end - cut - start >= 2 else 0
 
@@ -139,12 +171,15 @@ def _activity_at_end(text: str, start: int, end: int, word: str) -> int:
 def _after_type_word_before(text: str, start: int, end: int) -> int:
     """Where the name starts when the span begins inside a type word written before it (`國[中成大]`,
     `高[中台中一中]`: the school level, then the school), or with or inside a common word before an
-    institution's name (`[經營永興五金行]`, `經[營阿美早餐店]`), else `start`; at least two characters
+    institution's name (`[經營永興五金行]`, `經[營阿美早餐店]`) or inside a word for studying (`入[學港大]`),
+    else `start`; at least two characters
     remain, and of an institution, more than its type word."""
     for word in SCHOOL_LEVELS_ZH:
         for k in range(1, min(len(word), start + 1)):
             if text.startswith(word, start - k) and end - (start - k + len(word)) >= 2:
                 return start - k + len(word)
+    if start >= 1 and text[start - 1:start + 1] in _STUDY_WORDS_BEFORE and end - start - 1 >= 2:
+        return start + 1  # `入[學港大]`: the span starts inside 入學
     words = common_words_zh()
     for word_start in (start - 1, start):
         name_start = word_start + 2
@@ -245,6 +280,8 @@ def trimmed(doc: Doc, text: str, ent: Span, following: Optional[Span] = None) ->
             bounds = (bounds[0], min(bounds[1], end))  # the worker's word is another entity's
     elif ent.label_ in EDGE_LABELS:
         bounds = trimmed_bounds(text, start, end)
+        if bounds is not None and bounds[0] < start and (first == 0 or doc[first - 1].ent_type_):
+            bounds = (start, bounds[1])  # the character before is another entity's
     elif ent.label_ in NAME_LABELS and _leading_verb(text, start):
         bounds = (_after_leading_word(text, start, end), end)
     else:

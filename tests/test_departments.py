@@ -51,6 +51,13 @@ from ner_spans import doc_with_ents, repaired
     # a Han span that ends inside a department's name ends before it
     ("先送門諾加護病房, 穩定後轉本院", ("門諾加", "HOSPITAL"), [("門諾", "HOSPITAL")]),
     ("轉診單: 萬芳胸腔外科 殷醫師", ("萬芳胸", "DOCTOR"), [("萬芳", "DOCTOR")]),
+    # a hospital and its Chinese department in one span: the two
+    ("先送協和加護病房, 穩定後轉本院", ("協和加護病房", "DEPARTMENT"),
+     [("協和", "HOSPITAL"), ("加護病房", "DEPARTMENT")]),
+    ("先送阮綜合加護病房, 穩定後轉本院", ("阮綜合加護病房", "HOSPITAL"),
+     [("阮綜合", "HOSPITAL"), ("加護病房", "DEPARTMENT")]),
+    ("先送雙和加護病房, 穩定後轉本院", ("雙和加護病房", "SCHOOL"), [("雙和", "HOSPITAL"), ("加護病房", "DEPARTMENT")]),
+    ("轉入台大醫院加護病房", ("台大醫院加護病房", "DEPARTMENT"), [("台大醫院", "HOSPITAL"), ("加護病房", "DEPARTMENT")]),
     # a school, business or market holds no outpatient clinic: before one, the span is a department
     ("Return to RAD OPD on 2/3", ("RAD", "SCHOOL"), [("RAD", "DEPARTMENT")]),
     ("RETURN TO NEPH CLINIC ON 2/3", ("NEPH", "GENERAL_BUSINESS"), [("NEPH", "DEPARTMENT")]),
@@ -84,6 +91,8 @@ def test_department_names_are_relabelled_trimmed_or_split(text, found, expected)
     ("To: ER Intensive Care Unit", ("ER Intensive Care Unit", "DEPARTMENT")),  # ER names a department
     ("回新中醫院內科追蹤", ("新中醫院", "HOSPITAL")),  # ends where the department starts
     ("轉加護病房", ("轉加", "LOCATION")),  # one character would be left
+    ("轉入成人加護病房", ("成人加護病房", "DEPARTMENT")),  # a common word before the unit: no hospital
+    ("會診本院加護病房", ("本院加護病房", "DEPARTMENT")),  # this hospital names none
 ])
 def test_names_that_are_not_department_names_are_left_alone(text, found):
     assert repaired(text, found, by_department) == (0, [found])

@@ -55,6 +55,25 @@ def test_nothing_is_added_where_an_entity_stands():
     assert _added("faxed to NTUH RAD today", [("NTUH", "HOSPITAL"), ("RAD", "SCHOOL")]) == []
 
 
+@pytest.mark.parametrize("text,unit,hospital", [
+    ("7月7日被登山客發現, 先送協和加護病房, 穩定後轉本院.", "加護病房", "協和"),
+    ("轉至彰基精神科", "精神科", "彰基"),
+])
+def test_a_hospital_is_added_before_its_unit_after_a_verb_of_sending(text, unit, hospital):
+    assert _added(text, [(unit, "DEPARTMENT")]) == [(hospital, "HOSPITAL")]
+
+
+@pytest.mark.parametrize("text,unit", [
+    ("2008/12/05  科別 外科  醫師 孫瑋彥", "外科"),  # a field's label
+    ("QTc prolongation 會診老年醫學科, 建議停用", "老年醫學科"),  # a consult
+    ("轉入成人加護病房", "加護病房"),  # a common word
+    ("送本院急診", "急診"),  # this hospital
+    ("To: 門諾 一般外科", "一般外科"),  # no verb of sending: left to the NER and the rules
+])
+def test_no_hospital_is_added_before_a_unit_without_one(text, unit):
+    assert _added(text, [(unit, "DEPARTMENT")]) == []
+
+
 def test_unit_after_reads_the_text_only():
     text = "To: 門諾 一般外科"
     assert unit_after(text, text.index("門諾") + 2) == (text.index("一般外科"), len(text))

@@ -38,6 +38,11 @@ from ner_spans import deid_after, doc_with_ents, ents_of, repaired
     # a general hospital's short name, 醫院 left off
     ("三次 manic episode, 皆住郭綜合", ("郭綜合", "DOCTOR"), ("郭綜合", "HOSPITAL")),
     ("To: 阮綜合 外科   From: General Psychiatry", ("阮綜合", "PERSON"), ("阮綜合", "HOSPITAL")),
+    # more capitalised words of the name before the type word
+    ("Records faxed from Tungs' Taichung MetroHarbor Hospital (02-80670059)", ("Tungs' Taichung", "DOCTOR"),
+     ("Tungs' Taichung MetroHarbor Hospital", "HOSPITAL")),
+    ("ADMITTED TO KAOHSIUNG MUNICIPAL KAI-SYUAN PSYCHIATRIC HOSPITAL", ("KAOHSIUNG", "CITY"),
+     ("KAOHSIUNG MUNICIPAL KAI-SYUAN PSYCHIATRIC HOSPITAL", "HOSPITAL")),
     # no person's name ends with an English type word
     ("Prior admissions: (1) Yuan's General Hospital, 2010", ("Yuan's General Hospital", "PATIENT"),
      ("Yuan's General Hospital", "HOSPITAL")),
@@ -59,6 +64,8 @@ def test_a_span_takes_the_type_word_after_it(text, found, expected):
     ("住在台南市新化大學路。", ("台南市", "CITY")),  # the type word runs on into a street
     ("病人王小明大安醫院轉來。", ("王小明", "PATIENT")),  # only places name institutions
     ("住在台北市信義區忠孝東路附近的長庚醫院", ("台北市", "CITY")),  # too far: more than five characters
+    ("Seen by Chen at Kuo General Hospital", ("Chen", "DOCTOR")),  # a lower-case word between
+    ("Taipei Mayor Ko Wen Je Hospital visit", ("Taipei", "CITY")),  # more than three words between
 ])
 def test_words_that_only_look_like_type_words_leave_the_span_alone(text, found):
     assert repaired(text, found, completed) == (0, [found])

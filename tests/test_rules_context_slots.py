@@ -150,6 +150,8 @@ def test_what_else_stands_in_an_english_slot_is_no_occupation(nlp, text):
     ("今日從澄清轉來, 攜帶轉診單", "澄清"),
     ("長效針下次回慈濟施打", "慈濟"),
     ("出院後回馬偕門診", "馬偕"),
+    ("每週三次到彰基洗腎", "彰基"),  # care, not only a visit
+    ("去年於協和接受手術", "協和"),
     ("Prior admissions: (1) KUOGH, 2010, psychosis; (2) MCH, 2015", "KUOGH"),
     ('S: claims Dr. Yang at MCH "put poison in my food".', "MCH"),
     ("Records faxed from TTMHH (07-3456789).", "TTMHH"),

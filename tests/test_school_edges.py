@@ -29,6 +29,22 @@ from ner_spans import doc_with_ents, ents_of, repaired
     ("在南門市場附近經營阿美早餐店。", ("營阿美早餐店", "LOCATION"), ("阿美早餐店", "LOCATION")),  # inside 經營
     ("個案於新店一處公園慢跑時胸痛。", ("新店一處公園", "LOCATION"), ("新店", "LOCATION")),  # a generic park
     ("住在台北某醫院附近", ("台北某醫院", "HOSPITAL"), ("台北", "HOSPITAL")),
+    # a school's office after an abbreviation that ends as a type word's first part does (中, 大)
+    ("已聯絡台中一中學務處, 安排返校會議", ("台中一中學", "SCHOOL"), ("台中一中", "SCHOOL")),
+    ("已聯絡港大學務處", ("港大學", "SCHOOL"), ("港大", "SCHOOL")),
+    # a span that starts inside a word for studying
+    ("學業: 2197年 入學港大; 2216年1月 休學", ("學港大", "SCHOOL"), ("港大", "SCHOOL")),
+    ("民國169年 入學高醫; 休學", ("學高醫", "HOSPITAL"), ("高醫", "HOSPITAL")),
+    # a common past-tense verb in lower case after a capitalised name
+    ("Teacher Ms. Lu from Joy English visited on 111.10.24", ("Joy English visited", "LOCATION"),
+     ("Joy English", "LOCATION")),
+    ("Teacher Mr Tu from NDHU visited on 2218.05.30", ("NDHU visited", "REGION"), ("NDHU", "REGION")),
+    # home in a place, and a visit to someone there
+    ("P: 申請 1/28 外宿返回上海家中, 由高恆佑負責接送.", ("上海家中", "SCHOOL"), ("上海", "SCHOOL")),
+    ("「我想回舊金山看劉海勳」反覆詢問", ("舊金山看", "SCHOOL"), ("舊金山", "SCHOOL")),
+    # a district's name cut short takes its first character
+    ("地址台南市歸仁區崇德路169號", ("仁區", "CITY"), ("歸仁區", "CITY")),
+    ("據台中警察局前金區分局筆錄", ("金區", "CITY"), ("前金區", "CITY")),
 ])
 def test_an_institution_span_drops_the_words_at_its_edges(text, found, expected):
     assert repaired(text, found, trimmed) == (1, [expected])
@@ -40,6 +56,12 @@ def test_an_institution_span_drops_the_words_at_its_edges(text, found, expected)
     ("由大安高職員工", ("大安高職", "SCHOOL")),
     ("參加讀書會", ("讀書會", "LOCATION")),  # 讀書 is a word
     ("逛光華商場", ("光華商場", "MARKET")),  # a common word first, but only the type word would remain
+    ("就讀建國中學學務處", ("建國中學", "SCHOOL")),  # the school's own 學, then its office
+    ("地址台中市東區建國路", ("東區", "CITY")),  # a direction names a district with one character
+    ("搬到區區", ("區區", "CITY")),  # no Han character of a name before it: 到 is a preposition
+    ("住在仁區", ("仁區", "CITY")),  # 在 is a preposition
+    ("moved to Red Deer", ("Red Deer", "CITY")),  # a capitalised word, no verb
+    ("the ward unit closed", ("ward unit closed", "LOCATION")),  # a lower-case span: its words are its own
 ])
 def test_names_that_start_or_end_with_such_characters_are_kept(text, found):
     assert repaired(text, found, trimmed) == (0, [found])
@@ -73,6 +95,9 @@ def test_a_name_before_a_common_word_is_not_made_a_school(text, found):
     ("在林耳鼻喉科診所看診", [("林耳", "NATIONALITY"), ("鼻喉科", "DEPARTMENT")], [("林耳鼻喉科診所", "HOSPITAL")]),
     ("轉至新加坡中央醫院", [("新加坡", "COUNTRY"), ("中央醫院", "HOSPITAL")], [("新加坡中央醫院", "HOSPITAL")]),
     ("轉台北榮總", [("台北", "CITY"), ("榮總", "HOSPITAL")], [("台北榮總", "HOSPITAL")]),  # a short form's type word
+    # the hospital's own name read as a person's, between the city and the type word
+    ("三次 manic episode, 皆住台北市立萬芳醫院", [("台北市", "CITY"), ("萬芳", "DOCTOR")],
+     [("台北市立萬芳醫院", "HOSPITAL")]),
     ("found at 228 Peace Memorial Park", [("228", "ROOM"), ("Peace Memorial Park", "DEPARTMENT")],
      [("228 Peace Memorial Park", "LOCATION")]),  # a name that starts with a number
     ("referred to Garden of Hope Foundation; social worker", [("Garden of", "DEPARTMENT"), ("Hope Foundation", "LOCATION")],
@@ -91,6 +116,8 @@ def test_an_institution_cut_in_two_is_joined(text, parts, expected):
     ("台北市 大安區", [("台北市", "CITY"), ("大安區", "CITY")]),  # no type word at the end
     ("來台讀國立成功大學", [("台讀", "HOSPITAL"), ("國立成功大學", "SCHOOL")]),  # a verb at the seam
     ("台北榮民之家", [("台北", "CITY"), ("榮民之家", "LOCATION")]),  # ends with no type word
+    ("台北市王大明說", [("台北市", "CITY"), ("王大明", "PERSON")]),  # a name with no type word after it
+    ("王小明林醫院", [("王小明", "PATIENT"), ("林", "PERSON")]),  # a name first: only after a place
     ("room 228 Peace Street", [("228", "ROOM"), ("Peace Street", "STREET")]),  # no type word: a room and a street
     ("south of Taipei Central Park", [("south of", "REGION"), ("Taipei Central Park", "LOCATION")]),  # lower case
     ("Taipei of Hope Street", [("Taipei of", "CITY"), ("Hope Street", "STREET")]),  # no type word after it

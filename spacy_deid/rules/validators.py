@@ -349,10 +349,10 @@ def _named_place_zh(name: str, generic: "frozenset[str]", label: str, known_plac
     (`三年前`), a person with a title (`楊醫師`), a known place (`台北`; with `known_places`, one may be the
     name) or an institution whose type word says it is of another kind (`在[南門市場]工作` is a market)."""
     from ..common_words_zh import plain_han_words  # validators load before the span checks
-    from ..institutions import _name_like
+    from ..institutions import name_like
     from ..workplaces import named_otherwise
 
-    if (name in generic or not _name_like(name) or name.endswith(_UNIT_ENDINGS_ZH)
+    if (name in generic or not name_like(name) or name.endswith(_UNIT_ENDINGS_ZH)
             or name.endswith(TITLES_AFTER_NAME_ZH) or any(c in _TIME_CHARACTERS_ZH for c in name)
             or plain_han_words(name, label)):
         return False
