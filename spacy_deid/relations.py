@@ -114,7 +114,8 @@ CLINICIAN_ZH = PHYSICIAN_TITLES_ZH
 CLINICIAN_EN = ("dr", "dr.", "doctor", "vs", "attending", "resident", "physician", "psychiatrist", "surgeon",
                 # a note's co-signature and the physician on duty (`cosign pending: [Liu Ya-Yu]`, `週末值班 [劉友勝]`)
                 "cosign", "cosign pending", "cosigned by", "co-signed by")
-_ON_DUTY_ZH = ("值班",)
+# the physician on duty and a note's reviewer, who co-signs it (`週末值班 [劉友勝]`, `覆核 [劉]主任`)
+_ON_DUTY_ZH = ("值班", "覆核")
 
 # An English title between a relation word and the name.
 _TITLE = r"(?:(?i:mr|mrs|ms|miss|mx|dr|doctor)\.?[ ])?"
@@ -194,7 +195,7 @@ _CLINICIAN_IN_BRACKETS = re.compile(r"[ ]?[(（][ ]?(?:值班醫師|主治醫師
 _CLINICIAN_AFTER = re.compile(r"[ ]?(?:醫師|醫生|大夫)|" + MD_AFTER + "|" + _CLINICIAN_IN_BRACKETS.pattern)
 _LONGEST = max(len(w) for w in KINSHIP_ZH + KINSHIP_EN + OTHERS_ZH + OTHERS_EN)
 # Words that stand before a name and never inside it (the relation words, and titles used before one).
-_WORDS_BEFORE_NAME_ZH = tuple(sorted(set(KINSHIP_ZH + OTHERS_ZH + ("先生", "太太", "小姐", "女士")),
+_WORDS_BEFORE_NAME_ZH = tuple(sorted(set(KINSHIP_ZH + OTHERS_ZH + _ON_DUTY_ZH + ("先生", "太太", "小姐", "女士")),
                                      key=lambda w: (-len(w), w)))
 _BETWEEN_WORD_AND_NAME = " :：,，"
 _ORDER_BEFORE_WORD = frozenset("大小二三四老")  # `大女兒`, `小兒子`

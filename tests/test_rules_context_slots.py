@@ -168,6 +168,31 @@ def test_a_hospital_named_by_its_department_or_a_visit(nlp, text, expected):
     assert expected in _labelled(nlp, text, "HOSPITAL")
 
 
+@pytest.mark.parametrize("text,expected", [
+    ("學業: 2007 入學交大; 01/2016 休學", "交大"),
+    ("學業: 91年 入學國立交通大學; 93年6月 休學", "國立交通大學"),
+    ("畢業於東吳大學，之後在台北工作", "東吳大學"),
+    ("女兒就讀竹中二年級", "竹中"),
+    ("就讀台大研究所時開始失眠", "台大"),  # the level after the name is no part of it
+    ("個案就讀於陽明交大, 目前休學", "陽明交大"),
+])
+def test_a_school_named_after_a_word_of_study(nlp, text, expected):
+    assert _labelled(nlp, text, "SCHOOL") == [expected]
+
+
+@pytest.mark.parametrize("text", [
+    "就讀國中時開始抽菸",  # a school level names no school
+    "就讀期間成績中等",  # a time
+    "就讀大學時住宿舍",
+    "畢業於該校後待業",  # this school
+    "入學台北; 後轉學",  # a known place: the city
+    "畢業於台大醫院, 後任職",  # a hospital's type word: no school
+    "目前就讀中, 成績尚可",
+])
+def test_no_school_after_a_word_of_study_that_names_none(nlp, text):
+    assert _labelled(nlp, text, "SCHOOL") == []
+
+
 @pytest.mark.parametrize("text", [
     "安排至門診追蹤",  # a generic word
     "安排至本院追蹤",

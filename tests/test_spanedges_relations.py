@@ -299,6 +299,7 @@ def test_a_name_next_to_another_relation_word_is_person(text, found):
     ("-- Hsia-Ting Chao, PGY-2; reviewed and agreed, Liu (VS)", ("Hsia-Ting Chao", "PATIENT")),
     ("note by yhc (cosign pending: Yang Hsun-Chen)", ("Yang Hsun-Chen", "PATIENT")),
     ("病程 (110/2/3, 週末值班 劉友勝)", ("劉友勝", "PERSON")),
+    ("書寫人 徐醫師／覆核 周大明", ("周大明", "PERSON")),
 ])
 def test_a_name_next_to_a_physicians_title_is_a_doctor(text, found):
     assert repaired(text, found, by_relation) == (1, [(found[0], "DOCTOR")])
@@ -343,6 +344,8 @@ def test_names_without_a_relation_word_next_to_them_keep_their_label(text, found
     ("plans to visit 阿公 宋瓊美 in May", ("公 宋瓊美", "FAMILY"), ("宋瓊美", "FAMILY")),
     ("7/23 堂妹范雄晉與案姐一同到病房.", ("堂妹范雄晉", "PERSON"), ("范雄晉", "FAMILY")),
     ("由小兒子: 曾佑雄帶來急診.", ("小兒子: 曾佑雄", "PATIENT"), ("曾佑雄", "FAMILY")),
+    ("書寫人 程醫師／覆核 劉主任", ("覆核 劉", "DOCTOR"), ("劉", "DOCTOR")),  # the reviewer who co-signs
+    ("病程 (103.02.11, 週末值班 高美友)", ("值班 高美友", "PERSON"), ("高美友", "DOCTOR")),
     ("employed by 大女兒 周先生 since May", ("大女兒 周", "PATIENT"), ("周", "FAMILY")),
     ("由社工謝美華聯絡.", ("工謝美華", "PATIENT"), ("謝美華", "PERSON")),
     ("由案妻，王小美陪同.", ("妻，王小美", "PATIENT"), ("王小美", "FAMILY")),  # a comma between

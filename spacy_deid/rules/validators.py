@@ -364,6 +364,26 @@ def validate_care_place_zh(text: str, start: int, end: int) -> Optional[bool]:
     return _named_place_zh(text[start:end], _NOT_HOSPITAL_NAMES_ZH, "HOSPITAL")
 
 
+# Words that stand after a word of study without naming a school (`入學[大學]`, `就讀[研究所]`, `畢業於[該校]`).
+_NOT_SCHOOL_NAMES_ZH = frozenset("""
+大學 高中 國中 國小 小學 中學 高職 五專 二專 專科 研究所 碩士班 博士班 夜間部 日間部 學校 私校 補習班 幼兒園
+幼稚園 本校 該校 國外 國內 當地 附近 軍校 學院
+""".split())
+
+
+def validate_school_zh(text: str, start: int, end: int) -> Optional[bool]:
+    # A school's name (交大, 陽明交大, 國立交通大學) after a word of study; `入學[大學]`, `就讀[期間]`,
+    # `畢業於[王老師]班上` name none.
+    from ..common_words_zh import plain_han_words  # validators load before the span checks
+    from ..institutions import name_like
+    from ..workplaces import named_otherwise
+
+    name = text[start:end]
+    return not (name in _NOT_SCHOOL_NAMES_ZH or not name_like(name) or name.endswith(TITLES_AFTER_NAME_ZH)
+                or any(c in _TIME_CHARACTERS_ZH for c in name) or plain_han_words(name, "SCHOOL")
+                or named_otherwise(name, "SCHOOL"))
+
+
 def hospital_short_name_zh(name: str) -> bool:
     """May `name` be a hospital's short name where the words around it say a hospital stands (before its
     physician's name: `經[亞東]劉佑昌醫師轉介`)? A place's name is one there (亞東 is also East Asia)."""
@@ -470,6 +490,7 @@ DEFAULT_VALIDATORS: Dict[str, Validator] = {
     "profession_slot_zh": validate_profession_slot_zh,
     "profession_slot_en": validate_profession_slot_en,
     "care_place_zh": validate_care_place_zh,
+    "school_zh": validate_school_zh,
     "not_clinical_abbr": validate_not_clinical_abbr,
     "acronym_in_mixed_case": validate_acronym_in_mixed_case,
     "hospital_abbr": validate_hospital_abbr,
