@@ -16,8 +16,10 @@ for spans the NER found (never rule or date spans):
   `[德光高中]` SCHOOL, `[文藻外語大]學`), when at least two name characters come before the type word; a
   span the NER called a person's name only when the type word does not go on into a common word
   (`[王建國]小時候` is a name before 小時);
-- an English span followed by one to three more capitalised words and a type word takes them
-  (`[Tungs' Taichung] MetroHarbor Hospital` DOCTOR -> `[Tungs' Taichung MetroHarbor Hospital]` HOSPITAL);
+- an English span followed by one to three more capitalised words (each may follow `and`, `of` or `&`;
+  `and` and `&` not right after a span of one word: `[Taipei] and Taichung Hospital` is a list) and a
+  type word takes them (`[Tungs' Taichung] MetroHarbor Hospital` DOCTOR ->
+  `[Tungs' Taichung MetroHarbor Hospital]` HOSPITAL, `[Taipei Fruit] and Vegetable Market`);
 - an institution span (of a label with type words) followed by a name of two or three characters and a
   type word takes both, with the type word's label (`[嘉南]藥理大學` HOSPITAL -> `[嘉南藥理大學]` SCHOOL,
   `[文藻]外語大學`);
@@ -342,8 +344,9 @@ def _branch_end(text: str, end: int) -> int:
     return end
 
 
-# A capitalised English word of an institution's name (`MetroHarbor`, `Kai-Syuan`, `Tungs'`).
-_EN_NAME_WORD = re.compile(r"[ ][A-Z][A-Za-z'’-]*")
+# A capitalised English word of an institution's name (`MetroHarbor`, `Kai-Syuan`, `Tungs'`), or one
+# joined to the name by `and`, `of` or `&` (`Taipei Fruit and Vegetable Market`).
+_EN_NAME_WORD = re.compile(r"(?:[ ](?:and|of|AND|OF|&))?[ ][A-Z][A-Za-z'’-]*")
 _EN_NAME_WORDS_BEFORE_TYPE_WORD = 3
 
 
@@ -355,8 +358,9 @@ def _english_name_then_type_word(text: str, ent: Span) -> Optional[Tuple[int, st
     end = ent.end_char
     for _ in range(_EN_NAME_WORDS_BEFORE_TYPE_WORD):
         word = _EN_NAME_WORD.match(text, end)
-        if word is None:
-            return None
+        if word is None or (end == ent.end_char and " " not in ent.text
+                            and word.group()[1:].startswith(("and ", "AND ", "& "))):
+            return None  # `[Taipei] and Taichung Hospital`: a one-word place before `and` starts a list
         end = word.end()
         found = type_word_after(text, end)
         if found is not None:

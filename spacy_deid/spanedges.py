@@ -18,7 +18,8 @@ spans; never streets, whose names start with such characters, or departments):
 - a trailing activity word (`ACTIVITY_WORDS`: 戒酒, 長大, 遊學, 肄業, 研究所, 職員 ...), or the first part of one
   the text goes on with (`[交大研]究所`), or a school year (`[港大一年級]`) is dropped when at least two
   characters remain, and so is a trailing English function word, word for a place's people or its
-  staff (`Park on`, `NTU student`, `AUO HR`), a lower-case word after a comma (`FamilyMart, night`),
+  staff or an office there (`Park on`, `NTU student`, `AUO HR`, `Idaho office`), a lower-case word after a
+  comma (`FamilyMart, night`),
   the noun after a nationality (`Chinese national`), or a common past-tense verb in lower case after
   a capitalised name (`[Joy English] visited`);
 - a span that starts inside a word for studying drops its 學 (`入[學港大]` -> `[港大]`);
@@ -86,9 +87,10 @@ _ONE_CHARACTER_DISTRICTS = frozenset("東西南北中")
 # A school year after a school: `[港大]一年級`.
 _SCHOOL_YEAR = re.compile(r"[一二三四五六七八九1-9]年級$")
 # English words that end no place name: `[Rongxing Garden Park] on 2月26日`.
-# nor do words for the people of a place: `[NTU student]`, `[Joy English] graduate`.
+# nor do words for the people of a place: `[NTU student]`, `[Joy English] graduate`, or for a company's
+# office in a place: `Wowprime ([Tennessee] office)`.
 _TRAILING_FUNCTION_WORD = re.compile(
-    r"[ ](?i:on|in|at|to|of|for|from|with|and|the|since|until|students?|graduate|alumn(?:us|a|i)|staff|hr)$"
+    r"[ ](?i:on|in|at|to|of|for|from|with|and|the|since|until|students?|graduate|alumn(?:us|a|i)|staff|hr|offices?)$"
     # a sentence the span ran into after a comma (`[FamilyMart, night] shift`): no name goes on so
     r"|,[ ][a-z]+$"
     # the noun after a nationality's adjective (`[Chinese national]`, `[American citizen]`)

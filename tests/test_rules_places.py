@@ -184,6 +184,11 @@ def test_organisations_named_after_a_place_keep_the_ner_span():
     ("She was seen at Taipei Hospital last week.", [("Taipei Hospital", "HOSPITAL", "rule")]),
     ("在日本公司上班", [("日本", "COUNTRY", "rule")]),  # a country before a type word: a description
     ("住在台南大學路二段", [("台南", "CITY", "rule")]),  # 大學路 is a street
+    # a road named after a city: the road
+    ("債主常到基隆路四段住處按門鈴", [("基隆路四段", "STREET", "rule")]),
+    ("住在台北南京東路", [("台北", "CITY", "rule")]),  # 南京 is no known city of the lists: left to the NER
+    ("在台北路上遇到朋友", [("台北", "CITY", "rule")]),  # 路上: on the road
+    ("在台中街頭遊蕩", [("台中", "CITY", "rule")]),
 ])
 def test_a_city_before_a_type_word_names_the_institution(text, expected):
     nlp = spacy_deid.blank()

@@ -39,6 +39,7 @@ from ner_spans import doc_with_ents, ents_of, repaired
     ("Teacher Ms. Lu from Joy English visited on 111.10.24", ("Joy English visited", "LOCATION"),
      ("Joy English", "LOCATION")),
     ("Teacher Mr Tu from NDHU visited on 2218.05.30", ("NDHU visited", "REGION"), ("NDHU", "REGION")),
+    ("Works remotely for IKEA (Idaho office), night calls", ("Idaho office", "LOCATION"), ("Idaho", "LOCATION")),
     # home in a place, and a visit to someone there
     ("P: 申請 1/28 外宿返回上海家中, 由高恆佑負責接送.", ("上海家中", "SCHOOL"), ("上海", "SCHOOL")),
     ("「我想回舊金山看劉海勳」反覆詢問", ("舊金山看", "SCHOOL"), ("舊金山", "SCHOOL")),

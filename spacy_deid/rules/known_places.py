@@ -17,10 +17,11 @@ organisation (a hospital, school, business, department or market: `基隆長庚`
 named after their city): the NER's span stays.
 And a known city or state right before an institution's type word is that institution's name
 (`[台中]監獄` → `[台中監獄]` LOCATION, `[台南]醫院`, `[Taipei] Hospital`; `named_institutions`), whether or
-not the NER saw it; not a country (`日本公司` is a Japanese company).
+not the NER saw it; not a country (`日本公司` is a Japanese company); right before a kind of road, it is
+the road's name (`地址台南市[基隆路四段]142號`, `南京東路`: STREET).
 """
 import re
-from typing import List, Sequence, Tuple
+from typing import List, Optional, Sequence, Tuple
 
 from spacy.tokens import Doc, Span
 
@@ -99,16 +100,32 @@ __all__ = ["NAME_FINAL", "PLACE_LABELS", "districts_after", "overrun_ents", "run
 NAMED_AFTER_PLACE_LABELS = frozenset({"CITY", "STATE"})
 
 
+# A road named after a city or county (`基隆路四段`, `南京東路`, `杭州南路一段`): the kind of road right
+# after the place, a direction before it and a section after it; not a word the road's character
+# begins (`路上`, `路邊`, `路口`, `路人`, `路線`, `街頭`, `街道`).
+_STREET_AFTER_PLACE = re.compile(
+    r"[東西南北中]?(?:路(?![上邊過途人線程口旁])|街(?![頭道上坊])|大道)(?:[一二三四五六七八九十]{1,3}段)?")
+
+
+def street_after(text: str, end: int) -> Optional[Tuple[int, str]]:
+    """(end, "STREET") of a road named after the place that ends at `end` (`[基隆]路四段`), else None."""
+    m = _STREET_AFTER_PLACE.match(text, end)
+    return (m.end(), "STREET") if m is not None else None
+
+
 def named_institutions(doc: Doc, text: str, places: Sequence[Span]) -> List[Span]:
     """`places` with each city or state right before an institution's type word widened to that
     institution, with the type word's label (`[台中]監獄` → `[台中監獄]` LOCATION, `[台南]醫院` →
-    `[台南醫院]` HOSPITAL, `[Taipei] Hospital`): a known place the NER did not see as part of a name is
+    `[台南醫院]` HOSPITAL, `[Taipei] Hospital`), and right before a kind of road widened to that road
+    (`[基隆]路四段` → `[基隆路四段]` STREET): a known place the NER did not see as part of a name is
     still the name of what follows it."""
     from ..institutions import type_word_after  # institutions reads relations, which reads this package
 
     widened = []
     for span in places:
-        found = type_word_after(text, span.end_char) if span.label_ in NAMED_AFTER_PLACE_LABELS else None
+        found = None
+        if span.label_ in NAMED_AFTER_PLACE_LABELS:
+            found = type_word_after(text, span.end_char) or street_after(text, span.end_char)
         longer = doc.char_span(span.start_char, found[0], label=found[1]) if found else None
         if longer is not None:
             longer._.source = span._.source
