@@ -39,7 +39,7 @@ for spans the NER found (never rule or date spans):
   `[童綜合]`), is a HOSPITAL whatever the NER called it: no person is named so; and a span called a person
   that ends with an English type word takes its label (`[Yuan's General Hospital]` PATIENT);
 - a place span that ends with a type word (and holds more than it) takes that word's label
-  (`[大安國小]` SCHOOL, `[新加坡中央醫院]` HOSPITAL). Names of people are left alone: a span the NER
+  (`[大安國小]` SCHOOL, `[新加坡中央醫院]` HOSPITAL), but a district stays a CITY (`[林園區]`, 園區). Names of people are left alone: a span the NER
   calls a person that ends in 醫院 is a name the extension rule above may have completed.
 
 A NER that reads one character at a time also leaves a character it has not seen in a name outside
@@ -246,7 +246,7 @@ def completed(doc: Doc, text: str, ent: Span,
     new = _extended(doc, text, ent, following) if ent.label_ != "DEPARTMENT" else None
     if new is None and ent.label_ in LOCATION_LABELS:
         label = type_word_ending(text[ent.start_char:ent.end_char])
-        if label is not None and label != ent.label_:
+        if label is not None and label != ent.label_ and not _a_district(ent):
             new = Span(doc, ent.start, ent.end, label=label)
     if new is None and ent.label_ != "HOSPITAL" and _GENERAL_HOSPITAL_SHORT.fullmatch(text, ent.start_char, ent.end_char):
         new = Span(doc, ent.start, ent.end, label="HOSPITAL")
@@ -256,6 +256,13 @@ def completed(doc: Doc, text: str, ent: Span,
         if label is not None:
             new = Span(doc, ent.start, ent.end, label=label)
     return new
+
+
+def _a_district(ent: Span) -> bool:
+    """Is `ent` a CITY that names a district (`[林園區]`, `[桃園區]` end as 園區 does)?"""
+    from .districts import district_name  # districts reads this module
+
+    return ent.label_ == "CITY" and district_name(ent.text)
 
 
 def name_like(text: str) -> bool:

@@ -196,32 +196,6 @@ def test_a_city_before_a_type_word_names_the_institution(text, expected):
     assert _with_ner(nlp, text, []) == expected
 
 
-@pytest.mark.parametrize("text,found,expected", [
-    ("低收入戶 (上海大甲區公所核定)", ("上海大甲區", "CITY"), [("上海", "CITY", "rule"), ("大甲區", "CITY", "rule")]),
-    ("地址屏東縣潮州鎮中山路", ("屏東縣潮州鎮", "LOCATION"), [("屏東縣", "CITY", "rule"), ("潮州鎮", "CITY", "rule")]),
-    ("住台北市大安區", ("台北市大安區", "CITY"), [("台北市", "CITY", "rule"), ("大安區", "CITY", "rule")]),
-    ("低收入戶 (嘉義縣林園區公所核定)", ("嘉義縣林園區", "LOCATION"), [("嘉義縣", "CITY", "rule"), ("林園區", "CITY", "rule")]),
-])
-def test_a_known_city_and_the_district_after_it_are_two_places(text, found, expected):
-    nlp = spacy_deid.blank()
-    nlp.add_pipe("deid", config={"surrogates": False})
-    assert _with_ner(nlp, text, [found]) == expected
-
-
-@pytest.mark.parametrize("text,found", [
-    ("住台北市立萬芳醫院", ("台北市立萬芳醫院", "HOSPITAL")),  # an institution, not a district
-    ("去台北市區逛街", ("台北市區", "CITY")),  # one character and 區: the city's downtown
-    ("在高雄科學園區上班", ("高雄科學園區", "LOCATION")),  # a science park, no district
-    ("返回台南老家鄉下", ("台南老家", "CITY")),  # no division's word at the end
-    ("去高雄風景區", ("高雄風景區", "LOCATION")),  # a word for an area
-])
-def test_no_district_is_split_off_what_is_none(text, found):
-    nlp = spacy_deid.blank()
-    nlp.add_pipe("deid", config={"surrogates": False})
-    surfaces = [surface for surface, _, _ in _with_ner(nlp, text, [found])]
-    assert not any(found[0].endswith(surface) and surface != found[0] and surface[-1:] == "區" for surface in surfaces)
-
-
 def test_a_known_place_relabels_a_ner_span_with_its_exact_boundaries():
     nlp = spacy_deid.blank()
     nlp.add_pipe("deid", config={"surrogates": False})

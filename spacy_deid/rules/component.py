@@ -22,7 +22,7 @@ from ..doctext import doc_text
 from ..extensions import install_extensions
 from ..overlap import OverlapPolicy, merge_into_ents
 from .loading import load_patterns, override
-from .known_places import districts_after, named_institutions, overrun_ents
+from .known_places import named_institutions, overrun_ents
 from .matcher import CompiledRule, RuleMatch, compile_rules, find_matches
 from .rule import PatternRule
 from .validators import Validators
@@ -126,16 +126,12 @@ class DeidRules:
         # offsets of an existing entity would overwrite that entity's `source` and the policy could
         # not tell them apart. Mark existing entities first, then settle exact-offset ties here the
         # way the default policy does (rule > date > ner): the rule's label wins.
-        # A NER place span that runs on past a known place gives way to it, and one that holds a known
-        # city and a district after it is the two (`known_places.py`).
+        # A NER place span that runs on past a known place gives way to it (`known_places.py`).
         merge_into_ents(doc, [], self.overlap_policy)
         text = doc_text(doc)
         spans, places = self._find(doc, text)
-        districts = districts_after(doc, text, places)
-        spans.extend(district for _, district in districts)
         taken = {(s.start_char, s.end_char) for s in spans}
         taken.update((e.start_char, e.end_char) for e in overrun_ents(doc, text, places))
-        taken.update((e.start_char, e.end_char) for e, _ in districts)
         kept = [e for e in doc.ents if (e.start_char, e.end_char) not in taken]
         if len(kept) != len(doc.ents):
             doc.ents = kept

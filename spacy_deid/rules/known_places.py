@@ -9,9 +9,6 @@ is dropped, and the known place takes its part:
 - it is Chinese and its last character ends no name of an organisation or a place (`出差`, `找`,
   `流浪`; but `新加坡中央醫院`, `台北市立萬芳醫院`, `中國醫` keep the NER's span: 院, 醫 end names), and
   the span does not end with an institution's type word (`台中監獄`, `高雄五金行`: `institutions`).
-A span of a known city or county and a district after it (`[上海大甲區]`, two or three characters and
-區, 鄉 or 鎮) is two places, each its own span (annotation.md's `[台北市][大安區]`): the district becomes
-a CITY span of its own (`districts_after`).
 A Latin continuation (`Japan Airlines`) is a name the NER saw whole, and so is a span the NER calls an
 organisation (a hospital, school, business, department or market: `基隆長庚`, `台中榮總` are hospitals
 named after their city): the NER's span stays.
@@ -25,7 +22,7 @@ from typing import List, Optional, Sequence, Tuple
 
 from spacy.tokens import Doc, Span
 
-from ..han import HAN_RANGES, is_han
+from ..han import is_han
 from ..labels import LOCATION_LABELS, ORGANISATION_LABELS
 
 # NER labels a known place gives way to: places, not organisations named after a place.
@@ -64,35 +61,7 @@ def overrun_ents(doc: Doc, text: str, places: Sequence[Span]) -> List[Span]:
     return out
 
 
-# A district, town or township written right after its city or county (`上海[大甲區]`, `台北市[大安區]`):
-# two or three Han characters and the division's word. annotation.md makes each its own span. Words
-# for other areas end so too and name none: of three characters (`工業區`, `風景區`), and of four, those
-# that end in 園區, 校區, 院區, 特區, 社區, 地區, 市區, 港區, 業區 (`科學園區`, `觀光特區`); districts
-# of three characters end so (林園區, 新社區, 小港區).
-_DISTRICT = re.compile(f"[{HAN_RANGES}]{{2}}[區鄉鎮]|[{HAN_RANGES}]{{3}}(?<![園校院特社地市港業])[區鄉鎮]")
-_AREA_WORDS = frozenset("風景區 工業區 商業區 住宅區 山地區 行政區 管制區 保護區 示範區 開發區 經濟區 老街區 城鎮 家鄉 故鄉 重鎮".split())
-
-
-def districts_after(doc: Doc, text: str, places: Sequence[Span]) -> List[Tuple[Span, Span]]:
-    """(NER entity, district) for each NER place entity that is a known city or county and the district
-    after it (`[上海大甲區]` → `[上海]` + `[大甲區]` CITY): the known place takes its part, the district
-    gets its own span."""
-    starts = {}
-    for place in places:
-        if place.label_ in NAMED_AFTER_PLACE_LABELS:
-            starts.setdefault(place.start_char, place.end_char)
-    out = []
-    for ent in doc.ents:
-        end = starts.get(ent.start_char)
-        if (end is not None and ent.label_ in PLACE_LABELS and (ent._.source or "ner") == "ner"
-                and _DISTRICT.fullmatch(text, end, ent.end_char) and text[end:ent.end_char] not in _AREA_WORDS):
-            district = doc.char_span(end, ent.end_char, label="CITY")
-            if district is not None:
-                out.append((ent, district))
-    return out
-
-
-__all__ = ["NAME_FINAL", "PLACE_LABELS", "districts_after", "overrun_ents", "runs_on"]
+__all__ = ["NAME_FINAL", "PLACE_LABELS", "overrun_ents", "runs_on"]
 
 
 # Labels of known places that institutions are named after (`台中監獄`, `加州大學`); a country before a
