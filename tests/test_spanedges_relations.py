@@ -383,7 +383,7 @@ def test_repairs_run_in_order_and_count_per_repair():
     text = "10.22至童綜合醫院急診, 配偶: 彭恆彥陪同。"
     doc = doc_with_ents(text, [("至童綜合", "CITY"), ("彭恆彥", "PERSON")])
     # the preposition goes, then the type word makes it a hospital; the name becomes FAMILY
-    assert repair_ner_spans(doc, text) == {"joined": 0, "edges": 1, "jurisdictions": 0, "hospital_physician": 0,
+    assert repair_ner_spans(doc, text) == {"joined": 0, "edges": 1, "jurisdictions": 0, "districts": 0, "hospital_physician": 0,
                                            "institutions": 1, "institution_edges": 0, "departments": 0,
                                            "workplaces": 0, "care_or_study": 0, "name_ends": 0, "titles": 0,
                                            "relations": 1, "apposition": 0}
