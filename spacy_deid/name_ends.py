@@ -6,8 +6,9 @@ of a given name it has not seen (`[楊]友昌`, `[劉華]友,`), and the surroga
 name in the text: a leak. Where the name's end is plain, after at most three characters in all, the
 span takes the characters up to it: a name span of one or two Han characters that starts with a surname,
 followed by one or two Han characters that are not a common word (`[王]今天`), hold no grammatical
-character (`[林]說`, `[陳]的`), and do not start a title (`[王]先生`, `[葉]醫師`: annotation.md keeps
-titles outside), and then by no Han character or by a title (`[楊]友昌,`, `[楊]友昌主任`).
+character or verb no name holds (`[林]說`, `[陳]的`, `[王]去`), and do not start a title (`[王]先生`,
+`[葉]醫師`: annotation.md keeps titles outside), and then by no Han character, by a title or by a common
+word (`[楊]友昌,`, `[楊]友昌主任`, `牧師: [呂靖]友參加`).
 The NER may drop the surname instead where it is also a word (曾, once: `/ 曾[華炳] (外甥)`): a given name
 of two Han characters that ends plainly takes the surname right before it when no Han character stands
 before that (the surname's token in no other entity).
@@ -35,11 +36,13 @@ from .titles_zh import TITLES_AFTER_NAME_ZH
 _MAX_NAME = 3
 _SURNAME_REACH = 12  # the longest romanized surname and a comma
 # Characters of grammar and speech that end a name where they follow it: `[林]說`, `[陳]的`, `[王]們`.
-_NOT_IN_NAME = frozenset("的之了在是和與及跟說講問也都就又才被把給向對從到於為們等很再還會要想有無不沒")
+_NOT_IN_NAME = frozenset("的之了在是和與及跟說講問也都就又才被把給向對從到於為們等很再還會要想有無不沒"
+                         "去來打叫請找帶看陪送")
 
 
 def _name_ends_at(text: str, end: int) -> bool:
-    return end >= len(text) or not HAN_CHAR.match(text[end]) or text.startswith(TITLES_AFTER_NAME_ZH, end)
+    return (end >= len(text) or not HAN_CHAR.match(text[end]) or text.startswith(TITLES_AFTER_NAME_ZH, end)
+            or text[end:end + 2] in common_words_zh())
 
 
 @lru_cache(maxsize=1)

@@ -38,6 +38,9 @@ and a trailing token of sentence punctuation (`return to [Taiwan.]`: the
 tokenizer splits a sentence's period off, and annotation.md ends no span with one), but not the period
 of an abbreviation or an initial (`Minquan W. Rd.`, `Acme Co.`).
 
+A name span drops a leading verb no name starts with (`[是]景美`) and, after an English name, the
+past-tense verb and function words of the sentence (`[LIU CHEN-CHANG] CONTACTED`).
+
 A PROFESSION span the NER found drops an English article before it (`an [accountant]`) and, after it,
 the verb of the sentence it is the subject of and the words that follow that verb (`[lawyer] presented to`,
 `[AUTO MECHANIC] ADMITTED WITH`): an occupation ends in no past-tense verb (a common English word
@@ -214,6 +217,18 @@ def _after_an_occupation(word: str) -> bool:
     return lower in _FUNCTION_WORDS_AFTER or (len(lower) >= 5 and lower.endswith("ed") and lower in common_words())
 
 
+def _name_bounds(text: str, start: int, end: int) -> Optional[tuple]:
+    """(start, end) of a name span without a leading verb no name starts with (`[是]景美`) and without the
+    past-tense verb or function words after an English name (`SOCIAL WORKER [LIU CHEN-CHANG] CONTACTED`),
+    else None."""
+    new_start = _after_leading_word(text, start, end) if _leading_verb(text, start) else start
+    new_end = end
+    words = text[new_start:new_end].split(" ")
+    while len(words) > 1 and (_after_an_occupation(words[-1]) or not words[-1]):
+        new_end -= len(words.pop()) + 1
+    return None if (new_start, new_end) == (start, end) else (new_start, new_end)
+
+
 # The word for the worker that ends a Chinese occupation named by its trade or workplace (`計程車司機`,
 # `補習班老師`, `便利商店店員`, `保全人員`): annotation.md's PROFESSION takes it (`英語補習班老師`).
 OCCUPATION_HEADS_ZH = ("老闆娘", "工程師", "技術員", "作業員", "老師", "老闆", "司機", "技師", "師傅", "工人", "助理",
@@ -284,8 +299,8 @@ def trimmed(doc: Doc, text: str, ent: Span, following: Optional[Span] = None) ->
         bounds = trimmed_bounds(text, start, end)
         if bounds is not None and bounds[0] < start and (first == 0 or doc[first - 1].ent_type_):
             bounds = (start, bounds[1])  # the character before is another entity's
-    elif ent.label_ in NAME_LABELS and _leading_verb(text, start):
-        bounds = (_after_leading_word(text, start, end), end)
+    elif ent.label_ in NAME_LABELS:
+        bounds = _name_bounds(text, start, end)
     else:
         bounds = None
     start, end = bounds or (start, end)

@@ -14,6 +14,9 @@ from ner_spans import doc_with_ents, repaired
     ("主治醫師 劉姿\nCBC: Hb 10.2", ("劉", "DOCTOR"), ("劉姿", "DOCTOR")),
     ("覆核 楊友昌主任", ("楊", "DOCTOR"), ("楊友昌", "DOCTOR")),  # a title ends the name
     ("visit 孫子: 楊昌友 in New Jersey", ("楊昌", "FAMILY"), ("楊昌友", "FAMILY")),
+    # a common word after the name ends it plainly too
+    ("由徐翰友負責接送", ("徐翰", "FAMILY"), ("徐翰友", "FAMILY")),
+    ("家庭會談: 牧師: 呂靖友參加.", ("呂靖", "PERSON"), ("呂靖友", "PERSON")),
     # a romanized given name takes the surname written next to it
     ("今天 SUNG, CHING-YU 來電", ("CHING-YU", "PERSON"), ("SUNG, CHING-YU", "PERSON")),
     ("今天 Fan, Ting-Jung 來電", ("Ting-Jung", "PERSON"), ("Fan, Ting-Jung", "PERSON")),
@@ -37,7 +40,8 @@ def test_a_name_cut_short_takes_its_end(text, found, expected):
     ("林說他很好", ("林", "PERSON")),  # a word of speech
     ("王今天來院.", ("王", "PATIENT")),  # a common word
     ("陳的朋友", ("陳", "PERSON")),
-    ("由徐翰友負責接送", ("徐翰", "FAMILY")),  # no plain end after three characters
+    ("徐翰友說明天再來", ("徐翰友", "FAMILY")),  # whole already
+    ("王明去參加聚會", ("王明", "PERSON")),  # 去 is no name's character: the name ended
     ("楊友昌", ("楊友昌", "DOCTOR")),  # whole already
     ("台北市立醫院", ("台北", "CITY")),  # not a name label
     ("Lin Mei-Hua, RN", ("Lin", "PERSON")),  # not Han, and not a hyphenated given name

@@ -24,6 +24,9 @@ from ner_spans import doc_with_ents, ents_of, repaired
      ("Taipei Municipal Renai Junior High School", "SCHOOL")),
     ("學歷  高雄醫學大學畢  國籍  台灣", ("高雄醫學大學畢  國籍", "HOSPITAL"), ("高雄醫學大學", "HOSPITAL")),
     ("是景美女中的學生", ("是景美", "PERSON"), ("景美", "PERSON")),  # a name drops the copula too
+    # an English name drops the verb of its sentence
+    ("SOCIAL WORKER LIU CHEN-CHANG CONTACTED.", ("LIU CHEN-CHANG CONTACTED", "PERSON"), ("LIU CHEN-CHANG", "PERSON")),
+    ("Social worker Yu-Yueh Tseng contacted on 3/2", ("Yu-Yueh Tseng contacted", "PERSON"), ("Yu-Yueh Tseng", "PERSON")),
     ("Pt stated「我叫謝宗翰」and denied", ("謝宗翰」", "PERSON"), ("謝宗翰", "PERSON")),  # a closing quote
     ("案父經營永興五金行。", ("經營永興五金行", "GENERAL_BUSINESS"), ("永興五金行", "GENERAL_BUSINESS")),
     ("在南門市場附近經營阿美早餐店。", ("營阿美早餐店", "LOCATION"), ("阿美早餐店", "LOCATION")),  # inside 經營
@@ -62,6 +65,8 @@ def test_an_institution_span_drops_the_words_at_its_edges(text, found, expected)
     ("搬到區區", ("區區", "CITY")),  # no Han character of a name before it: 到 is a preposition
     ("住在仁區", ("仁區", "CITY")),  # 在 is a preposition
     ("moved to Red Deer", ("Red Deer", "CITY")),  # a capitalised word, no verb
+    ("Seen with Ted Reed today", ("Ted Reed", "DOCTOR")),  # short names that end in -ed
+    ("her husband Alfred visited", ("Alfred", "FAMILY")),  # one word: nothing to drop
     ("the ward unit closed", ("ward unit closed", "LOCATION")),  # a lower-case span: its words are its own
 ])
 def test_names_that_start_or_end_with_such_characters_are_kept(text, found):
