@@ -46,7 +46,8 @@ A NER that reads one character at a time also leaves a character it has not seen
 it, or splits a name where a word it knows begins, cutting one institution in two (`[國立]交[通大學]`,
 `[國立彰化]師[範大學]`, `[林耳][鼻喉科]診所`); `joined` makes one span of two NER spans at most two name
 characters apart when the second is a place or institution (or, after a city, state, country or region,
-a name a type word follows: `[台北市]立[萬芳]醫院`, the NER's DOCTOR) and the whole, with a type word
+a name a type word follows: `[台北市]立[萬芳]醫院`, the NER's DOCTOR; or a type word alone, whatever its
+label: `[Eden Social Welfare] [Foundation]` PERSON) and the whole, with a type word
 right after it, ends with a type word (whose label it takes), and the first is a place, an institution
 or a generic modifier (`國立`, whatever label the NER gave it); side by side (`[新加坡][中央醫院]`) only when
 no grammatical word or verb meets at the seam (`來[台讀][國立成功大學]` is a place, a verb and a school).
@@ -158,15 +159,17 @@ def _joined(doc: Doc, text: str, first: Span, second: Span) -> Optional[Span]:
     if second.label_ not in LOCATION_LABELS and not (
             # `[台北市]立[萬芳]醫院`: the NER read the hospital's own name as a person's
             second.label_ in NAME_LABELS and first.label_ in NAMED_AFTER_LABELS
-            and type_word_after(text, second.end_char) is not None):
-        return None
+            and type_word_after(text, second.end_char) is not None) and not _a_type_word(second.text):
+        return None  # (`[Eden Social Welfare] [Foundation]` PERSON: the type word alone, whatever its label)
     if not (first.label_ in LOCATION_LABELS or first.text in GENERIC_MODIFIERS):
         return None
     gap = text[first.end_char:second.start_char]
-    if (first.text.isdigit() or _ENDS_WITH_OF.search(first.text)) and gap == " " and second.text[:1].isupper():
+    if (gap == " " and second.text[:1].isupper()
+            and (first.text.isdigit() or _ENDS_WITH_OF.search(first.text)
+                 or (first.text[:1].isupper() and first.text.isascii() and _a_type_word(second.text)))):
         # `[228] [Peace Memorial Park]`: a name that starts with a number; `[Garden of] [Hope Foundation]`:
-        # an English name with `of` in it
-        label = type_word_ending(second.text)
+        # an English name with `of` in it; `[Eden Social Welfare] [Foundation]`: its type word apart
+        label = type_word_ending(text[first.start_char:second.end_char])
         return doc.char_span(first.start_char, second.end_char, label=label) if label else None
     if (gap and not name_like(gap)) or not HAN_CHAR.match(text, first.end_char - 1):
         return None
@@ -182,6 +185,11 @@ def _joined(doc: Doc, text: str, first: Span, second: Span) -> Optional[Span]:
     return doc.char_span(first.start_char, end, label=label)
 
 
+def _a_type_word(span_text: str) -> bool:
+    """Is `span_text` exactly one type word (`Foundation`, `醫院`)?"""
+    return span_text in _ZH_WORDS or span_text.casefold() in _EN_LABEL
+
+
 def _by_length(table: Dict[str, Tuple[str, ...]]) -> List[Tuple[str, str]]:
     return sorted(((word, label) for label, words in table.items() for word in words),
                   key=lambda pair: (-len(pair[0]), pair[0]))
@@ -192,6 +200,7 @@ _PREFIX_LAST_CHARS = frozenset(word[cut - 1] for word, _ in _ZH for cut in range
 _EN = _by_length(TYPE_WORDS_EN)
 _EN_AFTER = re.compile(r"[ ](" + "|".join(re.escape(w) for w, _ in _EN) + r")(?![A-Za-z0-9])", re.IGNORECASE)
 _EN_LABEL = {w.casefold(): label for w, label in _EN}
+_ZH_WORDS = frozenset(word for word, _ in _ZH)
 
 
 def type_word_after(text: str, end: int) -> Optional[Tuple[int, str]]:

@@ -69,7 +69,7 @@ from typing import Iterable, Iterator, Optional, Tuple
 from spacy.tokens import Doc, Span
 
 from .han import HAN_RANGES
-from .labels import NAME_LABELS
+from .labels import LOCATION_LABELS, NAME_LABELS
 from .rules.phrases import phrase_regex
 from .common_words_zh import surnames_zh
 from .titles_zh import HONORIFICS_ZH, KIN_ADDRESS_ZH, PHYSICIAN_TITLES_ZH
@@ -428,13 +428,36 @@ def kin_address_label(text: str, start: int, end: int) -> Optional[str]:
     return None
 
 
+# A name after a relation word inside a place or institution span: two to four Han characters, or
+# capitalised romanized words (`[阿公 高振宏]`, `[大哥 Ni Sheng-Yu]`).
+_NAME_AFTER_WORD = re.compile(f"[{HAN_RANGES}]{{2,4}}|[A-Z][A-Za-z'-]*(?:[ ][A-Z][A-Za-z'-]*){{0,2}}")
+
+
+def _relative_in_place_span(doc: Doc, text: str, ent: Span) -> Optional[Span]:
+    """The name in a place or institution span that starts with a Chinese relation word (`由[阿公 高振宏]翻譯`
+    HOSPITAL -> `[高振宏]` FAMILY, `employed by [大哥 Ni Sheng-Yu]`): no place starts with a word for a
+    person, so the NER read a person's name; labelled by the word, else PERSON."""
+    from .institutions import name_like, type_word_ending  # institutions reads this module
+
+    if ent.label_ not in LOCATION_LABELS:
+        return None
+    start = name_start(text, ent.start_char, ent.end_char)
+    if start == ent.start_char or _NAME_AFTER_WORD.fullmatch(text, start, ent.end_char) is None:
+        return None
+    name = text[start:ent.end_char]
+    if not name.isascii() and (not name_like(name) or name[0] not in surnames_zh()
+                                    or type_word_ending(name) is not None):
+        return None  # `去[阿姨家的夜市]`: no name after the word
+    return doc.char_span(start, ent.end_char, label=relation_label(text, start, ent.end_char) or "PERSON")
+
+
 def by_relation(doc: Doc, text: str, ent: Span, following: Optional[Span] = None) -> Optional[Span]:
     """`ent` without a relation word at its start, and relabelled PATIENT, FAMILY, DOCTOR or PERSON when
     it is a name of another kind next to a patient field, a relation word or a physician's title, else None;
     a PATIENT, PERSON or DOCTOR that the words beside it make a third party to the patient's care is FAMILY,
     a PERSON addressed by a kinship word FAMILY, and a DOCTOR with Mr, Ms or Miss before it PERSON."""
     if ent.label_ not in NAME_LABELS:
-        return None
+        return _relative_in_place_span(doc, text, ent)
     start = name_start(text, ent.start_char, ent.end_char)
     label = (relation_label(text, start, ent.end_char)
              or (third_party_label(text, start, ent.end_char) if ent.label_ in _THIRD_PARTY_READ else None)

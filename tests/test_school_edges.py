@@ -101,6 +101,9 @@ def test_a_name_before_a_common_word_is_not_made_a_school(text, found):
     ("在林耳鼻喉科診所看診", [("林耳", "NATIONALITY"), ("鼻喉科", "DEPARTMENT")], [("林耳鼻喉科診所", "HOSPITAL")]),
     ("轉至新加坡中央醫院", [("新加坡", "COUNTRY"), ("中央醫院", "HOSPITAL")], [("新加坡中央醫院", "HOSPITAL")]),
     ("轉台北榮總", [("台北", "CITY"), ("榮總", "HOSPITAL")], [("台北榮總", "HOSPITAL")]),  # a short form's type word
+    # an English name with its type word apart, the type word read as a name
+    ("referred to Eden Social Welfare Foundation; social worker", [("Eden Social Welfare", "HOSPITAL"),
+     ("Foundation", "PERSON")], [("Eden Social Welfare Foundation", "LOCATION")]),
     # the hospital's own name read as a person's, between the city and the type word
     ("三次 manic episode, 皆住台北市立萬芳醫院", [("台北市", "CITY"), ("萬芳", "DOCTOR")],
      [("台北市立萬芳醫院", "HOSPITAL")]),
@@ -127,6 +130,7 @@ def test_an_institution_cut_in_two_is_joined(text, parts, expected):
     ("room 228 Peace Street", [("228", "ROOM"), ("Peace Street", "STREET")]),  # no type word: a room and a street
     ("south of Taipei Central Park", [("south of", "REGION"), ("Taipei Central Park", "LOCATION")]),  # lower case
     ("Taipei of Hope Street", [("Taipei of", "CITY"), ("Hope Street", "STREET")]),  # no type word after it
+    ("saw Lin Foundation staff", [("Lin", "PERSON"), ("Foundation", "LOCATION")]),  # a name first
 ])
 def test_neighbouring_places_are_not_joined(text, parts):
     doc = doc_with_ents(text, parts)

@@ -379,6 +379,26 @@ def test_kinship_lookup_and_rule_spans():
     assert apply_repair(doc, text, by_relation) == 0
 
 
+@pytest.mark.parametrize("text,found,expected", [
+    ("越南籍配偶, 中文溝通可, 由阿公 高振宏翻譯.", ("阿公 高振宏", "HOSPITAL"), ("高振宏", "FAMILY")),
+    ("08/25 大女兒蕭海恆與阿公蕭晨勳一同電話關心.", ("阿公蕭晨勳", "GENERAL_BUSINESS"), ("蕭晨勳", "FAMILY")),
+    ("from Sri Lanka, employed by 大哥 Ni Sheng-Yu since 2197.", ("大哥 Ni Sheng-Yu", "GENERAL_BUSINESS"),
+     ("Ni Sheng-Yu", "FAMILY")),
+    ("由社工 王小美陪同", ("社工 王小美", "LOCATION"), ("王小美", "PERSON")),
+])
+def test_a_place_span_that_starts_with_a_relation_word_is_the_person_after_it(text, found, expected):
+    assert repaired(text, found, by_relation) == (1, [expected])
+
+
+@pytest.mark.parametrize("text,found", [
+    ("住在老師家附近", ("老師家", "LOCATION")),  # no name after the word
+    ("去阿姨家的夜市", ("阿姨家的夜市", "MARKET")),
+    ("在大同國小", ("大同國小", "SCHOOL")),
+])
+def test_a_place_span_without_a_relation_word_and_a_name_stays(text, found):
+    assert repaired(text, found, by_relation) == (0, [found])
+
+
 def test_repairs_run_in_order_and_count_per_repair():
     text = "10.22至童綜合醫院急診, 配偶: 彭恆彥陪同。"
     doc = doc_with_ents(text, [("至童綜合", "CITY"), ("彭恆彥", "PERSON")])
