@@ -106,6 +106,21 @@ def test_ner_numbers_the_finder_rejects_are_dropped():
     assert [e.text for e in alone(text).ents] == ["12/27/2023", "3月", "110/05/12"]
 
 
+@Language.component("fake_ner_across_dates")
+def fake_ner_across_dates(doc):
+    """A NER that reads a list of dates written with spaces as dates of other lengths."""
+    _set_found(doc, [("October 24, 2097 Nov 25", "DATE"), ("2098 Sep 22, 2096", "DATE"), ("Mar 3 2330", "DATE")])
+    return doc
+
+
+def test_ner_dates_across_a_list_of_finder_dates_give_way_to_them():
+    text = "三次急診: October 24, 2097 Nov 25, 2098 Sep 22, 2096 三次急診; Mar 3 2330 入睡"
+    assert [(t, source) for t, source, _ in _dates_after("fake_ner_across_dates", text)] == [
+        ("October 24, 2097", "date"), ("Nov 25, 2098", "date"), ("Sep 22, 2096", "date"),
+        ("Mar 3 2330", "ner"),  # one finder date inside it at most: left to the shared policy
+    ]
+
+
 @Language.component("fake_ner_swallowing_dates")
 def fake_ner_swallowing_dates(doc):
     """A NER whose places and phone numbers run into dates, and spans the policy must leave alone."""

@@ -7,6 +7,9 @@ Working next to a trained `ner` (policy, applied before the shared overlap polic
   dashes/tildes, `on`/`since`/`to`/`and`, 於/自/至/到/及/和, a stray 年/月/日 of `去年3月`) is replaced
   by the finder's spans: the finder follows the annotation conventions (`[2223.3]-[2224.9]`, the
   date without `on`, `去年[3月]`);
+- a NER DATE span that runs from one finder date into the next, crossing the edge of one, with only
+  filler between (`[October 24, 2097 Nov 25], 2098 Sep 22`: a list of dates written with spaces) is
+  replaced by the finder's spans;
 - a NER DATE span that holds finder dates and, after a comma or `、` beside one of them, another
   number (not a year after a comma: `12 Oct, 93`) has run on into the next item of a list
   (`ECT #[1, 20911109]`, `[2083年、2087]` for two dates): the finder's spans replace it, and of the
@@ -228,6 +231,9 @@ class DateRecognizer:
             if inside and self._only_filler(text, ent, inside):
                 dropped = True
                 continue  # replaced by the finder's spans below
+            if ent._.source in (None, "ner") and _across_finder_dates(text, ent, spans):
+                dropped = True
+                continue  # `[October 24, 2097 Nov 25], 2098`: replaced by the finder's spans below
             rest = _parts_outside(text, ent, inside) if inside and ent._.source in (None, "ner") else []
             if any(_ASCII_DIGIT.search(text, start, end) and listed for start, end, listed in rest):
                 dropped = True  # replaced by the finder's spans below, and the dates of its rest
@@ -276,6 +282,21 @@ class DateRecognizer:
 
     def score(self, examples: Iterable[Example], **kwargs: Any) -> Dict[str, Any]:
         return (self.scorer or score_dates)(examples, **kwargs)
+
+
+def _across_finder_dates(text: str, ent: Span, spans: Sequence[Span]) -> bool:
+    """Does the NER DATE span `ent` run from one finder date into the next, crossing one's edge, with only
+    filler between (`[October 24, 2097 Nov 25], 2098`: two dates of a list read as one)?"""
+    over = sorted((s for s in spans if s.start_char < ent.end_char and ent.start_char < s.end_char),
+                  key=lambda s: s.start_char)
+    if len(over) < 2 or all(ent.start_char <= s.start_char and s.end_char <= ent.end_char for s in over):
+        return False
+    position = ent.start_char
+    for span in over:
+        if span.start_char > position and not _FILLER_RE.fullmatch(text, position, span.start_char):
+            return False
+        position = max(position, span.end_char)
+    return position >= ent.end_char or _FILLER_RE.fullmatch(text, position, ent.end_char) is not None
 
 
 def _gaps_between(ent: Span, inside: Sequence[Span]) -> List[Tuple[int, int]]:
