@@ -52,7 +52,8 @@ definitions of docs/annotation.md and nothing else:
   closed-class words name nobody and nothing (words that are also surnames, `He`, `An`, `Do`, `No`,
   `So`, `On`, are not in the list);
 - names, professions and location labels are not a medication or a chart shorthand (`Cymbalta`,
-  `CVP`, `PRN`; `clinical_terms`): closed-class clinical vocabulary, never a value of a PHI lexicon;
+  `CVP`, `PRN`; `clinical_terms`), nor two of them joined by `to`, `and`, an arrow or a slash
+  (`[Lamictal to Cymbalta]`): closed-class clinical vocabulary, never a value of a PHI lexicon;
 - names and location labels are not common English words in a case that marks no name: all
   capitals, lower case, or the first word of a line or sentence (`[TOMORROW]`, `[Grew] up near`,
   `([niece])`), unless a title stands beside them (`Dr. [WILL]`); `common_words` says why and which
@@ -156,7 +157,18 @@ def _can_name(text: str) -> bool:
     """What names, professions and places share: no web or mail address, not a function word, not
     clinical vocabulary."""
     return (_HAS_ADDRESS.search(text) is None and text.strip().lower() not in FUNCTION_WORDS
-            and not is_clinical_term(text))
+            and not is_clinical_term(text) and not _clinical_terms_joined(text))
+
+
+# Words that join two clinical terms in a note (`switched from Lamictal to Cymbalta`, `Effexor and Xanax`).
+_TERMS_JOINED = re.compile(r"[ ]+(?:to|and|or|->|→|/)[ ]+|[ ]*/[ ]*", re.IGNORECASE)
+
+
+def _clinical_terms_joined(text: str) -> bool:
+    """Is `text` two or more clinical terms joined by `to`, `and`, `or`, an arrow or a slash
+    (`[Lamictal to Cymbalta]`)? No name or place is."""
+    parts = _TERMS_JOINED.split(text)
+    return len(parts) > 1 and all(part and is_clinical_term(part) for part in parts)
 
 
 _SURNAME_PARTICLES = frozenset("van von de der den del della da di du la le el al bin binti ibn mac st".split())

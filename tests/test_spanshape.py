@@ -26,6 +26,7 @@ from ner_spans import deid_after
     ("taipei city", "CITY"), ("de la Cruz Park", "LOCATION"), ("sung Hsiung-Cheng", "PERSON"),
     ("忠孝東路", "STREET"), ("台灣大道二段", "STREET"), ("民生路123巷", "STREET"), ("大街", "STREET"),
     ("Sec. 2, 中山北路", "STREET"), ("Main Street", "STREET"), ("Broadway", "STREET"), ("1234 Elm", "STREET"),
+    ("Taipei to Kaohsiung", "CITY"), ("Lamictal Pharma and Sons", "GENERAL_BUSINESS"),  # not terms only
 ])
 def test_shapes_the_annotation_guide_allows(text, label):
     assert fits_label(text, label)
@@ -49,6 +50,7 @@ def test_shapes_the_annotation_guide_allows(text, label):
     ("溝通良好", "STREET"), ("仁愛", "STREET"), ("中山北", "STREET"), ("Sec. 2, 中山", "STREET"),
     ("woman", "PROFESSION"), ("smoker", "PROFESSION"), ("Patient", "PROFESSION"), ("個案", "PROFESSION"),
     ("unemployed", "PROFESSION"), ("Retired", "PROFESSION"), ("無業", "PROFESSION"),  # no trade at all
+    ("Lamictal to Cymbalta", "LOCATION"), ("Effexor and Lamictal", "PERSON"), ("Cymbalta/Effexor", "HOSPITAL"),
 ])
 def test_shapes_no_annotator_could_give(text, label):
     assert not fits_label(text, label)
