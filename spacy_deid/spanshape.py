@@ -53,7 +53,8 @@ definitions of docs/annotation.md and nothing else:
   `So`, `On`, are not in the list);
 - names, professions and location labels are not a medication or a chart shorthand (`Cymbalta`,
   `CVP`, `PRN`; `clinical_terms`), nor two of them joined by `to`, `and`, an arrow or a slash
-  (`[Lamictal to Cymbalta]`): closed-class clinical vocabulary, never a value of a PHI lexicon;
+  (`[Lamictal to Cymbalta]`), nor one with its dose (`[Effexor 200] mg/day`): closed-class clinical
+  vocabulary, never a value of a PHI lexicon;
 - names and location labels are not common English words in a case that marks no name: all
   capitals, lower case, or the first word of a line or sentence (`[TOMORROW]`, `[Grew] up near`,
   `([niece])`), unless a title stands beside them (`Dr. [WILL]`); `common_words` says why and which
@@ -65,6 +66,8 @@ definitions of docs/annotation.md and nothing else:
   before a capitalised one (`holds an ARC`: a phrase around a name, not a name; a note typed all in
   lower case passes, and so do particles, `de la Cruz`; names of people are spared this test, as
   hurried notes write `sung Hsiung-Cheng`);
+- a NATIONALITY is no word for being from elsewhere that names no country (`[Foreign] caregiver`,
+  `overseas`, `local`);
 - a NATIONALITY that names a language someone speaks (`[Spanish] speaking`, `speaks [Tagalog]`) is no
   one's origin: `languages` says which words around it;
 - an emergency or public hotline number that the note says to dial (`call [911]` as a ROOM,
@@ -166,9 +169,16 @@ _TERMS_JOINED = re.compile(r"[ ]+(?:to|and|or|->|→|/)[ ]+|[ ]*/[ ]*", re.IGNOR
 
 def _clinical_terms_joined(text: str) -> bool:
     """Is `text` two or more clinical terms joined by `to`, `and`, `or`, an arrow or a slash
-    (`[Lamictal to Cymbalta]`)? No name or place is."""
+    (`[Lamictal to Cymbalta]`), or one and its dose (`[Effexor 200] mg/day`)? No name or place is."""
+    dose = _DOSE_AFTER.search(text)
+    if dose is not None and dose.start() > 0 and is_clinical_term(text[:dose.start()]):
+        return True
     parts = _TERMS_JOINED.split(text)
     return len(parts) > 1 and all(part and is_clinical_term(part) for part in parts)
+
+
+# A dose after a medication's name: a number, a fraction or a count of tablets (`200`, `3/3`, `1#`).
+_DOSE_AFTER = re.compile(r"[ ]+[0-9]+(?:[./][0-9]+)?#?$")
 
 
 _SURNAME_PARTICLES = frozenset("van von de der den del della da di du la le el al bin binti ibn mac st".split())
@@ -239,6 +249,15 @@ def _person(text: str) -> bool:
 
 def _place(text: str) -> bool:
     return _can_name(text) and _proper(text)
+
+
+# Words for where someone is from that name no country (`[Foreign] caregiver`, `a local resident`).
+_NO_NATIONALITY = frozenset("foreign overseas local native domestic international alien immigrant migrant "
+                            "expatriate expat".split())
+
+
+def _nationality(text: str) -> bool:
+    return _place(text) and text.strip().casefold() not in _NO_NATIONALITY
 
 
 def _organisation(text: str) -> bool:
@@ -359,6 +378,7 @@ SHAPE_OF: Dict[str, Callable[[str], bool]] = {
     **{label: _place for label in LOCATION_LABELS if label != "NUMBER"},
     **{label: _organisation for label in ORGANISATION_LABELS},
     "STREET": _street,
+    "NATIONALITY": _nationality,
 }
 
 

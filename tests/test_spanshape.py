@@ -27,6 +27,7 @@ from ner_spans import deid_after
     ("忠孝東路", "STREET"), ("台灣大道二段", "STREET"), ("民生路123巷", "STREET"), ("大街", "STREET"),
     ("Sec. 2, 中山北路", "STREET"), ("Main Street", "STREET"), ("Broadway", "STREET"), ("1234 Elm", "STREET"),
     ("Taipei to Kaohsiung", "CITY"), ("Lamictal Pharma and Sons", "GENERAL_BUSINESS"),  # not terms only
+    ("Ward 200", "LOCATION"), ("Taiwanese", "NATIONALITY"), ("Foreigner Bar", "GENERAL_BUSINESS"),
 ])
 def test_shapes_the_annotation_guide_allows(text, label):
     assert fits_label(text, label)
@@ -51,6 +52,8 @@ def test_shapes_the_annotation_guide_allows(text, label):
     ("woman", "PROFESSION"), ("smoker", "PROFESSION"), ("Patient", "PROFESSION"), ("個案", "PROFESSION"),
     ("unemployed", "PROFESSION"), ("Retired", "PROFESSION"), ("無業", "PROFESSION"),  # no trade at all
     ("Lamictal to Cymbalta", "LOCATION"), ("Effexor and Lamictal", "PERSON"), ("Cymbalta/Effexor", "HOSPITAL"),
+    ("Effexor 200", "GENERAL_BUSINESS"), ("Effexor 3/3", "GENERAL_BUSINESS"), ("Effexor 1#", "PERSON"),  # a dose
+    ("Foreign", "NATIONALITY"), ("overseas", "NATIONALITY"),  # from elsewhere, no country named
 ])
 def test_shapes_no_annotator_could_give(text, label):
     assert not fits_label(text, label)
