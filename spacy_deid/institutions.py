@@ -32,7 +32,7 @@ for spans the NER found (never rule or date spans):
   does not count (`[台東縣]分公司` is a company's branch in that county);
 - a span that runs on past its type word into two to four more Han characters is an institution and
   the name of a person after it (`[國軍台中總醫院楊勳鴻]` -> `[國軍台中總醫院]` + `[楊勳鴻]`, labelled by
-  a relation word next to it, else PERSON), unless those characters are a part of the institution
+  a relation word next to it, else PERSON), or of a common word, then dropped (`[美術館公園遊蕩]`), unless those characters are a part of the institution
   (`台大醫院新竹分院`, `淡水院區`, `精神科`) or a staff word (`護理師`, `職員`); an English institution
   span drops a trailing `Department` or `Division` (`[Mennonite Christian Hospital] Department of`);
 - a span that is a general hospital's short name, its name and 綜合 with 醫院 left off (`[郭綜合]`,
@@ -64,7 +64,7 @@ from typing import Dict, List, Optional, Tuple, Union
 
 from spacy.tokens import Doc, Span
 
-from .common_words_zh import common_words_zh
+from .common_words_zh import common_words_zh, plain_han_words
 from .labels import LOCATION_LABELS, NAME_LABELS
 from .relations import relation_label
 from .han import HAN_CHAR, HAN_RANGES
@@ -298,6 +298,8 @@ def _ran_past_type_word(doc: Doc, text: str, ent: Span) -> Optional[Union[Span, 
             continue
         name_start = ent.start_char + len(head)
         institution = doc.char_span(ent.start_char, name_start, label=label)
+        if institution is not None and plain_han_words(tail, "PERSON"):
+            return institution  # `[美術館公園遊蕩]`: the institution, then a common word (`遊蕩`), no name
         name = doc.char_span(name_start, ent.end_char,
                              label=relation_label(text, name_start, ent.end_char) or "PERSON")
         if institution is None or name is None:

@@ -92,6 +92,7 @@ def test_a_place_span_ending_in_a_type_word_takes_its_label(text, found, label):
      [("國軍台中總醫院", "HOSPITAL"), ("楊勳鴻", "PERSON")]),
     ("由大安國小林美轉來.", ("大安國小林美", "SCHOOL"), [("大安國小", "SCHOOL"), ("林美", "PERSON")]),
     ("家屬說花蓮慈濟醫院陳美華有來.", ("花蓮慈濟醫院陳美華", "HOSPITAL"), [("花蓮慈濟醫院", "HOSPITAL"), ("陳美華", "PERSON")]),
+    ("整晚在美術館公園遊蕩.", ("美術館公園遊蕩", "LOCATION"), [("美術館公園", "LOCATION")]),  # a common word: no name
     ("Seen at Mennonite Christian Hospital Department of Surgery.",
      ("Mennonite Christian Hospital Department", "HOSPITAL"), [("Mennonite Christian Hospital", "HOSPITAL")]),
 ])
