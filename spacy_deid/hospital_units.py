@@ -87,14 +87,23 @@ def _hospitals_before_units(doc: Doc, text: str, taken: List[bool]) -> List[Span
         found = hospital_before_unit(text, ent.start_char)
         if found is None or any(taken[found[0]:found[1]]):
             continue
-        span = doc.char_span(found[0], found[1], label=HOSPITAL)
-        if span is None:
-            continue
-        for i in range(*found):
-            taken[i] = True
-        span._.source = SOURCE
-        added.append(span)
+        span = _claimed(doc, taken, found[0], found[1], HOSPITAL, found)
+        if span is not None:
+            added.append(span)
     return added
+
+
+def _claimed(doc: Doc, taken: List[bool], start: int, end: int, label: str,
+             found: Tuple[int, int]) -> Optional[Span]:
+    """A span of `label` from `start` to `end` with this step's source, the characters of `found`
+    marked taken; None where it does not align with the tokens."""
+    span = doc.char_span(start, end, label=label)
+    if span is None:
+        return None
+    for i in range(*found):
+        taken[i] = True
+    span._.source = SOURCE
+    return span
 
 
 def hospital_units(doc: Doc) -> List[Span]:
@@ -111,12 +120,9 @@ def hospital_units(doc: Doc) -> List[Span]:
         if found is None or any(taken[found[0]:found[1]]):
             continue
         start = ent.start_char if department_start(text[ent.start_char:found[1]]) == (0, 0) else found[0]
-        span = doc.char_span(start, found[1], label=LABEL)
+        span = _claimed(doc, taken, start, found[1], LABEL, found)
         if span is None:
             continue
-        for i in range(*found):
-            taken[i] = True
-        span._.source = SOURCE
         added.append(span)
         if start != found[0]:
             replaced.append((ent.start_char, ent.end_char))
