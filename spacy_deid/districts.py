@@ -22,11 +22,10 @@ from spacy.tokens import Doc, Span
 
 from .han import HAN_CHAR, HAN_RANGES
 from .institutions import name_like
-from .labels import LOCATION_LABELS, NAME_LABELS
+from .labels import ADMINISTRATIVE_LABELS, LOCATION_LABELS, NAME_LABELS
 
 _DIVISIONS = "區鎮鄉"
 _DISTRICT_LENGTH = 3
-_PLACE_LABELS_KEPT = frozenset({"CITY", "STATE", "COUNTRY"})
 # A district, town or township: two Han characters and the division's word (three before it in a few:
 # 那瑪夏區, 太麻里鄉). No district's name starts with a city's or county's word (`台中[市東區]` is the city,
 # then 東區). Words for other areas end so too and name none: any ending in 特區, 校區, 院區, 業區 or
@@ -72,7 +71,7 @@ def split_district(doc: Doc, text: str, ent: Span,
     found = _split_at(text, ent.start_char, ent.end_char)
     if found is None or (following is not None and following.start_char < found[1]):
         return None
-    label = ent.label_ if ent.label_ in _PLACE_LABELS_KEPT else "CITY"
+    label = ent.label_ if ent.label_ in ADMINISTRATIVE_LABELS else "CITY"
     city = doc.char_span(ent.start_char, found[0], label=label)
     district = doc.char_span(found[0], found[1], label="CITY")
     return None if city is None or district is None else (city, district)

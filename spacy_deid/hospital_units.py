@@ -30,12 +30,14 @@ from spacy.tokens import Doc, Span
 from .departments import chinese_department, department_start, named_department
 from .doctext import doc_text
 from .overlap import taken_characters
+from .spanedges import LEADING_PREPOSITIONS
 
 SOURCE = "unit"
 LABEL = "DEPARTMENT"
 HOSPITAL = "HOSPITAL"
-# Verbs of sending or moving a patient, after which a hospital's name stands (`先送`, `轉至`).
-_SENT_BEFORE = frozenset("送至到轉往於在入進住回去")
+# Verbs of sending or moving a patient, after which a hospital's name stands (`先送`, `轉至`): the
+# prepositions of place a place span drops, and 送 轉 入 進.
+_SENT_BEFORE = LEADING_PREPOSITIONS | frozenset("送轉入進")
 # English words of a department name (`Thoracic Surgery`, `Child and Adolescent Psychiatry`), at most five.
 _EN_WORDS = re.compile(r"[A-Za-z&][A-Za-z&.]*(?:[ ][A-Za-z&][A-Za-z&.]*){0,4}")
 

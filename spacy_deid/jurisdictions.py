@@ -23,7 +23,7 @@ from typing import Optional
 from spacy.tokens import Doc, Span
 
 from .institutions import name_like
-from .labels import LOCATION_LABELS, NAME_LABELS
+from .labels import ADMINISTRATIVE_LABELS, LOCATION_LABELS, NAME_LABELS
 
 # Public offices named after the city, county or district they serve (facts of Taiwan's government);
 # the longest first, so that `地方法院` is read before `法院`.
@@ -31,8 +31,6 @@ OFFICE_WORDS_ZH = tuple(sorted("""
 警察局 分局 派出所 地方法院 法院 地檢署 地方檢察署 社會局 衛生局 勞工局 教育局 消防局 環保局 稅務局 市政府 縣政府
 公所 戶政事務所 地政事務所 衛生所 毒品危害防制中心 家庭暴力防治中心 家防中心 監理站 役政署
 """.split(), key=len, reverse=True))
-# Place labels a jurisdiction keeps; any other label of a span before an office word becomes CITY.
-_JURISDICTION_LABELS = frozenset({"CITY", "STATE", "COUNTRY"})
 # The longest place before an office word: a city and a district (`馬尼拉梧棲區`, `屏東縣歸仁鄉`).
 _LONGEST_PLACE = 8
 # After an office word these make it the title of the person who heads it (`分局長`, `所長`).
@@ -66,7 +64,7 @@ def as_jurisdiction(doc: Doc, text: str, ent: Span, following: Optional[Span] = 
     cut = jurisdiction_end(text, ent.start_char, ent.end_char)
     if cut is None:
         return None
-    label = ent.label_ if ent.label_ in _JURISDICTION_LABELS else "CITY"
+    label = ent.label_ if ent.label_ in ADMINISTRATIVE_LABELS else "CITY"
     if cut == ent.end_char and label == ent.label_:
         return None
     return doc.char_span(ent.start_char, cut, label=label)

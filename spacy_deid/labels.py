@@ -40,6 +40,9 @@ NAME_LABELS: FrozenSet[str] = frozenset(l for l, c in CATEGORY_OF.items() if c =
 LOCATION_LABELS: FrozenSet[str] = frozenset(l for l, c in CATEGORY_OF.items() if c == "LOCATION")
 # Location labels that name an organisation rather than a place (`基隆長庚` is named after its city).
 ORGANISATION_LABELS: FrozenSet[str] = frozenset({"HOSPITAL", "SCHOOL", "GENERAL_BUSINESS", "DEPARTMENT", "MARKET"})
+# Labels of places with borders and a government: a repair that cuts a city out of a longer span keeps
+# one of these the NER gave, and calls anything else a CITY (`jurisdictions`, `districts`).
+ADMINISTRATIVE_LABELS: FrozenSet[str] = frozenset({"CITY", "STATE", "COUNTRY"})
 
 
 def category_of(label: str) -> str:

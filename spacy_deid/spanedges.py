@@ -100,7 +100,7 @@ _TRAILING_FUNCTION_WORD = re.compile(
     r"|[ ](?:nationals?|citizens?)$")
 # A lower-case word after a capitalised one at the end of a span: the sentence's verb when it is a
 # common past-tense form (`Teacher Ms. Lu from [Joy English visited]`, `[NDHU visited] on`).
-_TRAILING_LOWER_WORD = re.compile(r"(?<=[A-Za-z.])[ ]([a-z]{3,}ed)$")
+_TRAILING_LOWER_WORD = re.compile(r"(?<=[A-Za-z.])[ ]([a-z]+)$")
 EDGE_LABELS = LOCATION_LABELS - {"STREET", "DEPARTMENT"}
 
 
@@ -129,7 +129,7 @@ def trimmed_bounds(text: str, start: int, end: int) -> Optional[tuple]:
         m = _TRAILING_FUNCTION_WORD.search(text, max(new_start, new_end - 10), new_end)
         if m is None:
             m = _TRAILING_LOWER_WORD.search(text, max(new_start, new_end - 30), new_end)
-            if m is not None and (m.group(1) not in common_words() or text[new_start:new_start + 1].islower()):
+            if m is not None and (not _common_past_tense(m.group(1)) or text[new_start:new_start + 1].islower()):
                 m = None
         if m is not None and m.start() - new_start >= 2:
             new_end = m.start()
@@ -212,9 +212,20 @@ _LEADING_ARTICLE = re.compile(r"(?i:an?|the)[ ]+(?=[A-Za-z])")
 _FUNCTION_WORDS_AFTER = frozenset("to with for at in on of and who was is has had from by".split())
 
 
-def _after_an_occupation(word: str) -> bool:
+def _common_past_tense(word: str) -> bool:
+    """Is `word` a common English past-tense form of five letters or more (`visited`, `CONTACTED`)?"""
     lower = word.lower()
-    return lower in _FUNCTION_WORDS_AFTER or (len(lower) >= 5 and lower.endswith("ed") and lower in common_words())
+    return len(lower) >= 5 and lower.endswith("ed") and lower in common_words()
+
+
+def _before_verb_phrase(text: str, start: int, end: int) -> int:
+    """Where text[start:end] ends without the past-tense verb and function words of the sentence its
+    last words are (`[lawyer presented to]`, `[LIU CHEN-CHANG CONTACTED]`); a first word stays."""
+    words = text[start:end].split(" ")
+    while len(words) > 1 and (words[-1].lower() in _FUNCTION_WORDS_AFTER or _common_past_tense(words[-1])
+                              or not words[-1]):
+        end -= len(words.pop()) + 1
+    return end
 
 
 def _name_bounds(text: str, start: int, end: int) -> Optional[tuple]:
@@ -222,10 +233,7 @@ def _name_bounds(text: str, start: int, end: int) -> Optional[tuple]:
     past-tense verb or function words after an English name (`SOCIAL WORKER [LIU CHEN-CHANG] CONTACTED`),
     else None."""
     new_start = _after_leading_word(text, start, end) if _leading_verb(text, start) else start
-    new_end = end
-    words = text[new_start:new_end].split(" ")
-    while len(words) > 1 and (_after_an_occupation(words[-1]) or not words[-1]):
-        new_end -= len(words.pop()) + 1
+    new_end = _before_verb_phrase(text, new_start, end)
     return None if (new_start, new_end) == (start, end) else (new_start, new_end)
 
 
@@ -244,9 +252,7 @@ def profession_bounds(text: str, start: int, end: int) -> Optional[tuple]:
     m = _LEADING_ARTICLE.match(text, start, end)
     if m is not None:
         new_start = m.end()
-    words = text[new_start:new_end].split(" ")
-    while len(words) > 1 and (_after_an_occupation(words[-1]) or not words[-1]):
-        new_end -= len(words.pop()) + 1
+    new_end = _before_verb_phrase(text, new_start, new_end)
     if HAN_CHAR.match(text[new_end - 1]) and not text[new_start:new_end].endswith(OCCUPATION_HEADS_ZH):
         head = _OCCUPATION_HEAD_AFTER.match(text, new_end)
         if head is not None:
