@@ -45,6 +45,24 @@ def is_clinical_term(text: str) -> bool:
     return result is not None and result.start() > 0 and normalized[:result.start()] in clinical_terms()
 
 
+# Words that join two clinical terms in a note (`switched from Lamictal to Cymbalta`, `Effexor and Xanax`).
+_TERMS_JOINED = re.compile(r"[ ]+(?:to|and|or|->|→|/)[ ]+|[ ]*/[ ]*", re.IGNORECASE)
+
+
+def clinical_terms_joined(text: str) -> bool:
+    """Is `text` two or more clinical terms joined by `to`, `and`, `or`, an arrow or a slash
+    (`[Lamictal to Cymbalta]`), or one and its dose (`[Effexor 200] mg/day`)? No name or place is."""
+    dose = _DOSE_AFTER.search(text)
+    if dose is not None and dose.start() > 0 and is_clinical_term(text[:dose.start()]):
+        return True
+    parts = _TERMS_JOINED.split(text)
+    return len(parts) > 1 and all(part and is_clinical_term(part) for part in parts)
+
+
+# A dose after a medication's name: a number, a fraction or a count of tablets (`200`, `3/3`, `1#`).
+_DOSE_AFTER = re.compile(r"[ ]+[0-9]+(?:[./][0-9]+)?#?$")
+
+
 @lru_cache(maxsize=4096)
 def _terms_holding(part: str) -> Tuple[Tuple[str, int], ...]:
     """(term, offset of `part` in it) for every clinical term that contains `part` (normalized)."""
@@ -70,4 +88,4 @@ def inside_clinical_term(text: str, start: int, end: int) -> bool:
     return False
 
 
-__all__ = ["clinical_terms", "inside_clinical_term", "is_clinical_term"]
+__all__ = ["clinical_terms", "clinical_terms_joined", "inside_clinical_term", "is_clinical_term"]

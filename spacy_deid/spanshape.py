@@ -85,7 +85,7 @@ from typing import Callable, Dict, Iterable, List
 from spacy.tokens import Doc, Span
 
 from .age_cues import uncued_age
-from .clinical_terms import is_clinical_term
+from .clinical_terms import clinical_terms_joined, is_clinical_term
 from .common_words import plain_words
 from .common_words_zh import common_words_zh, plain_han_words
 from .dates.finder import FIRST_YEAR, FULL_NUMERIC_DATE, LAST_YEAR, after_measurement_word, find_readings
@@ -160,25 +160,7 @@ def _can_name(text: str) -> bool:
     """What names, professions and places share: no web or mail address, not a function word, not
     clinical vocabulary."""
     return (_HAS_ADDRESS.search(text) is None and text.strip().lower() not in FUNCTION_WORDS
-            and not is_clinical_term(text) and not _clinical_terms_joined(text))
-
-
-# Words that join two clinical terms in a note (`switched from Lamictal to Cymbalta`, `Effexor and Xanax`).
-_TERMS_JOINED = re.compile(r"[ ]+(?:to|and|or|->|→|/)[ ]+|[ ]*/[ ]*", re.IGNORECASE)
-
-
-def _clinical_terms_joined(text: str) -> bool:
-    """Is `text` two or more clinical terms joined by `to`, `and`, `or`, an arrow or a slash
-    (`[Lamictal to Cymbalta]`), or one and its dose (`[Effexor 200] mg/day`)? No name or place is."""
-    dose = _DOSE_AFTER.search(text)
-    if dose is not None and dose.start() > 0 and is_clinical_term(text[:dose.start()]):
-        return True
-    parts = _TERMS_JOINED.split(text)
-    return len(parts) > 1 and all(part and is_clinical_term(part) for part in parts)
-
-
-# A dose after a medication's name: a number, a fraction or a count of tablets (`200`, `3/3`, `1#`).
-_DOSE_AFTER = re.compile(r"[ ]+[0-9]+(?:[./][0-9]+)?#?$")
+            and not is_clinical_term(text) and not clinical_terms_joined(text))
 
 
 _SURNAME_PARTICLES = frozenset("van von de der den del della da di du la le el al bin binti ibn mac st".split())
