@@ -114,7 +114,7 @@ def _overlaps(taken: List[Tuple[int, int]], start: int, end: int) -> bool:
     return i > 0 and taken[i - 1][1] > start
 
 
-__all__ = ["PROPAGATED_LABELS", "SOURCE", "found_strings", "propagate", "spreads"]
+__all__ = ["PROPAGATED_LABELS", "SOURCE", "found_strings", "propagate", "relabel_ents", "spread_relations", "spreads"]
 
 
 def spread_relations(docs: Sequence[Doc]) -> int:
@@ -133,18 +133,22 @@ def spread_relations(docs: Sequence[Doc]) -> int:
         return 0
     changed = 0
     for doc in docs:
-        ents = list(doc.ents)
-        relabelled = []
-        for i, ent in enumerate(ents):
-            label = decided.get(ent.text)
-            if (label is not None and ent.label_ in NAME_LABELS and ent.label_ != label
-                    and ent._.source in (None, "ner", SOURCE)):
-                relabelled.append((i, Span(doc, ent.start, ent.end, label=label), ent._.source))
-        if relabelled:
-            for i, span, _ in relabelled:
-                ents[i] = span
-            doc.ents = ents
-            for _, span, source in relabelled:
-                span._.source = source  # span extension values are keyed by label too
-            changed += len(relabelled)
+        changed += relabel_ents(doc, {i: decided[ent.text] for i, ent in enumerate(doc.ents)
+                                      if ent.text in decided and ent.label_ in NAME_LABELS
+                                      and ent._.source in (None, "ner", SOURCE)})
     return changed
+
+
+def relabel_ents(doc: Doc, labels: Dict[int, str]) -> int:
+    """Give `doc.ents[i]` the label `labels[i]`, keeping its source; returns how many changed."""
+    ents = list(doc.ents)
+    relabelled = [(i, Span(doc, ents[i].start, ents[i].end, label=label), ents[i]._.source)
+                  for i, label in sorted(labels.items()) if ents[i].label_ != label]
+    if not relabelled:
+        return 0
+    for i, span, _ in relabelled:
+        ents[i] = span
+    doc.ents = ents
+    for _, span, source in relabelled:
+        span._.source = source  # span extension values are keyed by label too
+    return len(relabelled)

@@ -96,7 +96,7 @@ OTHERS_ZH = ("朋友", "好友", "友人", "鄰居", "同事", "同學", "室友
              "個管師", "個案管理師", "志工", "牧師", "神父", "教練", "男友", "女友", "同居人", "老師", "導師",
              "師父", "師傅", "學長", "學姊", "學姐", "學弟", "學妹", "輔導員", "看護", "外籍看護", "律師", "警察",
              "員警", "里長", "心理師", "職能治療師", "藥師", "檢察官", "法官", "校長", "教官", "觀護人", "保護官",
-             "翻譯", "通譯", "保母", "保姆", "監護人", "村長", "鄰長", "輔導老師", "班導", "住持", "法師", "修女",
+             "翻譯", "通譯", "保母", "保姆", "村長", "鄰長", "輔導老師", "班導", "住持", "法師", "修女",
              "網友", "筆友", "教友", "病友", "酒友", "牌友", "乾爹", "乾媽", "承辦人", "債主", "債權人", "房客")
 OTHERS_EN = ("friend", "neighbor", "neighbour", "colleague", "coworker", "co-worker", "classmate", "roommate",
              "employer", "boss", "supervisor", "landlord", "coach", "volunteer", "pastor", "priest",
@@ -105,7 +105,7 @@ OTHERS_EN = ("friend", "neighbor", "neighbour", "colleague", "coworker", "co-wor
              "lawyer", "attorney", "police officer", "psychologist", "therapist", "pharmacist",
              "case worker", "caseworker", "officer", "probation officer", "parole officer", "detective",
              "sergeant", "prosecutor", "judge", "principal", "headmaster", "village chief", "warden",
-             "interpreter", "translator", "chaplain", "monk", "nun", "guardian", "babysitter", "housekeeper")
+             "interpreter", "translator", "chaplain", "monk", "nun", "babysitter", "housekeeper")
 
 # The Chinese words for another person in the patient's life, longest first (`職能治療師` before `治療師`).
 PERSON_WORDS_ZH = tuple(sorted(OTHERS_ZH, key=len, reverse=True))

@@ -371,6 +371,27 @@ def test_relation_label_reads_both_sides():
     assert relation_label("王大明來院", 0, 3) is None
 
 
+@pytest.mark.parametrize("text,start,end", [
+    ("法院裁定, 監護人為劉鴻恆, 會同開具財產清冊.", 10, 13),
+    ("Her legal guardian, Chiang Wei, signed the consent.", 20, 30),
+])
+def test_a_guardian_may_be_a_relative_or_not(text, start, end):
+    # a guardian is a relative as often as not: the word leaves the name's role to other words
+    assert relation_label(text, start, end) is None
+
+
+def test_a_kinship_word_elsewhere_makes_the_guardian_family():
+    from spacy_deid.propagate import spread_relations
+    text = "監護人為劉鴻恆, 會同開具財產清冊.\n家系圖: 父 劉鴻恆 (歿)"
+    doc = doc_with_ents(text, [("劉鴻恆", "PERSON")], source="ner")
+    second = text.rindex("劉鴻恆")
+    doc.ents = list(doc.ents) + [doc.char_span(second, second + 3, label="PERSON")]
+    for ent in doc.ents:
+        ent._.source = "ner"
+    assert spread_relations([doc]) == 2
+    assert [(e.text, e.label_) for e in doc.ents] == [("劉鴻恆", "FAMILY"), ("劉鴻恆", "FAMILY")]
+
+
 def test_kinship_lookup_and_rule_spans():
     assert after_kinship_word("母親：林美玲", 3)
     assert not after_kinship_word("Jackson Lee", 8)
