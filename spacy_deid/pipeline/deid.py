@@ -36,7 +36,7 @@ from ..repairs import repair_ner_spans
 from ..overlap import OverlapPolicy, merge_into_ents
 from ..cued_names import cued_names as add_cued_names
 from ..hospital_units import hospital_units as add_hospital_units
-from ..patient_sex import relabel_other_sex
+from ..patient_identity import relabel_not_the_patient
 from ..propagate import propagate, spread_relations
 from ..spanshape import drop_misshapen
 
@@ -53,7 +53,7 @@ class Deid:
                  surrogates_config: Dict[str, Any], overlap_policy: OverlapPolicy,
                  check_ner_shapes: bool = True, propagate_found: bool = True,
                  repair_ner_spans: bool = True, cued_names: bool = True, hospital_units: bool = True,
-                 patient_sex: bool = True):
+                 patient_identity: bool = True):
         install_extensions()
         self.name = name
         self.overlap_policy = overlap_policy
@@ -62,7 +62,7 @@ class Deid:
         self.repair_ner_spans = repair_ner_spans
         self.cued_names = cued_names
         self.hospital_units = hospital_units
-        self.patient_sex = patient_sex
+        self.patient_identity = patient_identity
         present = set(nlp.pipe_factories.values())
         wanted = {"rules": rules, "dates": dates, "surrogates": surrogates}
         configs = {"rules": rules_config, "dates": dates_config, "surrogates": surrogates_config}
@@ -115,8 +115,8 @@ class Deid:
         if self.propagate_found:
             propagate([doc])
             spread_relations([doc])
-        if self.patient_sex:
-            relabel_other_sex([doc])
+        if self.patient_identity:
+            relabel_not_the_patient([doc])
         return doc
 
     def resolve(self, docs: List[Doc]) -> List[Doc]:
@@ -128,8 +128,8 @@ class Deid:
         if self.propagate_found:
             propagate(docs)
             spread_relations(docs)
-        if self.patient_sex:
-            relabel_other_sex(docs)
+        if self.patient_identity:
+            relabel_not_the_patient(docs)
         return docs
 
     def resynthesize(self, doc: Doc) -> Doc:
@@ -231,7 +231,7 @@ def _surrogate_config(surrogates_config: Dict[str, Any], settings: Dict[str, Any
         "repair_ner_spans": True,
         "cued_names": True,
         "hospital_units": True,
-        "patient_sex": True,
+        "patient_identity": True,
     },
     default_score_weights={"deid_rules_f": 0.5, "deid_dates_f": 0.5},
 )
@@ -240,7 +240,7 @@ def make_deid(nlp: Language, name: str, *, rules: bool, dates: bool, surrogates:
               date_shift_days: Optional[Any], age_cap: Optional[Any], rules_config: Dict[str, Any],
               dates_config: Dict[str, Any], surrogates_config: Dict[str, Any],
               overlap_policy: OverlapPolicy, check_ner_shapes: bool, propagate_found: bool,
-              repair_ner_spans: bool, cued_names: bool, hospital_units: bool, patient_sex: bool) -> Deid:
+              repair_ner_spans: bool, cued_names: bool, hospital_units: bool, patient_identity: bool) -> Deid:
     """`rules`/`dates`/`surrogates` switch parts off; `*_config` override a part's own defaults;
     the surrogate settings (`key` ... `age_cap`) are `null` for "deid_surrogates' default";
     `check_ner_shapes` drops NER spans whose text cannot carry their label (see `spanshape`);
@@ -249,8 +249,8 @@ def make_deid(nlp: Language, name: str, *, rules: bool, dates: bool, surrogates:
     completes and relabels NER spans where general knowledge of names decides (see `repairs`);
     `cued_names` adds English names a relation word or title marks where nothing was found;
     `hospital_units` adds the department written right after a hospital (see `hospital_units`);
-    `patient_sex` relabels a name called the patient whose title states the other sex than the one
-    the patient's notes write, as a relative (see `patient_sex`)."""
+    `patient_identity` relabels a name called the patient as a relative where its title states the
+    other sex, or its bare surname another surname, than the patient's notes write (`patient_identity`)."""
     if key is not None and not str(key).startswith(("env:", "file:")):
         warnings.warn("deid: a key in the config is saved with the pipeline (config.cfg, wheels); "
                       "prefer the SPACY_DEID_KEY environment variable or a reference "
@@ -262,4 +262,4 @@ def make_deid(nlp: Language, name: str, *, rules: bool, dates: bool, surrogates:
                 surrogates_config=_surrogate_config(surrogates_config, settings),
                 overlap_policy=overlap_policy, check_ner_shapes=check_ner_shapes,
                 propagate_found=propagate_found, repair_ner_spans=repair_ner_spans, cued_names=cued_names,
-                hospital_units=hospital_units, patient_sex=patient_sex)
+                hospital_units=hospital_units, patient_identity=patient_identity)

@@ -1,5 +1,5 @@
-"""patient_sex: a name called the patient whose title states the other sex than the one the patient's
-notes write is a relative."""
+"""patient_identity: a name called the patient whose title states the other sex, or whose bare surname is
+another surname, than the patient's notes write is a relative."""
 import re
 
 import pytest
@@ -7,7 +7,7 @@ from spacy.language import Language
 
 import spacy_deid
 from linear import assert_linear
-from spacy_deid.patient_sex import patient_sex, sex_markers, title_sex
+from spacy_deid.patient_identity import patient_sex, sex_markers, title_sex
 
 # Stands in for a trained NER that reads every surname before a title, and the name in the `病人`
 # field, as the patient (as a model that learned `[陳]先生來電` from patients' frames might).
@@ -15,8 +15,8 @@ PATIENT_LIKE = re.compile(r"(?P<zh>[\u4e00-\u9fff])(?=先生|小姐|女士|太�
                           r"|病人: (?P<field>[\u4e00-\u9fff]{3})")
 
 
-@Language.component("fake_ner_for_patient_sex")
-def fake_ner_for_patient_sex(doc):
+@Language.component("fake_ner_for_patient_identity")
+def fake_ner_for_patient_identity(doc):
     spans = []
     for match in PATIENT_LIKE.finditer(doc.text):
         group = next(g for g in ("zh", "en", "field") if match.group(g))
@@ -28,7 +28,7 @@ def fake_ner_for_patient_sex(doc):
 @pytest.fixture(scope="module")
 def nlp():
     nlp = spacy_deid.blank()
-    nlp.add_pipe("fake_ner_for_patient_sex")
+    nlp.add_pipe("fake_ner_for_patient_identity")
     nlp.add_pipe("deid", config={"demo_key": True})
     nlp.initialize()
     return nlp
@@ -98,11 +98,18 @@ def test_the_patient_field_and_unread_sex_stand(nlp):
     assert _labels(nlp("38歲男性, 38 y/o F\n陳小姐來電.")) == [("陳", "PATIENT")]
 
 
+def test_a_bare_surname_that_is_not_the_patients_is_a_relative(nlp):
+    doc = nlp("病人: 王美玲\n林小姐來電詢問探視時間.\n王小姐今日情緒平穩.")
+    assert _labels(doc) == [("王美玲", "PATIENT"), ("林", "FAMILY"), ("王", "PATIENT")]
+    # without a patient field the surname says nothing
+    assert _labels(nlp("林小姐來電詢問探視時間.")) == [("林", "PATIENT")]
+
+
 def test_the_patients_other_notes_decide(nlp):
     # the sex is written in one note, the title in another: the patient's notes are resolved together
     docs = [nlp.get_pipe("deid").recognize(nlp.make_doc(text)) for text in ("Age/Sex: 52/F", "陳先生來電.")]
     for doc in docs:
-        nlp.get_pipe("fake_ner_for_patient_sex")(doc)
+        nlp.get_pipe("fake_ner_for_patient_identity")(doc)
         nlp.get_pipe("deid").recognize(doc)
     assert _labels(docs[1]) == [("陳", "PATIENT")]
     nlp.get_pipe("deid").resolve(docs)
