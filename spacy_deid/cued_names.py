@@ -21,6 +21,14 @@ common Chinese words (`家屬: 同意`), a surname with its title keeping the ti
 with no spoken particle or negation and not ending a sentence: after a dialogue's speaker (`醫師：`,
 `家屬：`) comes what is said (`家屬：有啦。`), not a name. The NER finds most Chinese names after such
 words (the training corpus writes them there) and misses some in unseen frames; a name that runs into more Han characters (`社工曾亞品聯絡`) is left to it.
+A Chinese surname right before a title said after names (`titles_zh`: `地檢署[周]檢察官到院`,
+`職能治療師[曾]老師評估`, `[林]小姐來電`) is a name too: the title draws its right edge, and its left edge
+is the surname's own where the character before it makes no word with it (`謝謝醫師`, `擔任社工`,
+`照顧太太`, `公司董事長` name no one) and the surname is no word of grammar (`向老師報告`, `和醫師討論`).
+A relation word decides its label (a physician's word only for a physician's title: after a dialogue's
+`醫師：`, `[王]先生` is no physician), then a kinship word or honorific said as a form of address
+(`relations.kin_address_label`: FAMILY), then the title: a physician's, a department's head's or a
+professor's says DOCTOR, any other PERSON.
 Only text outside every entity gets a span, and only where it aligns with tokens; the span's source
 is `cued`.
 """
@@ -31,13 +39,14 @@ from spacy.tokens import Doc, Span
 
 from .clinical_terms import is_clinical_term
 from .common_words import common_words
-from .common_words_zh import plain_han_words, surnames_zh
+from .common_words_zh import common_words_zh, plain_han_words, surnames_zh
 from .doctext import doc_text
 from .han import HAN_RANGES
 from .overlap import taken_characters
-from .relations import BETWEEN_WORD_AND_NAME, relation_after, relation_label, words_before_a_name
+from .relations import BETWEEN_WORD_AND_NAME, kin_address_label, relation_after, relation_label, words_before_a_name
 from .spanshape import FUNCTION_WORDS
 from .titled_names import names_an_institution, person_label, title_after_surname
+from .titles_zh import CLINICAL_HEAD_TITLES_ZH, PHYSICIAN_TITLES_ZH, TITLES_AFTER_NAME_ZH
 
 SOURCE = "cued"
 _EN_WORD = r"[A-Z][a-z]+(?:[-'][A-Za-z][a-z]*)*"
@@ -118,16 +127,55 @@ def _before_bracket(text: str) -> Iterator[Tuple[int, int]]:
             yield match.start(), end
 
 
+# A title said after names, longest first (`社工師` before `社工`), wherever one starts.
+_TITLE_AT = re.compile("(?=(" + "|".join(TITLES_AFTER_NAME_ZH) + "))")
+# Surnames that are also words of grammar or common verbs before a person (`向老師報告`, `和醫師討論`,
+# `於主任任內`, `任社工`): before a title they are those words, not a name.
+_GRAMMAR_SURNAMES = frozenset("向和於于與從把對給跟讓由被將在有是為也都又就才還請叫找問幫替陪帶同及任經")
+_DOCTOR_TITLES = frozenset(PHYSICIAN_TITLES_ZH + CLINICAL_HEAD_TITLES_ZH)
+
+
+def _surname_before_title(text: str) -> Iterator[Tuple[int, int, str]]:
+    """(start, end, title) of Chinese surnames right before a title (module docstring)."""
+    words, surnames = common_words_zh(), surnames_zh()
+    for match in _TITLE_AT.finditer(text):
+        end, title = match.start(), match.group(1)
+        start = end - 2 if end >= 2 and text[end - 2:end] in surnames else end - 1  # 歐陽 before 陽
+        surname = text[start:end]
+        if start < 0 or surname not in surnames or surname in _GRAMMAR_SURNAMES:
+            continue
+        before = text[max(0, start - 2):start]
+        if (before[-1:] == surname or before[-1:] + surname in words or before + surname in words
+                or surname + title in words):
+            continue
+        yield start, end, title
+
+
+def _title_label(text: str, start: int, end: int, title: str) -> str:
+    """The label of a surname before `title` (module docstring); a title no physician is given, an
+    honorific or another's, overrules a physician's word before it (a dialogue's `醫師：[王]先生？`)."""
+    said = relation_label(text, start, end)
+    if title in _DOCTOR_TITLES:
+        return said or "DOCTOR"
+    if said is not None and said != "DOCTOR":
+        return said
+    return kin_address_label(text, start, end) or "PERSON"
+
+
 def cued_names(doc: Doc) -> List[Span]:
     """Add to `doc.ents` the names that a relation word or title marks, where no entity stands (module
     docstring); returns the added spans (for counting, never for logging: PHI)."""
     text = doc_text(doc)
     taken = taken_characters(doc, len(text))
     added = []
-    for start, end in sorted(set(_after_cue(text)) | set(_before_bracket(text))):
+    titled = {(start, end): title for start, end, title in _surname_before_title(text)}
+    for start, end in sorted(set(_after_cue(text)) | set(_before_bracket(text)) | set(titled)):
         if any(taken[start:end]):
             continue
-        label = relation_label(text, start, end) or person_label(text, start, end)
+        if (start, end) in titled:
+            label = _title_label(text, start, end, titled[start, end])
+        else:
+            label = relation_label(text, start, end) or person_label(text, start, end)
         span = doc.char_span(start, end, label=label) if label else None
         if span is None:
             continue

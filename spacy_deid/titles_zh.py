@@ -26,7 +26,14 @@ TITLES_AFTER_NAME_ZH: Tuple[str, ...] = tuple(sorted(set((
     "護理師", "護士", "藥師", "心理師", "治療師", "社工", "個管師",  # other clinical staff
     "老師", "教授", "主任", "院長", "經理", "老闆", "老闆娘", "師傅", "牧師", "律師", "教練", "同學",
     "姊妹", "弟兄",                                              # a church's brothers and sisters
+    "社工師", "檢察官", "法官", "警官", "警員", "員警", "教官", "校長", "里長", "村長", "鄰長",  # offices
+    "神父", "修女", "法師", "董事長", "總經理", "組長", "課長", "科長", "處長", "局長", "所長", "技師",
+    "工程師", "會計師", "秘書", "專員",
 ) + HONORIFICS_ZH + KIN_ADDRESS_ZH + PHYSICIAN_TITLES_ZH), key=lambda title: (-len(title), title)))
+
+# Titles that name a physician in a hospital's notes besides the physicians' own: a department's head
+# and a medical school's professor (`[林]主任`, `[陳]教授`); every other title names someone else.
+CLINICAL_HEAD_TITLES_ZH: Tuple[str, ...] = ("主任", "教授")
 
 # One character after a surname that addresses a person (`陳姐`, `林董`, `王某`); only where a name of
 # one character is read, never to end a place name (台中榮[總] is a hospital).

@@ -2,7 +2,7 @@
 import pytest
 
 import spacy_deid
-from spacy_deid.cued_names import SOURCE, cued_names
+from spacy_deid.cued_names import SOURCE, _surname_before_title, cued_names
 
 from linear import assert_linear
 
@@ -39,6 +39,14 @@ def _added(text, ents=()):
     # a surname and its title: the title stays outside the name
     ("已轉介社會局, 承辦人曾小姐.", [("曾", "PERSON")]),
     ("房東: 歐陽太太 來電", [("歐陽", "PERSON")]),
+    # a surname right before a title, the title drawing its right edge, labelled by the words and title
+    ("12月27日 地檢署劉檢察官到院訊問, 病人拒答.", [("劉", "PERSON")]),
+    ("2010.07.14 職能治療師曾老師評估: 可參與庇護工作站.", [("曾", "PERSON")]),
+    ("今日林主任查房, 同意出院.", [("林", "DOCTOR")]),
+    ("與呂先生討論出院後安置.", [("呂", "FAMILY")]),
+    ("由歐陽阿姨陪同返診.", [("歐陽", "FAMILY")]),
+    ("胞弟陳醫師來電關心.", [("陳", "FAMILY")]),
+    ("醫師：王先生？家屬：高血壓。", [("王", "FAMILY")]),  # the speaker's word is no title of his
 ])
 def test_a_marked_name_is_added_with_the_label_its_word_says(text, expected):
     assert _added(text) == expected
@@ -59,8 +67,9 @@ def test_a_marked_name_is_added_with_the_label_its_word_says(text, expected):
     "檢查結果(異常)",  # no relation word in the brackets
     "醫師：好喔。民眾：那我明天再來。",  # a dialogue's turns: what is said, not a name
     "家屬：有啦，他都有吃。",
-    "醫師：王先生？家屬：高血壓。",
     "Seen in Cardiology Clinic (brother's request)",
+    # a surname before a title that is a word with the character before it, or a word of grammar
+    "謝謝醫師。", "病人在公司擔任社工.", "在家照顧太太.", "向老師報告.", "和醫師討論後決定.", "公司董事長來訪",
 ])
 def test_nothing_is_added_without_a_name_after_the_word(text):
     assert _added(text) == []
@@ -93,3 +102,10 @@ def test_cost_grows_linearly_with_chinese_text():
         doc = spacy_deid.blank()("胞弟: 王大" * n + "王" * n + "(兄)" + "陳美(母)" * n)
         cued_names(doc)
     assert_linear(run, 2000)
+
+
+@pytest.mark.parametrize("unit", ["王先生", "林", "醫師", "歐陽太太，"])
+def test_cost_grows_linearly_with_surnames_and_titles(unit):
+    def run(n):
+        list(_surname_before_title(unit * n + "老師"))
+    assert_linear(run, 20000)
