@@ -1,5 +1,5 @@
 """A name the NER cut short: `通知 VS [楊]友昌, 改為口溶錠` -> `[楊友昌]`, `/ 曾[華炳] (外甥)` -> `[曾華炳]`,
-`今天 SUNG, [CHING-YU] 來電` -> `[SUNG, CHING-YU]`.
+`今天 SUNG, [CHING-YU] 來電` -> `[SUNG, CHING-YU]`; or ran on: `社工[楊玥聯]絡` -> `[楊玥]`.
 
 WHY: a NER that reads Chinese one character at a time may stop after a surname or the first character
 of a given name it has not seen (`[楊]友昌`, `[劉華]友,`), and the surrogate then leaves the rest of the
@@ -12,6 +12,12 @@ word (`[楊]友昌,`, `[楊]友昌主任`, `牧師: [呂靖]友參加`).
 The NER may drop the surname instead where it is also a word (曾, once: `/ 曾[華炳] (外甥)`): a given name
 of two Han characters that ends plainly takes the surname right before it when no Han character stands
 before that (the surname's token in no other entity).
+
+The NER may also run one character on into the word after a name (`社工[楊玥聯]絡台中監獄`, `觀護人
+[劉宏定]期約談`): a Chinese name of three to five Han characters that starts with a surname, whose last
+character starts a common word with the text after it (`聯絡`, `定期`) while the text right after the
+span starts none (`絡台`), ends before that character. Where the text after the span starts a word too,
+the name may end there as well (`[劉靖安]定期約談`: 安定 and 定期), and the span stands.
 
 A romanized Chinese name is a surname and a given name, written either way round: the NER that knows the
 given name's syllables may leave the surname out (`[Fan, Ting-Jung]` read as `Fan, [Ting-Jung]`,
@@ -28,7 +34,7 @@ from spacy.tokens import Doc, Span
 
 from .common_words import common_words
 from .common_words_zh import common_words_zh, surnames_zh
-from .han import HAN_CHAR
+from .han import HAN_CHAR, HAN_RANGES
 from .labels import NAME_LABELS
 from .lexicons import load
 from .titles_zh import TITLES_AFTER_NAME_ZH
@@ -100,9 +106,29 @@ def _after_its_surname(text: str, start: int, end: int) -> bool:
             and (start == 1 or not HAN_CHAR.match(text[start - 2])) and _name_ends_at(text, end))
 
 
+_LONGEST_WORD_ZH = 5
+_RUN_ON_NAME = re.compile(f"[{HAN_RANGES}]{{3,5}}")
+
+
+def _starts_a_word(text: str, start: int) -> bool:
+    """Does a common Chinese word of two or more characters start at text[start]?"""
+    words = common_words_zh()
+    return any(text[start:start + n] in words for n in range(2, _LONGEST_WORD_ZH + 1) if start + n <= len(text))
+
+
+def _runs_into_a_word(text: str, start: int, end: int) -> bool:
+    """Did the Chinese name at text[start:end] run one character on into the word after it (module
+    docstring)?"""
+    return (_RUN_ON_NAME.fullmatch(text, start, end) is not None and text[start] in surnames_zh()
+            and _starts_a_word(text, end - 1) and not _starts_a_word(text, end))
+
+
 def completed_name(doc: Doc, text: str, ent: Span, following: Optional[Span] = None) -> Optional[Span]:
-    """`ent` with the rest of the name it was cut from (module docstring), else None."""
+    """`ent` with the rest of the name it was cut from, or without the character it ran on into the
+    next word (module docstring), else None."""
     s, e = ent.start_char, ent.end_char
+    if ent.label_ in NAME_LABELS and _runs_into_a_word(text, s, e):
+        return doc.char_span(s, e - 1, label=ent.label_)
     if ent.label_ in NAME_LABELS and _HYPHENATED_GIVEN_NAME.fullmatch(ent.text):
         return _with_surname(doc, text, ent, following)
     if ent.label_ in NAME_LABELS and _after_its_surname(text, s, e):

@@ -114,8 +114,9 @@ CLINICIAN_ZH = PHYSICIAN_TITLES_ZH
 CLINICIAN_EN = ("dr", "dr.", "doctor", "vs", "attending", "resident", "physician", "psychiatrist", "surgeon",
                 # a note's co-signature and the physician on duty (`cosign pending: [Liu Ya-Yu]`, `週末值班 [劉友勝]`)
                 "cosign", "cosign pending", "cosigned by", "co-signed by")
-# the physician on duty and a note's reviewer, who co-signs it (`週末值班 [劉友勝]`, `覆核 [劉]主任`)
-_ON_DUTY_ZH = ("值班", "覆核")
+# the physician on duty and a note's reviewer, who co-signs it (`週末值班 [劉友勝]`, `覆核 [劉]主任`), and the
+# physician's signature field (`醫師簽章: [呂亞瓊]`)
+_ON_DUTY_ZH = ("值班", "覆核", "醫師簽章", "醫師簽名")
 
 # An English title between a relation word and the name.
 _TITLE = r"(?:(?i:mr|mrs|ms|miss|mx|dr|doctor)\.?[ ])?"

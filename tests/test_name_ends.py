@@ -31,6 +31,25 @@ def test_a_name_cut_short_takes_its_end(text, found, expected):
     assert repaired(text, found, completed_name) == (1, [expected])
 
 
+@pytest.mark.parametrize("text,found,expected", [
+    ("1220 社工楊玥聯絡台中監獄安排出院", ("楊玥聯", "PERSON"), ("楊玥", "PERSON")),
+    ("目前仍由觀護人劉宏定期約談.", ("劉宏定", "PERSON"), ("劉宏", "PERSON")),
+    ("目前仍由觀護人高鳳靜定期約談.", ("高鳳靜定", "PERSON"), ("高鳳靜", "PERSON")),
+    ("本次由里長劉菁發現屋內堆滿垃圾", ("劉菁發", "PERSON"), ("劉菁", "PERSON")),
+])
+def test_a_name_that_ran_into_the_next_word_ends_before_it(text, found, expected):
+    assert repaired(text, found, completed_name) == (1, [expected])
+
+
+@pytest.mark.parametrize("text,found", [
+    ("目前仍由觀護人劉靖安定期約談.", ("劉靖安", "PERSON")),  # 安定 and 定期: the name may end at either
+    ("病人王美玲來院", ("王美玲", "PATIENT")),  # 玲來 is no word
+    ("已聯絡大安國小學務處", ("大安國小", "SCHOOL")),  # no name: a school ends with its type word
+])
+def test_a_name_that_ends_plainly_is_not_cut(text, found):
+    assert repaired(text, found, completed_name) == (0, [found])
+
+
 @pytest.mark.parametrize("text,found", [
     ("王先生表示失眠", ("王", "PATIENT")),  # a title follows: annotation.md keeps it outside
     ("病人曾住院兩次", ("住院", "PERSON")),  # a Han character before 曾: a word, not a name's edge

@@ -300,6 +300,7 @@ def test_a_name_next_to_another_relation_word_is_person(text, found):
     ("note by yhc (cosign pending: Yang Hsun-Chen)", ("Yang Hsun-Chen", "PATIENT")),
     ("病程 (110/2/3, 週末值班 劉友勝)", ("劉友勝", "PERSON")),
     ("書寫人 徐醫師／覆核 周大明", ("周大明", "PERSON")),
+    ("醫師簽章: 呂亞瓊  日期: 2014/09/15", ("呂亞瓊", "PATIENT")),  # the physician's signature field
 ])
 def test_a_name_next_to_a_physicians_title_is_a_doctor(text, found):
     assert repaired(text, found, by_relation) == (1, [(found[0], "DOCTOR")])
