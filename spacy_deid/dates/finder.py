@@ -500,13 +500,27 @@ def _context_vetoed(text: str, start: int, end: int, shape: str) -> bool:
     return _left_vetoed(left) or bool(_RIGHT_UNIT_VETO.match(text[end:end + 12]))
 
 
+# A measured fraction, an arrow, and what follows it (`insight 1/4 -> 3/4`, `MMSE 24/30 → 26/30`): a
+# fraction of the same denominator there is the same measure, changed; two dates would not share it.
+_FRACTION_AND_ARROW = re.compile(r"(?<![0-9/.])[0-9]{1,3}/(?P<of>[0-9]{1,3})[ ]?(?:->|→|=>)[ ]?$")
+
+
+def _same_measure_after_arrow(text: str, start: int, end: int, left: str) -> bool:
+    arrow = _FRACTION_AND_ARROW.search(left)
+    if arrow is None or text[start:end].rpartition("/")[2] != arrow.group("of"):
+        return False
+    return after_measurement_word(text, start - len(left) + arrow.start())
+
+
 def _fraction_vetoed(text: str, start: int, end: int, readings: Sequence[Tuple]) -> bool:
     """A numeric month-day that reads as a fraction: `1 1/2 tab`, `1/3 of the dose`, `7/10 pain`,
-    `re-eval 2/10` in a line about pain."""
+    `re-eval 2/10` in a line about pain, a measured fraction's new value after an arrow
+    (`insight 1/4 -> 3/4`)."""
     if any(r[3] != "month-day" for r in readings):
         return False
     left = text[max(0, start - _LEFT_CONTEXT):start]
-    if _MIXED_FRACTION.search(left) or _RIGHT_FRACTION_VETO.match(text[end:end + 12]):
+    if (_MIXED_FRACTION.search(left) or _RIGHT_FRACTION_VETO.match(text[end:end + 12])
+            or _same_measure_after_arrow(text, start, end, left)):
         return True
     return (_OUT_OF_TEN.fullmatch(text, start, end) is not None and not _DATE_WORD_LEFT.search(left)
             and _PAIN_IN_LINE.search(text[max(0, start - 80):start]) is not None)
