@@ -38,7 +38,7 @@ from spacy.tokens import Doc, Span
 from .clinical_terms import is_clinical_term
 from .doctext import doc_text
 from .labels import LOCATION_LABELS, NAME_LABELS
-from .relations import relation_label
+from .relations import honorific_beside, relation_label
 from .rules.phrases import phrase_regex
 
 SOURCE = "propagated"
@@ -133,10 +133,18 @@ def spread_relations(docs: Sequence[Doc]) -> int:
         return 0
     changed = 0
     for doc in docs:
+        text = doc_text(doc)
         changed += relabel_ents(doc, {i: decided[ent.text] for i, ent in enumerate(doc.ents)
                                       if ent.text in decided and ent.label_ in NAME_LABELS
-                                      and ent._.source in (None, "ner", SOURCE)})
+                                      and ent._.source in (None, "ner", SOURCE)
+                                      and not _not_a_physician(text, ent, decided[ent.text])})
     return changed
+
+
+def _not_a_physician(text: str, ent: Span, label: str) -> bool:
+    """A mention with an honorific beside it is no physician's, whatever another mention of the same
+    surname says (`Dr. [Chou]` and `update Mr. [Chou] by phone` are two people)."""
+    return label == "DOCTOR" and honorific_beside(text, ent.start_char, ent.end_char)
 
 
 def relabel_ents(doc: Doc, labels: Dict[int, str]) -> int:

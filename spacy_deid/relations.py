@@ -398,6 +398,12 @@ _THIRD_PARTY_READ = frozenset({"PATIENT", "PERSON", "DOCTOR"})
 _HONORIFIC_BEFORE = re.compile(r"(?<![A-Za-z])(?i:mr|mrs|ms|miss|mx)\.?[ ]?$")
 
 
+def honorific_beside(text: str, start: int, end: int) -> bool:
+    """Does an honorific stand beside the name at text[start:end] (`Ms [Yang]`, `[陳]先生`)? Notes give
+    physicians Dr. and 醫師, never these."""
+    return text.startswith(HONORIFICS_ZH, end) or _HONORIFIC_BEFORE.search(text, max(0, start - 6), start) is not None
+
+
 def third_party_label(text: str, start: int, end: int) -> Optional[str]:
     """FAMILY when the words next to the name at text[start:end] make it a third party to the patient's
     care (`according to [X]`, `[X]陪同`), else None. For names the NER called the patient, a person or a

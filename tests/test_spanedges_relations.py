@@ -381,6 +381,19 @@ def test_a_guardian_may_be_a_relative_or_not(text, start, end):
     assert relation_label(text, start, end) is None
 
 
+def test_a_physicians_title_elsewhere_leaves_a_mention_with_an_honorific():
+    # `Dr. Chou` and `Mr. Chou` share a surname, not a person: the honorific's mention is no physician
+    from spacy_deid.propagate import spread_relations
+    text = "S: claims Dr. Chou said so.\nLevel on 5/4, update Mr. Chou by phone.\nChou agreed."
+    doc = doc_with_ents(text, [("Chou", "PERSON")], source="ner")
+    spans = [doc.char_span(m, m + 4, label="PERSON") for m in (text.index("Chou", 20), text.rindex("Chou"))]
+    doc.ents = list(doc.ents) + spans
+    for ent in doc.ents:
+        ent._.source = "ner"
+    assert spread_relations([doc]) == 2
+    assert [e.label_ for e in doc.ents] == ["DOCTOR", "PERSON", "DOCTOR"]
+
+
 def test_a_kinship_word_elsewhere_makes_the_guardian_family():
     from spacy_deid.propagate import spread_relations
     text = "監護人為劉鴻恆, 會同開具財產清冊.\n家系圖: 父 劉鴻恆 (歿)"
