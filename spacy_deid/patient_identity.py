@@ -38,7 +38,7 @@ _SEX_MARKER = re.compile(
     r"|(?<![\w.])(?:(?P<m2>M)|(?P<f2>F))[ ]?/[ ]?\d{1,3}(?![\d.])"
     r"|" + _AGE + r"[ ]?/[ ]?(?:(?P<m3>M)|(?P<f3>F))(?![\w.])")
 _MALE_AFTER = ("先生",)
-_FEMALE_AFTER = ("小姐", "女士", "太太")
+_FEMALE_AFTER = ("小姐", "女士", "太太", "夫人")
 _TITLE_BEFORE = re.compile(r"(?<![A-Za-z])(?:(?P<m>Mr)|(?P<f>Mrs|Ms|Miss))\.?[ ]?$", re.IGNORECASE)
 _TITLE_WINDOW = 6
 _FULL_NAME_ZH = re.compile(f"[{HAN_RANGES}]{{2,4}}")
