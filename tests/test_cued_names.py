@@ -109,3 +109,18 @@ def test_cost_grows_linearly_with_surnames_and_titles(unit):
     def run(n):
         list(_surname_before_title(unit * n + "老師"))
     assert_linear(run, 20000)
+
+
+@pytest.mark.parametrize("split", ["train", "heldout", "fresh"])
+def test_every_surname_before_a_title_in_synthetic_notes_is_part_of_a_name(split):
+    # the synthetic notes' gold marks every name: a surname the step reads before a title is one, or
+    # lies inside one (the last character of `王美林` before 醫師), never outside every span
+    from spacy_deid.synth import generate
+    found = outside = 0
+    for record in generate(80, seed=5, split=split):
+        starts = {(span.start, span.end) for span in record.spans}
+        covered = {i for span in record.spans for i in range(span.start, span.end)}
+        for start, end, _ in _surname_before_title(record.text):
+            found += (start, end) in starts
+            outside += start not in covered
+    assert outside == 0 and found >= 40
