@@ -26,10 +26,10 @@ from .han import HAN_CHAR, HAN_RANGES
 from .propagate import SOURCE, relabel_ents
 from .relations import relation_label
 
-_WORD_MALE = r"男性|男|male|man|gentleman|boy|M"
-_WORD_FEMALE = r"女性|女|female|woman|lady|girl|F"
+_WORD_MALE = r"男性|男|(?i:male|man|gentleman|boy|m)"
+_WORD_FEMALE = r"女性|女|(?i:female|woman|lady|girl|f)"
 _AGE = r"(?<![\d.])\d{1,3}"
-_AGE_UNIT = r"[ ]?(?:歲|y/o|yo|y\.o\.|(?:-|[ ])years?(?:-|[ ])old|-y/o)[ ]?(?:的[ ]?)?"
+_AGE_UNIT = r"[ ]?(?:歲|(?i:y/o|yo|y\.o\.|(?:-|[ ])years?(?:-|[ ])old|-y/o))[ ]?(?:的[ ]?)?"
 # Each alternative names its sex in a group of its own: m* for a man, f* for a woman. A letter is a
 # word of its own (`F33.2` is a diagnosis code, `16/F1` no sex).
 _SEX_MARKER = re.compile(

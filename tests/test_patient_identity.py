@@ -51,10 +51,13 @@ def _labels(doc):
     ("性別：女  年齡：52", ["F"]),
     ("Sex: M", ["M"]),
     ("(M/37), 住院第3天", ["M"]),
+    ("45 Y/O MALE, BROUGHT IN BY EMS", ["M"]),  # all capitals, title case
+    ("A 45-year-old Female with MDD", ["F"]),
     # diagnosis codes, doses and a floor are no sex
     ("Dx codes F33.2 / F41.1", []),
     ("16/F1 病房, 2F/3 床", []),
     ("MMSE 24/30, Mg 2.1", []),
+    ("45 y/o manic episode", []),  # a word that starts like one
 ])
 def test_sex_markers(text, expected):
     assert list(sex_markers(text)) == expected
