@@ -24,7 +24,7 @@ from spacy.tokens import Doc, Span
 from .doctext import doc_text
 from .han import HAN_CHAR, HAN_RANGES
 from .propagate import SOURCE, relabel_ents
-from .relations import relation_label
+from .relations import HONORIFIC_BEFORE, HONORIFIC_WINDOW, relation_label
 
 _WORD_MALE = r"男性|男|(?i:male|man|gentleman|boy|m)"
 _WORD_FEMALE = r"女性|女|(?i:female|woman|lady|girl|f)"
@@ -39,8 +39,6 @@ _SEX_MARKER = re.compile(
     r"|" + _AGE + r"[ ]?/[ ]?(?:(?P<m3>M)|(?P<f3>F))(?![\w.])")
 _MALE_AFTER = ("先生",)
 _FEMALE_AFTER = ("小姐", "女士", "太太", "夫人")
-_TITLE_BEFORE = re.compile(r"(?<![A-Za-z])(?:(?P<m>Mr)|(?P<f>Mrs|Ms|Miss))\.?[ ]?$", re.IGNORECASE)
-_TITLE_WINDOW = 6
 _FULL_NAME_ZH = re.compile(f"[{HAN_RANGES}]{{2,4}}")
 
 
@@ -64,9 +62,9 @@ def title_sex(text: str, start: int, end: int) -> Optional[str]:
         return "M"
     if after in _FEMALE_AFTER:
         return "F"
-    match = _TITLE_BEFORE.search(text, max(0, start - _TITLE_WINDOW), start)
-    if match is None:
-        return None
+    match = HONORIFIC_BEFORE.search(text, max(0, start - HONORIFIC_WINDOW), start)
+    if match is None or not (match.group("m") or match.group("f")):
+        return None  # none, or Mx
     return "M" if match.group("m") else "F"
 
 

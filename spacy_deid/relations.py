@@ -395,13 +395,16 @@ _THIRD_PARTY_AFTER = re.compile(
 # The NER's labels a third party's words overrule: not FAMILY (already so).
 _THIRD_PARTY_READ = frozenset({"PATIENT", "PERSON", "DOCTOR"})
 # An honorific no note gives a physician (`Ms [Yang]`, `Informant: landlady Mr [Yang]`): Dr is theirs.
-_HONORIFIC_BEFORE = re.compile(r"(?<![A-Za-z])(?i:mr|mrs|ms|miss|mx)\.?[ ]?$")
+# The sex it states in a group of its own (`patient_identity`): m for Mr, f for Mrs, Ms and Miss.
+HONORIFIC_BEFORE = re.compile(r"(?<![A-Za-z])(?i:(?P<m>mr)|(?P<f>mrs|ms|miss)|mx)\.?[ ]?$")
+HONORIFIC_WINDOW = 6
 
 
 def honorific_beside(text: str, start: int, end: int) -> bool:
     """Does an honorific stand beside the name at text[start:end] (`Ms [Yang]`, `[陳]先生`)? Notes give
     physicians Dr. and 醫師, never these."""
-    return text.startswith(HONORIFICS_ZH, end) or _HONORIFIC_BEFORE.search(text, max(0, start - 6), start) is not None
+    return (text.startswith(HONORIFICS_ZH, end)
+            or HONORIFIC_BEFORE.search(text, max(0, start - HONORIFIC_WINDOW), start) is not None)
 
 
 def third_party_label(text: str, start: int, end: int) -> Optional[str]:
@@ -469,8 +472,8 @@ def by_relation(doc: Doc, text: str, ent: Span, following: Optional[Span] = None
     label = (relation_label(text, start, ent.end_char)
              or (third_party_label(text, start, ent.end_char) if ent.label_ in _THIRD_PARTY_READ else None)
              or (kin_address_label(text, start, ent.end_char) if ent.label_ == "PERSON" else None)
-             or ("PERSON" if ent.label_ == "DOCTOR" and _HONORIFIC_BEFORE.search(text, max(0, start - 6), start)
-                 else None)
+             or ("PERSON" if ent.label_ == "DOCTOR"
+                 and HONORIFIC_BEFORE.search(text, max(0, start - HONORIFIC_WINDOW), start) else None)
              or ent.label_)
     if start == ent.start_char and label == ent.label_:
         return None
