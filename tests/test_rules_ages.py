@@ -30,6 +30,8 @@ def nlp():
         ("Progress note (40M)", "40"),
         ("OPD note (63 F)", "63"),
         ("年齡: 71", "71"),
+        ("病人: 劉安珍 / F / 38", "38"),  # a chart header's sex and age
+        ("Transfer summary, M/45, from ER", "45"),
     ],
 )
 def test_ages_found(nlp, text, age):
@@ -40,11 +42,11 @@ def test_ages_found(nlp, text, age):
 @pytest.mark.parametrize(
     "text",
     ["會計18y, 喝酒20年", "住在5F", "age 3/12 months", "150歲的老房子", "0歲", "MMSE 24/30, PHQ-9 = 19",
-     "BP 120/80 HR 88", "room 5F-3"],
+     "BP 120/80 HR 88", "room 5F-3", "F/U in 2 weeks", "2/F lobby", "Dx F33.2/41"],
 )
 def test_not_ages(nlp, text):
     assert [e.text for e in nlp(text).ents if e.label_ == "AGE"] == []
 
 
 def test_age_patterns_are_linear(nlp):
-    assert_linear(lambda n: nlp(("1" * (5 * n) + "歲") + (" age " * n) + ("9-year-" * n)), 10_000)
+    assert_linear(lambda n: nlp(("1" * (5 * n) + "歲") + (" age " * n) + ("9-year-" * n) + ("M/" * n)), 10_000)
