@@ -42,6 +42,13 @@ def surnames_zh() -> FrozenSet[str]:
     return frozenset(entry["text"] for entry in load("surnames_zh").entries)
 
 
+def starts_a_word(text: str, start: int) -> bool:
+    """Does a listed word (two or more characters) start at text[start]? For the edges of names: a
+    name that runs on into the word after it (`name_ends`)."""
+    words = common_words_zh()
+    return any(text[start:start + n] in words for n in range(2, min(_LONGEST_WORD, len(text) - start) + 1))
+
+
 def _starts_with_surname(span: str) -> bool:
     surnames = surnames_zh()
     return span[:1] in surnames or span[:2] in surnames

@@ -33,7 +33,7 @@ from typing import FrozenSet, Optional
 from spacy.tokens import Doc, Span
 
 from .common_words import common_words
-from .common_words_zh import common_words_zh, surnames_zh
+from .common_words_zh import common_words_zh, starts_a_word, surnames_zh
 from .han import HAN_CHAR, HAN_RANGES
 from .labels import NAME_LABELS
 from .lexicons import load
@@ -106,21 +106,14 @@ def _after_its_surname(text: str, start: int, end: int) -> bool:
             and (start == 1 or not HAN_CHAR.match(text[start - 2])) and _name_ends_at(text, end))
 
 
-_LONGEST_WORD_ZH = 5
 _RUN_ON_NAME = re.compile(f"[{HAN_RANGES}]{{3,5}}")
-
-
-def _starts_a_word(text: str, start: int) -> bool:
-    """Does a common Chinese word of two or more characters start at text[start]?"""
-    words = common_words_zh()
-    return any(text[start:start + n] in words for n in range(2, _LONGEST_WORD_ZH + 1) if start + n <= len(text))
 
 
 def _runs_into_a_word(text: str, start: int, end: int) -> bool:
     """Did the Chinese name at text[start:end] run one character on into the word after it (module
     docstring)?"""
     return (_RUN_ON_NAME.fullmatch(text, start, end) is not None and text[start] in surnames_zh()
-            and _starts_a_word(text, end - 1) and not _starts_a_word(text, end))
+            and starts_a_word(text, end - 1) and not starts_a_word(text, end))
 
 
 def completed_name(doc: Doc, text: str, ent: Span, following: Optional[Span] = None) -> Optional[Span]:
