@@ -44,6 +44,29 @@ def common_words() -> FrozenSet[str]:
     return frozenset(line.strip() for line in raw.splitlines() if line.strip() and not line.startswith("#"))
 
 
+# The lexicons of people's names, and the fields of theirs that hold a name or its romanization.
+NAME_LEXICONS = ("given_names_en", "given_names_romanized", "given_chars_zh", "surnames_en", "surnames_zh")
+_NAME_FIELDS = ("text", "romanized")
+_HYPHENATED_LOWER = re.compile(r"[a-z]+(?:-[a-z]+)+")
+
+
+@lru_cache(maxsize=1)
+def name_words() -> FrozenSet[str]:
+    """The lower-case words of every name of `NAME_LEXICONS`: English given names and surnames, and
+    the Wade-Giles syllables of Chinese given names and surnames (`mei`, `ling`, `chen`)."""
+    return frozenset(word for name in NAME_LEXICONS for entry in load(name).entries
+                     for field in _NAME_FIELDS if isinstance(entry.get(field), str)
+                     for word in _WORD.findall(entry[field].casefold()))
+
+
+def hyphenated_word(text: str) -> bool:
+    """Is `text` one lower-case hyphenated word with a part that is no word of any name (`co-sign`,
+    `well-groomed`, `x-ray`, `re-check`)? A romanized given name typed in lower case is made of
+    name syllables only (`mei-ling`), and so is a double surname (`smith-jones`): those are not."""
+    return _HYPHENATED_LOWER.fullmatch(text) is not None and any(
+        part not in name_words() for part in text.split("-"))
+
+
 def _case_says_nothing(word: str, sentence_start: bool) -> bool:
     return word.isupper() or word.islower() or (sentence_start and word[1:].islower())
 

@@ -9,7 +9,9 @@ a Chinese name has two or three characters and starts with a surname, and a run 
 more is longer than a name. So a NER span that starts such a run (of five to nine Han characters, with no
 other entity in it) is split into the hospital (a name of two or more characters that the care-place check
 of the rules accepts, a known place too: not `本院`, not a common word or a title) or the department (`身心科`), and the
-physician's name, DOCTOR: of three characters where its first is a surname, else of two.
+physician's name, DOCTOR: of three characters where its first is a surname, else of two. Written with a
+space between them (`[台大 王]醫師`, `[亞東 劉佑昌]醫師`), the space draws the edge: the physician's name is
+what stands between it and the title, one to three characters, starting with a surname.
 """
 import re
 from typing import Optional, Tuple
@@ -31,6 +33,8 @@ _HAN_RUN = re.compile(r"[" + HAN_RANGES + r"]{1," + str(_RUN_LENGTHS[-1]) + "}")
 _MORE_PHYSICIAN_AFTER = re.compile(r"[ ]?(?:" + "|".join(sorted(PHYSICIAN_TITLES_ZH, key=len, reverse=True))
                                    + r")|[ ]?[(（][ ]?專科護理師")
 _NAME_LENGTHS = (3, 2)
+# The place, a space, and the physician's surname or name (`台大 王`醫師, `亞東 劉佑昌`醫師).
+_PLACE_SPACE_NAME = re.compile(r"([" + HAN_RANGES + r"]{2,7})[ ]([" + HAN_RANGES + r"]{1,3})")
 _MIN_PLACE_CHARACTERS = 2
 _TITLE_REACH = max(len(title) for title in PHYSICIAN_TITLES_ZH)
 
@@ -48,12 +52,37 @@ def _place_label(text: str, start: int, end: int) -> Optional[str]:
     return "HOSPITAL" if hospital_short_name_zh(text[start:end]) else None
 
 
+def _split_at_space(doc: Doc, text: str, ent: Span,
+                    following: Optional[Span]) -> Optional[Tuple[Span, Span]]:
+    """The place and the physician of a span that a space parts before the physician's surname or name
+    (`[台大 王]醫師`, `[亞東 劉佑昌]醫師`), else None."""
+    spaced = _PLACE_SPACE_NAME.match(text, ent.start_char)
+    if spaced is None or ent.end_char <= spaced.start(2):
+        return None
+    name_start = spaced.start(2)
+    for length in range(spaced.end(2) - name_start, 0, -1):
+        end = name_start + length
+        if not _physician_after(text, end):
+            continue
+        if (ent.end_char > end + _TITLE_REACH or (following is not None and following.start_char < end)
+                or not (text[name_start] in surnames_zh() or text[name_start:name_start + 2] in surnames_zh())):
+            return None
+        label = _place_label(text, spaced.start(1), spaced.end(1))
+        place = doc.char_span(spaced.start(1), spaced.end(1), label=label) if label else None
+        name = doc.char_span(name_start, end, label="DOCTOR")
+        return (place, name) if place is not None and name is not None else None
+    return None
+
+
 def split_hospital_and_physician(doc: Doc, text: str, ent: Span,
                                  following: Optional[Span] = None) -> Optional[Tuple[Span, Span]]:
     """The hospital (or department) and the physician that `ent` and the Han characters after it name
     (module docstring), else None."""
     if ent.label_ not in NAME_LABELS and ent.label_ not in LOCATION_LABELS:
         return None
+    parted = _split_at_space(doc, text, ent, following)
+    if parted is not None:
+        return parted
     han = _HAN_RUN.match(text, ent.start_char)
     if han is None:
         return None

@@ -114,7 +114,8 @@ def _overlaps(taken: List[Tuple[int, int]], start: int, end: int) -> bool:
     return i > 0 and taken[i - 1][1] > start
 
 
-__all__ = ["PROPAGATED_LABELS", "SOURCE", "found_strings", "propagate", "relabel_ents", "spread_relations", "spreads"]
+__all__ = ["PROPAGATED_LABELS", "SOURCE", "found_strings", "not_a_physician", "propagate", "relabel_ents", "spread_relations",
+           "spreads"]
 
 
 def spread_relations(docs: Sequence[Doc]) -> int:
@@ -137,11 +138,11 @@ def spread_relations(docs: Sequence[Doc]) -> int:
         changed += relabel_ents(doc, {i: decided[ent.text] for i, ent in enumerate(doc.ents)
                                       if ent.text in decided and ent.label_ in NAME_LABELS
                                       and ent._.source in (None, "ner", SOURCE)
-                                      and not _not_a_physician(text, ent, decided[ent.text])})
+                                      and not not_a_physician(text, ent, decided[ent.text])})
     return changed
 
 
-def _not_a_physician(text: str, ent: Span, label: str) -> bool:
+def not_a_physician(text: str, ent: Span, label: str) -> bool:
     """A mention with an honorific beside it is no physician's, whatever another mention of the same
     surname says (`Dr. [Chou]` and `update Mr. [Chou] by phone` are two people)."""
     return label == "DOCTOR" and honorific_beside(text, ent.start_char, ent.end_char)

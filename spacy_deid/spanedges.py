@@ -38,7 +38,8 @@ and a trailing token of sentence punctuation (`return to [Taiwan.]`: the
 tokenizer splits a sentence's period off, and annotation.md ends no span with one), but not the period
 of an abbreviation or an initial (`Minquan W. Rd.`, `Acme Co.`).
 
-A name span drops a leading verb no name starts with (`[是]景美`) and, after an English name, the
+A name span drops a leading verb no name starts with (`[是]景美`), one Han character a space sets apart
+from a Chinese name (`[林美玲 父]`, `[父 劉澤]`: a Chinese name holds no space) and, after an English name, the
 past-tense verb and function words of the sentence (`[LIU CHEN-CHANG] CONTACTED`).
 
 A PROFESSION span the NER found drops an English article before it (`an [accountant]`) and, after it,
@@ -53,10 +54,12 @@ from typing import Optional
 from spacy.tokens import Doc, Span
 
 from .common_words import common_words
-from .common_words_zh import common_words_zh
+from .common_words_zh import common_words_zh, surnames_zh
 from .departments import chinese_department
 from .institutions import SCHOOL_LEVELS_ZH, TYPE_WORD_REACH, TYPE_WORDS_ZH, type_word_ending
 from .labels import LOCATION_LABELS, NAME_LABELS
+from .relations import KINSHIP_ZH, OTHERS_ZH
+from .titles_zh import TITLES_AFTER_NAME_ZH
 from .han import HAN_CHAR, HAN_RANGES
 
 LEADING_PREPOSITIONS = frozenset("至住於到往在去回")
@@ -228,10 +231,31 @@ def _before_verb_phrase(text: str, start: int, end: int) -> int:
     return end
 
 
+# A Chinese name holds no space: a name span of a Chinese name and, across a space, one more Han
+# character (`[林美玲 父]`, `家系圖: [父 劉澤]`) is the name; the character is a word of its own.
+_HAN_NAME_THEN_ONE = re.compile(f"([{HAN_RANGES}]{{2,4}})[ ]+[{HAN_RANGES}]")
+_ONE_THEN_HAN_NAME = re.compile(f"[{HAN_RANGES}][ ]+([{HAN_RANGES}]{{2,4}})")
+
+
+def _no_name_apart(name: str, part: str) -> bool:
+    """Is the span not a name with a word set apart: a surname before the space (`陳 志明`, `歐陽 娜`), or
+    a part of two or more characters that starts with no surname (`[覆核 劉]主任`), is a word for a
+    relative or another person, or a common word (`[孫子 劉]先生`: the surname is the one character)?"""
+    surnames = surnames_zh()
+    return (name.split(" ", 1)[0] in surnames or not (part[:1] in surnames or part[:2] in surnames)
+            or part in KINSHIP_ZH or part in OTHERS_ZH or part in common_words_zh())
+
+
 def _name_bounds(text: str, start: int, end: int) -> Optional[tuple]:
-    """(start, end) of a name span without a leading verb no name starts with (`[是]景美`) and without the
-    past-tense verb or function words after an English name (`SOCIAL WORKER [LIU CHEN-CHANG] CONTACTED`),
-    else None."""
+    """(start, end) of a name span without a leading verb no name starts with (`[是]景美`), without one Han
+    character a space sets apart from a Chinese name (`[林美玲 父]`), and without the past-tense verb or
+    function words after an English name (`SOCIAL WORKER [LIU CHEN-CHANG] CONTACTED`), else None."""
+    for pattern in (_HAN_NAME_THEN_ONE, _ONE_THEN_HAN_NAME):
+        apart = pattern.fullmatch(text, start, end)
+        if apart is not None and not _no_name_apart(text[start:end], apart.group(1)):
+            # a title right after the one character makes it a surname (`[台大 王]醫師`: `hospital_physician`)
+            if pattern is _ONE_THEN_HAN_NAME or not text.startswith(TITLES_AFTER_NAME_ZH, end):
+                return apart.span(1)
     new_start = _after_leading_word(text, start, end) if _leading_verb(text, start) else start
     new_end = _before_verb_phrase(text, new_start, end)
     return None if (new_start, new_end) == (start, end) else (new_start, new_end)

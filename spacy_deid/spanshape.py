@@ -86,7 +86,7 @@ from spacy.tokens import Doc, Span
 
 from .age_cues import uncued_age
 from .clinical_terms import clinical_terms_joined, is_clinical_term
-from .common_words import plain_words
+from .common_words import hyphenated_word, plain_words
 from .common_words_zh import common_words_zh, plain_han_words
 from .dates.finder import FIRST_YEAR, FULL_NUMERIC_DATE, LAST_YEAR, after_measurement_word, find_readings
 from .dates.nondates import clock_time, hhmm, is_amount, is_number_or_range, unit_after, unmistakable_clock
@@ -225,8 +225,9 @@ def _profession(text: str) -> bool:
 
 
 def _person(text: str) -> bool:
-    # Not the lower-case word test: a hurried note writes `sung Hsiung-Cheng`, and a name is kept.
-    return _name(text) and _balanced(text)
+    # Not the lower-case word test: a hurried note writes `sung Hsiung-Cheng`, and a name is kept;
+    # but a lower-case hyphenated chart word (`co-sign`, `well-groomed`) names no one.
+    return _name(text) and _balanced(text) and not hyphenated_word(text)
 
 
 def _place(text: str) -> bool:

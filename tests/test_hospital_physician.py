@@ -21,6 +21,10 @@ from ner_spans import doc_with_ents, repaired
      [("高雄長庚", "HOSPITAL"), ("王明", "DOCTOR")]),
     # a hospital span that starts the run: the physician after it gets a span too
     ("萬芳徐昌炳醫師", ("萬芳", "HOSPITAL"), [("萬芳", "HOSPITAL"), ("徐昌炳", "DOCTOR")]),
+    # a space between the place and the physician draws the edge
+    ("轉介自台大 王醫師門診", ("台大 王", "DOCTOR"), [("台大", "HOSPITAL"), ("王", "DOCTOR")]),
+    ("經亞東 劉佑昌醫師轉介.", ("亞東 劉佑昌", "FAMILY"), [("亞東", "HOSPITAL"), ("劉佑昌", "DOCTOR")]),
+    ("會診身心科 林美玲 醫師", ("身心科 林美玲", "PERSON"), [("身心科", "DEPARTMENT"), ("林美玲", "DOCTOR")]),
 ])
 def test_a_run_before_a_physicians_title_is_the_hospital_and_the_physician(text, found, expected):
     assert repaired(text, found, split_hospital_and_physician) == (1, expected)
@@ -32,6 +36,9 @@ def test_a_run_before_a_physicians_title_is_the_hospital_and_the_physician(text,
     ("由精神科主治醫師評估.", ("精神科", "DEPARTMENT")),  # no surname where a name would start
     ("經本院王大明醫師轉介", ("本院王大明", "DOCTOR")),  # 本院 names no hospital
     ("經萬芳徐昌炳轉介入院.", ("萬芳徐昌炳", "DOCTOR")),  # no physician's title or role after the run
+    ("經萬芳 徐昌炳轉介入院.", ("萬芳 徐昌炳", "DOCTOR")),
+    ("本院 王醫師看診.", ("本院 王", "DOCTOR")),  # 本院 names no hospital
+    ("由家屬 王醫師陪同", ("家屬 王", "FAMILY")),
 ])
 def test_other_runs_are_left_alone(text, found):
     assert repaired(text, found, split_hospital_and_physician) == (0, [found])

@@ -28,6 +28,10 @@ from ner_spans import doc_with_ents, ents_of, repaired
     ("SOCIAL WORKER LIU CHEN-CHANG CONTACTED.", ("LIU CHEN-CHANG CONTACTED", "PERSON"), ("LIU CHEN-CHANG", "PERSON")),
     ("Social worker Yu-Yueh Tseng contacted on 3/2", ("Yu-Yueh Tseng contacted", "PERSON"), ("Yu-Yueh Tseng", "PERSON")),
     ("Pt stated「我叫謝宗翰」and denied", ("謝宗翰」", "PERSON"), ("謝宗翰", "PERSON")),  # a closing quote
+    # a Chinese name holds no space: one Han character set apart by one is a word of its own
+    ("家屬: 林美玲 母, 0912-345-678", ("林美玲 母", "FAMILY"), ("林美玲", "FAMILY")),
+    ("家系圖: 父 劉澤 (歿)", ("父 劉澤", "FAMILY"), ("劉澤", "FAMILY")),
+    ("主治 陳志 晚上來看", ("陳志 晚", "DOCTOR"), ("陳志", "DOCTOR")),
     ("案父經營永興五金行。", ("經營永興五金行", "GENERAL_BUSINESS"), ("永興五金行", "GENERAL_BUSINESS")),
     ("在南門市場附近經營阿美早餐店。", ("營阿美早餐店", "LOCATION"), ("阿美早餐店", "LOCATION")),  # inside 經營
     ("個案於新店一處公園慢跑時胸痛。", ("新店一處公園", "LOCATION"), ("新店", "LOCATION")),  # a generic park
@@ -68,6 +72,12 @@ def test_an_institution_span_drops_the_words_at_its_edges(text, found, expected)
     ("Seen with Ted Reed today", ("Ted Reed", "DOCTOR")),  # short names that end in -ed
     ("her husband Alfred visited", ("Alfred", "FAMILY")),  # one word: nothing to drop
     ("the ward unit closed", ("ward unit closed", "LOCATION")),  # a lower-case span: its words are its own
+    ("病人: 陳 志明, 45歲", ("陳 志明", "PATIENT")),  # a surname set apart from the given name
+    ("案母 歐陽 娜 來電", ("歐陽 娜", "FAMILY")),
+    ("He plans to visit 孫子 劉先生 in Taichung.", ("孫子 劉", "FAMILY")),  # the one character is the name
+    ("同學 林 來訪", ("同學 林", "PERSON")),
+    ("書寫人 范醫師／覆核 劉主任", ("覆核 劉", "DOCTOR")),  # no surname starts 覆核: `relations` reads it
+    ("轉介自台大 王醫師門診", ("台大 王", "DOCTOR")),  # a title makes 王 a surname: `hospital_physician` splits it
 ])
 def test_names_that_start_or_end_with_such_characters_are_kept(text, found):
     assert repaired(text, found, trimmed) == (0, [found])

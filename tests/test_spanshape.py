@@ -24,6 +24,9 @@ from ner_spans import deid_after
     ("804", "HOSPITAL"), ("7B", "ROOM"), ("12診", "ROOM"), ("711", "GENERAL_BUSINESS"), ("台灣", "COUNTRY"),
     ("Taipei City Hospital (Renai Branch)", "HOSPITAL"), ("台北市立聯合醫院（仁愛院區）", "HOSPITAL"),
     ("taipei city", "CITY"), ("de la Cruz Park", "LOCATION"), ("sung Hsiung-Cheng", "PERSON"),
+    # a name typed in lower case is made of name syllables and names: it stays
+    ("mei-ling", "FAMILY"), ("chen chih-ming", "PATIENT"), ("smith-jones", "PERSON"), ("Co-Sign", "PERSON"),
+    ("x-ray", "HOSPITAL"),  # the check is for names only
     ("忠孝東路", "STREET"), ("台灣大道二段", "STREET"), ("民生路123巷", "STREET"), ("大街", "STREET"),
     ("Sec. 2, 中山北路", "STREET"), ("Main Street", "STREET"), ("Broadway", "STREET"), ("1234 Elm", "STREET"),
     ("Taipei to Kaohsiung", "CITY"), ("Lamictal Pharma and Sons", "GENERAL_BUSINESS"),  # not terms only
@@ -54,6 +57,9 @@ def test_shapes_the_annotation_guide_allows(text, label):
     ("Lamictal to Cymbalta", "LOCATION"), ("Effexor and Lamictal", "PERSON"), ("Cymbalta/Effexor", "HOSPITAL"),
     ("Effexor 200", "GENERAL_BUSINESS"), ("Effexor 3/3", "GENERAL_BUSINESS"), ("Effexor 1#", "PERSON"),  # a dose
     ("Foreign", "NATIONALITY"), ("overseas", "NATIONALITY"),  # from elsewhere, no country named
+    # lower-case hyphenated chart words, a part of which is no word of any name
+    ("co-sign", "DOCTOR"), ("well-groomed", "PATIENT"), ("x-ray", "PERSON"), ("re-check", "DOCTOR"),
+    ("s-o-b", "PATIENT"), ("pt-ot", "DOCTOR"),
 ])
 def test_shapes_no_annotator_could_give(text, label):
     assert not fits_label(text, label)

@@ -37,6 +37,7 @@ from ..overlap import OverlapPolicy, merge_into_ents
 from ..cued_names import cued_names as add_cued_names
 from ..hospital_units import hospital_units as add_hospital_units
 from ..patient_identity import relabel_not_the_patient
+from ..name_parts import relabel_given_names
 from ..propagate import propagate, spread_relations
 from ..spanshape import drop_misshapen
 
@@ -92,8 +93,9 @@ class Deid:
     # -- processing -----------------------------------------------------------------------------
     def recognize(self, doc: Doc) -> Doc:
         """Find PHI: rules, then dates (resolved within the document), merged with existing entities;
-        then the other occurrences of the names, professions and places found, and the label a relation
-        word says of a name in every mention of it (`propagate_found`).
+        then the other occurrences of the names, professions and places found, the label a relation
+        word says of a name in every mention of it, and a lone given name's role from the full name that
+        holds it (`propagate_found`; `name_parts`).
         NER entities that cannot carry their label (`spanshape`) are dropped first, and the others
         repaired where general knowledge of names decides (`repairs`: edges, type words, relations);
         English names that a relation word or title marks are added where nothing was found
@@ -115,19 +117,21 @@ class Deid:
         if self.propagate_found:
             propagate([doc])
             spread_relations([doc])
+            relabel_given_names([doc])
         if self.patient_identity:
             relabel_not_the_patient([doc])
         return doc
 
     def resolve(self, docs: List[Doc]) -> List[Doc]:
         """Over one patient's notes: re-resolve ambiguous dates (majority vote), and mark in every note
-        the names, professions and places found in any of them, with the labels relation words say
-        (`propagate_found`)."""
+        the names, professions and places found in any of them, with the labels relation words say and
+        the roles full names give their given names (`propagate_found`; `name_parts`)."""
         if self.dates is not None and hasattr(self.dates, "resolve_docs"):
             self.dates.resolve_docs(docs, same_patient=True)
         if self.propagate_found:
             propagate(docs)
             spread_relations(docs)
+            relabel_given_names(docs)
         if self.patient_identity:
             relabel_not_the_patient(docs)
         return docs

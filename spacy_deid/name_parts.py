@@ -1,0 +1,90 @@
+"""A lone given name is the person whose full name holds it in the same notes, and has that role.
+
+WHY: notes name a person in full once (`his daughter Wang Mei-Ling`, `Dr. Chen Yu-Ting`) and by the
+given name after (`Mei-Ling visited`, `discussed with Yu-Ting`), and a model that reads each mention
+in its own context gives the short one the role its frame suggests (a friend, a nurse). Where every
+full name of the note, or of the patient's notes, that holds the word has one role, the lone word is
+that person and takes the role.
+
+What counts as a given name: a word of a Latin-script name of two or more words, of at least
+`propagate.MIN_ASCII_CHARS` letters (`Amy` alone is too short to say whose it is), that is no surname
+of the lexicons (`surnames_zh` romanized, `surnames_en`). A surname says nothing of one person: the
+patient and the relatives who bear it share it (`Wang` is the patient and her father). Han given
+names are not read: Chinese notes call a person by the full name or by the surname and a title, and
+a given name of two Han characters is as often a word.
+
+Only the NER's and propagated mentions are relabelled, and only where no relation word beside the
+mention itself decides (`relations.relation_label`: its own context wins), and a mention with an
+honorific beside it is never made a physician (`propagate.not_a_physician`).
+"""
+import re
+from functools import lru_cache
+from typing import Dict, FrozenSet, Optional, Sequence, Set
+
+from spacy.tokens import Doc, Span
+
+from .doctext import doc_text
+from .labels import NAME_LABELS
+from .lexicons import load
+from .propagate import MIN_ASCII_CHARS, SOURCE, not_a_physician, relabel_ents
+from .relations import relation_label
+
+_WORD = re.compile(r"[A-Za-z][A-Za-z'-]*")
+# A Latin-script name as the NER marks it: words, with the spaces, commas and periods between them.
+_LATIN_NAME = re.compile(r"[A-Za-z][A-Za-z'-]*(?:[ ,.]+[A-Za-z][A-Za-z'-]*)+")
+
+
+@lru_cache(maxsize=1)
+def latin_surnames() -> FrozenSet[str]:
+    """Lower-cased surnames of the lexicons: Chinese ones romanized (`chen`, `ou-yang`) and English ones."""
+    romanized = (entry.get("romanized", "") for entry in load("surnames_zh").entries)
+    return frozenset(name.lower() for name in (*romanized, *load("surnames_en").values()) if name)
+
+
+def is_given_name(word: str) -> bool:
+    """May a word of a full name say whose name it is (module docstring)?"""
+    return len(word) >= MIN_ASCII_CHARS and word.lower() not in latin_surnames()
+
+
+def given_name_roles(docs: Sequence[Doc]) -> Dict[str, str]:
+    """Lower-cased given name -> the one role of every full name of the docs that holds it."""
+    roles: Dict[str, Set[str]] = {}
+    for doc in docs:
+        for ent in doc.ents:
+            if ent.label_ in NAME_LABELS and _LATIN_NAME.fullmatch(ent.text):
+                for word in _WORD.findall(ent.text):
+                    if is_given_name(word):
+                        roles.setdefault(word.lower(), set()).add(ent.label_)
+    return {word: labels.pop() for word, labels in roles.items() if len(labels) == 1}
+
+
+def relabel_given_names(docs: Sequence[Doc]) -> int:
+    """Give each lone given name the role of the full names that hold it (module docstring); returns
+    how many mentions were relabelled."""
+    roles = given_name_roles(docs)
+    if not roles:
+        return 0
+    changed = 0
+    for doc in docs:
+        text = doc_text(doc)
+        labels = {}
+        for i, ent in enumerate(doc.ents):
+            role = _role_of_lone_name(text, ent, roles)
+            if role is not None:
+                labels[i] = role
+        changed += relabel_ents(doc, labels)
+    return changed
+
+
+def _role_of_lone_name(text: str, ent: Span, roles: Dict[str, str]) -> Optional[str]:
+    """The role the full names give `ent`, when it is a lone given name whose own context decides nothing."""
+    role = roles.get(ent.text.lower())
+    if (role is None or role == ent.label_ or ent.label_ not in NAME_LABELS
+            or ent._.source not in (None, "ner", SOURCE) or _WORD.fullmatch(ent.text) is None):
+        return None
+    if relation_label(text, ent.start_char, ent.end_char) is not None or not_a_physician(text, ent, role):
+        return None
+    return role
+
+
+__all__ = ["given_name_roles", "is_given_name", "latin_surnames", "relabel_given_names"]
