@@ -460,28 +460,3 @@ def test_negative_slots_write_numbers_a_model_could_take_for_years():
     assert any(re.search(r"(?:WBC|ANC|CK) [0-9]{4}\b", pieces[0][0]) for pieces in labs)
     assert any(re.fullmatch(r"(?:PHQ-9|GAD-7): [0-9]{1,2}/(?:27|21)", pieces[0][0]) for pieces in scores)
 
-
-def test_the_patients_own_age_states_the_patients_sex():
-    """`AGE_ANY` (the patient's age) writes a sex letter or word with some forms (`32y/o F`, `Age/Sex:
-    14/M`, `歲女性`): it must be the patient's, or a note contradicts the patient's titles (`徐小姐`).
-    Another person's age (`AGE_OTHER_ANY`) may state either. Both draw the same random numbers, so a
-    note's every other choice is the same whatever the patient's sex."""
-    from random import Random
-    from types import SimpleNamespace
-
-    from spacy_deid.patient_identity import sex_markers
-    from spacy_deid.synth.slots import SLOTS, Context
-
-    def ages(gender, slot="AGE_ANY"):
-        patient = SimpleNamespace(age=45, name=SimpleNamespace(gender=gender))
-        ctx = Context(rng=Random(3), pools=None, patient=patient, note_date=None)
-        texts = ["".join(text for text, _, _ in SLOTS[slot](ctx)) for _ in range(2000)]
-        return texts, ctx.rng.random()
-
-    for gender in "MF":
-        texts, after = ages(gender)
-        said = [sex for text in texts for sex in sex_markers(text)]
-        assert said and set(said) == {gender}, gender
-        assert after == ages("M" if gender == "F" else "F")[1]  # the same random stream
-    others = [sex for text in ages("F", "AGE_OTHER_ANY")[0] for sex in sex_markers(text)]
-    assert set(others) == {"M", "F"}

@@ -448,23 +448,12 @@ _AGE_FORMS = [
 ]
 
 
-# The sex an age form states, as the other sex writes it: each form with a sex has its twin above.
-_OTHER_SEX_FORM = {"M)": "F)", "M": "F", "歲男性": "歲女性", "y/o M": "y/o F", "/M": "/F"}
-_OTHER_SEX_FORM.update({other: own for own, other in list(_OTHER_SEX_FORM.items())})
-_MALE_FORMS = frozenset(("M)", "M", "歲男性", "y/o M", "/M"))
-
-
-def _age_form(ctx: Context, value: int, sex: Optional[str] = None) -> List[Piece]:
-    """An age in one of `_AGE_FORMS`; a form that states a sex states `sex` when it is given (the
-    patient's own age must not contradict the patient's titles). The form is drawn the same way
-    either way, so the random stream, and every other choice of the note, is the same."""
+def _age_form(ctx: Context, value: int) -> List[Piece]:
     pre, post, _ = ctx.rng.choices(_AGE_FORMS, weights=[w for _, _, w in _AGE_FORMS])[0]
-    if sex is not None and post in _OTHER_SEX_FORM and (post in _MALE_FORMS) != (sex == "M"):
-        post = _OTHER_SEX_FORM[post]
     return [(pre, None, None), (str(value), "AGE", None), (post, None, None)]
 
 
-SLOTS["AGE_ANY"] = lambda ctx: _age_form(ctx, ctx.patient.age, ctx.patient.name.gender)
+SLOTS["AGE_ANY"] = lambda ctx: _age_form(ctx, ctx.patient.age)
 SLOTS["AGE_OTHER_ANY"] = lambda ctx: _age_form(ctx, ctx.rng.randint(1, 95))
 SLOTS["AGE_FAMILY"] = lambda ctx: _one(str(ctx.rng.randint(max(1, ctx.patient.age - 35), min(99, ctx.patient.age + 35))), "AGE")
 
