@@ -9,9 +9,14 @@ that person and takes the role.
 What counts as a given name: a word of a Latin-script name of two or more words, of at least
 `propagate.MIN_ASCII_CHARS` letters (`Amy` alone is too short to say whose it is), that is no surname
 of the lexicons (`surnames_zh` romanized, `surnames_en`). A surname says nothing of one person: the
-patient and the relatives who bear it share it (`Wang` is the patient and her father). Han given
-names are not read: Chinese notes call a person by the full name or by the surname and a title, and
-a given name of two Han characters is as often a word.
+patient and the relatives who bear it share it (`Wang` is the patient and her father).
+
+A code-mixed note names a person in Han characters in one line and by the romanized given name in
+another (`案女 林美玲`, then `Mei-Ling called`): a Han full name, a surname of the lexicons and one or two
+given characters, holds the given name its characters spell in Wade-Giles (`Mei-Ling`, also written
+`Meiling`), the romanization of Taiwan's passports and of the lexicons (`given_chars_zh`). A character
+the lexicon does not romanize links nothing. Han given names alone are not read: Chinese notes call a
+person by the full name or by the surname and a title, and two Han characters are as often a word.
 
 Only the NER's and propagated mentions are relabelled, and only where no relation word beside the
 mention itself decides (`relations.relation_label`: its own context wins), and a mention with an
@@ -19,11 +24,13 @@ honorific beside it is never made a physician (`propagate.not_a_physician`).
 """
 import re
 from functools import lru_cache
-from typing import Dict, FrozenSet, Optional, Sequence, Set
+from typing import Dict, FrozenSet, Optional, Sequence, Set, Tuple
 
 from spacy.tokens import Doc, Span
 
+from .common_words_zh import surnames_zh
 from .doctext import doc_text
+from .han import HAN_RANGES
 from .labels import NAME_LABELS
 from .lexicons import load
 from .propagate import MIN_ASCII_CHARS, SOURCE, not_a_physician, relabel_ents
@@ -32,6 +39,7 @@ from .relations import relation_label
 _WORD = re.compile(r"[A-Za-z][A-Za-z'-]*")
 # A Latin-script name as the NER marks it: words, with the spaces, commas and periods between them.
 _LATIN_NAME = re.compile(r"[A-Za-z][A-Za-z'-]*(?:[ ,.]+[A-Za-z][A-Za-z'-]*)+")
+_HAN_NAME = re.compile(f"[{HAN_RANGES}]{{2,4}}")
 
 
 @lru_cache(maxsize=1)
@@ -46,15 +54,40 @@ def is_given_name(word: str) -> bool:
     return len(word) >= MIN_ASCII_CHARS and word.lower() not in latin_surnames()
 
 
+@lru_cache(maxsize=1)
+def _romanized_characters() -> Dict[str, str]:
+    """Han given-name character -> its Wade-Giles syllable, lower case (`玲` -> `ling`)."""
+    return {entry["text"]: entry["romanized"].lower() for entry in load("given_chars_zh").entries
+            if entry.get("romanized")}
+
+
+def romanized_given_names(name: str) -> Tuple[str, ...]:
+    """The lower-cased romanized given names a Han full name holds (`林美玲` -> `mei-ling`, `meiling`),
+    or none when it is no surname of the lexicons and one or two romanized characters."""
+    syllables = _romanized_characters()
+    for surname_length in (1, 2):
+        given = name[surname_length:]
+        if (name[:surname_length] in surnames_zh() and 1 <= len(given) <= 2
+                and _HAN_NAME.fullmatch(name) and all(char in syllables for char in given)):
+            parts = [syllables[char] for char in given]
+            return tuple(dict.fromkeys(("-".join(parts), "".join(parts))))
+    return ()
+
+
 def given_name_roles(docs: Sequence[Doc]) -> Dict[str, str]:
-    """Lower-cased given name -> the one role of every full name of the docs that holds it."""
+    """Lower-cased given name -> the one role of every full name of the docs that holds it, in Latin
+    script or in Han characters (module docstring)."""
     roles: Dict[str, Set[str]] = {}
     for doc in docs:
         for ent in doc.ents:
-            if ent.label_ in NAME_LABELS and _LATIN_NAME.fullmatch(ent.text):
-                for word in _WORD.findall(ent.text):
-                    if is_given_name(word):
-                        roles.setdefault(word.lower(), set()).add(ent.label_)
+            if ent.label_ not in NAME_LABELS:
+                continue
+            if _LATIN_NAME.fullmatch(ent.text):
+                given = [word.lower() for word in _WORD.findall(ent.text) if is_given_name(word)]
+            else:
+                given = [word for word in romanized_given_names(ent.text) if is_given_name(word)]
+            for word in given:
+                roles.setdefault(word, set()).add(ent.label_)
     return {word: labels.pop() for word, labels in roles.items() if len(labels) == 1}
 
 
@@ -87,4 +120,4 @@ def _role_of_lone_name(text: str, ent: Span, roles: Dict[str, str]) -> Optional[
     return role
 
 
-__all__ = ["given_name_roles", "is_given_name", "latin_surnames", "relabel_given_names"]
+__all__ = ["given_name_roles", "is_given_name", "latin_surnames", "relabel_given_names", "romanized_given_names"]

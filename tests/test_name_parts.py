@@ -8,7 +8,7 @@ from spacy.language import Language
 
 import spacy_deid
 from linear import assert_linear
-from spacy_deid.name_parts import given_name_roles, is_given_name, relabel_given_names
+from spacy_deid.name_parts import given_name_roles, is_given_name, relabel_given_names, romanized_given_names
 
 # Stands in for a trained NER that reads a full name after a kinship word or `Dr.` by that word, and
 # every other capitalised word after `with`, `by` or at a line's start as a friend (a PERSON), as a
@@ -123,3 +123,27 @@ def test_given_name_roles_run_in_linear_time():
         given_name_roles([doc])
 
     assert_linear(run, 20_000)
+
+
+@pytest.mark.parametrize("name,given", [
+    ("林美玲", ("mei-ling", "meiling")), ("王明", ("ming",)), ("歐陽娜", ("na",)),
+    ("本院", ()), ("林", ()), ("陳志明醫師", ()), ("林龘龘", ()),  # no given name the lexicon romanizes
+])
+def test_a_han_full_name_holds_its_romanized_given_name(name, given):
+    assert romanized_given_names(name) == given
+
+
+def test_a_romanized_given_name_is_the_person_a_han_name_names():
+    nlp = spacy_deid.blank()
+    notes = [("家庭會談: 案女 林美玲 參加.", [("林美玲", "FAMILY")]),
+             ("Mei-Ling called to ask about discharge.", [("Mei-Ling", "PERSON")]),
+             ("MEILING brought clothes; 社工 王明 visited.", [("MEILING", "PERSON"), ("王明", "PERSON")])]
+    docs = []
+    for text, names in notes:
+        doc = nlp.make_doc(text)
+        doc.ents = [doc.char_span(text.index(name), text.index(name) + len(name), label=label) for name, label in names]
+        docs.append(doc)
+    assert given_name_roles(docs) == {"mei-ling": "FAMILY", "meiling": "FAMILY", "ming": "PERSON"}
+    assert relabel_given_names(docs) == 2
+    assert [(e.text, e.label_) for doc in docs for e in doc.ents] == [
+        ("林美玲", "FAMILY"), ("Mei-Ling", "FAMILY"), ("MEILING", "FAMILY"), ("王明", "PERSON")]
