@@ -20,7 +20,9 @@ a relation word in brackets with no Han character before them, with no Han chara
 common Chinese words (`家屬: 同意`), a surname with its title keeping the title outside (`承辦人[曾]小姐`),
 with no spoken particle or negation and not ending a sentence: after a dialogue's speaker (`醫師：`,
 `家屬：`) comes what is said (`家屬：有啦。`), not a name. The NER finds most Chinese names after such
-words (the training corpus writes them there) and misses some in unseen frames; a name that runs into more Han characters (`社工曾亞品聯絡`) is left to it.
+words (the training corpus writes them there) and misses some in unseen frames. A name that runs into
+more Han characters is added when a common word right after a surname and two given characters draws
+its right edge (`社工[曾亞品]聯絡`, `觀護人[呂晉品]定期約談`); any other is left to the NER.
 A Chinese surname right before a title said after names (`titles_zh`: `地檢署[周]檢察官到院`,
 `職能治療師[曾]老師評估`, `[林]小姐來電`) is a name too: the title draws its right edge, and its left edge
 is the surname's own where the character before it makes no word with it (`謝謝醫師`, `擔任社工`,
@@ -39,9 +41,10 @@ from spacy.tokens import Doc, Span
 
 from .clinical_terms import is_clinical_term
 from .common_words import common_words
-from .common_words_zh import common_words_zh, plain_han_words, surnames_zh
+from .common_words_zh import common_words_zh, plain_han_words, starts_a_word, surnames_zh
 from .doctext import doc_text
 from .han import HAN_RANGES
+from .name_ends import NOT_IN_NAME_ZH
 from .overlap import taken_characters
 from .relations import BETWEEN_WORD_AND_NAME, kin_address_label, relation_after, relation_label, words_before_a_name
 from .spanshape import FUNCTION_WORDS
@@ -56,6 +59,10 @@ _EN_BEFORE_BRACKET = re.compile(r"(?<![A-Za-z])" + _EN_WORD + r"(?:[ ]" + _EN_WO
 # A Chinese name: two to four Han characters with no Han character after them; before a bracket, none
 # before them either.
 _HAN_NAME = re.compile(f"[{HAN_RANGES}]{{2,4}}(?![{HAN_RANGES}])")
+_HAN_RUN = re.compile(f"[{HAN_RANGES}]+")
+_GIVEN_CHARACTERS = 2
+# Characters of time and place that follow a verb, never in a name: `同學關心[後]通報`.
+_TIME_AND_PLACE_WORDS = frozenset("後前時中上下裡內外")
 _HAN_BEFORE_BRACKET = re.compile(f"(?<![{HAN_RANGES}])[{HAN_RANGES}]{{2,4}}(?=[ ]?[(（])")
 # A dialogue's turn is no field: after `醫師：` or `家屬：` comes what the speaker says (`家屬：有啦。`), a
 # short sentence, not a name; names hold no spoken particle or negation and end no sentence.
@@ -85,9 +92,13 @@ def _chinese_name(text: str, start: int) -> Optional[int]:
     """End of a Chinese name at `start` whose both edges the text draws, or None: a run of two to four
     Han characters that nothing Han follows (`胞弟: [曾友澤]、`, `配偶: [曾恆品] on`), starting with a
     surname, no run of common words (`家屬: 同意`, `社工: 尚未聯絡`), no spoken particle or negation and
-    no sentence's end after it (`家屬：有啦。`); a surname and its title end at the surname."""
+    no sentence's end after it (`家屬：有啦。`); a surname and its title end at the surname. Where Han
+    characters follow, a common word right after a surname and two given characters draws the right
+    edge (`觀護人[呂晉品]定期約談`, `監護人為[曾恆炳], ...`: `_name_before_a_word`)."""
     match = _HAN_NAME.match(text, start)
-    if match is None or _SENTENCE_END.match(text, match.end()):
+    if match is None:
+        return _name_before_a_word(text, start)
+    if _SENTENCE_END.match(text, match.end()):
         return None
     name = match.group()
     title = title_after_surname(name)
@@ -97,6 +108,25 @@ def _chinese_name(text: str, start: int) -> Optional[int]:
             or any(c in _SPOKEN_PARTICLES for c in name)):
         return None
     return match.end()
+
+
+def _name_before_a_word(text: str, start: int) -> Optional[int]:
+    """End of a surname and two given characters at `start` that a common Chinese word follows, where
+    neither the name nor its given characters are common words, its last character starts no word
+    with the next one, its surname is no word of grammar (`向護理人員`) and it holds no spoken particle,
+    character of grammar or of time and place (`由[曾恆炳]負責接送`; not `朋友陳述病情`, `里長發現`,
+    `同學關心後通報`), or None."""
+    surnames, words = surnames_zh(), common_words_zh()
+    surname = 2 if text[start:start + 2] in surnames else 1 if text[start:start + 1] in surnames else 0
+    end = start + surname + _GIVEN_CHARACTERS
+    name = text[start:end]
+    if (not surname or not _HAN_RUN.fullmatch(name) or not starts_a_word(text, end)
+            or starts_a_word(text, end - 1) or name[:surname] in _GRAMMAR_SURNAMES
+            or any(c in _SPOKEN_PARTICLES or c in NOT_IN_NAME_ZH or c in _TIME_AND_PLACE_WORDS for c in name)
+            or name[surname:] in words or any(name[:n] in words for n in (2, 3, 4))
+            or plain_han_words(name, "PERSON") or title_after_surname(name) is not None):
+        return None
+    return end
 
 
 def _name_at(text: str, start: int) -> Optional[int]:

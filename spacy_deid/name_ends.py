@@ -42,7 +42,7 @@ from .titles_zh import TITLES_AFTER_NAME_ZH
 _MAX_NAME = 3
 _SURNAME_REACH = 12  # the longest romanized surname and a comma
 # Characters of grammar and speech that end a name where they follow it: `[林]說`, `[陳]的`, `[王]們`.
-_NOT_IN_NAME = frozenset("的之了在是和與及跟說講問也都就又才被把給向對從到於為們等很再還會要想有無不沒"
+NOT_IN_NAME_ZH = frozenset("的之了在是和與及跟說講問也都就又才被把給向對從到於為們等很再還會要想有無不沒"
                          "去來打叫請找帶看陪送")
 
 
@@ -102,7 +102,7 @@ def _after_its_surname(text: str, start: int, end: int) -> bool:
     """Is text[start:end] a Chinese given name of two characters that ends plainly, right after a surname
     with no Han character before it (`/ 曾[華炳] (外甥)`, `: 曾[昌振] refused`)?"""
     return (end - start == 2 and start >= 1 and all(HAN_CHAR.match(c) for c in text[start:end])
-            and text[start - 1] in surnames_zh() and text[start - 1] not in _NOT_IN_NAME
+            and text[start - 1] in surnames_zh() and text[start - 1] not in NOT_IN_NAME_ZH
             and (start == 1 or not HAN_CHAR.match(text[start - 2])) and _name_ends_at(text, end))
 
 
@@ -133,7 +133,7 @@ def completed_name(doc: Doc, text: str, ent: Span, following: Optional[Span] = N
             or not all(HAN_CHAR.match(c) for c in text[s:e]) or text.startswith(TITLES_AFTER_NAME_ZH, e)):
         return None
     for end in range(e + 1, s + _MAX_NAME + 1):
-        if end > len(text) or not HAN_CHAR.match(text[end - 1]) or text[end - 1] in _NOT_IN_NAME:
+        if end > len(text) or not HAN_CHAR.match(text[end - 1]) or text[end - 1] in NOT_IN_NAME_ZH:
             return None
         if following is not None and following.start_char < end:
             return None

@@ -2,7 +2,7 @@
 import pytest
 
 import spacy_deid
-from spacy_deid.cued_names import SOURCE, _surname_before_title, cued_names
+from spacy_deid.cued_names import SOURCE, _after_cue, _name_before_a_word, _surname_before_title, cued_names
 
 from linear import assert_linear
 
@@ -47,6 +47,11 @@ def _added(text, ents=()):
     ("由歐陽阿姨陪同返診.", [("歐陽", "FAMILY")]),
     ("胞弟陳醫師來電關心.", [("陳", "FAMILY")]),
     ("醫師：王先生？家屬：高血壓。", [("王", "FAMILY")]),  # the speaker's word is no title of his
+    # a surname and two given characters that a common word follows: the word draws the right edge
+    ("husband 王大明來訪", [("王大明", "FAMILY")]),
+    ("社工曾亞品聯絡基金會", [("曾亞品", "PERSON")]),
+    ("目前仍由觀護人呂晉品定期約談.", [("呂晉品", "PERSON")]),
+    ("本次由里長曾承海發現屋內堆滿垃圾.", [("曾承海", "PERSON")]),
 ])
 def test_a_marked_name_is_added_with_the_label_its_word_says(text, expected):
     assert _added(text) == expected
@@ -59,8 +64,11 @@ def test_a_marked_name_is_added_with_the_label_its_word_says(text, expected):
     "his wife had CHF and COPD.",  # lower case, then clinical shorthand
     "Family Meeting held today.",  # `family` is no cue
     "Dr. Lasix",  # clinical vocabulary
-    "husband 王大明來訪",  # a Chinese name that runs into other Han characters: its end is unknown
-    "社工曾亞品聯絡基金會",
+    # Han characters after the cue that no common word ends as a surname and two given characters
+    "朋友陳述病情穩定",  # 陳述 is a word
+    "里長發現病人",  # no surname
+    "husband 王大明天來",  # 明天: the last character starts a word with the next one
+    "同學關心後通報學校", "個案向護理人員透露",  # a verb; a word of grammar
     "醫師向家屬說明",  # 向 is a surname, but 說明 follows
     "家屬: 同意出院",  # common words
     "社工: 尚未聯絡",
@@ -102,6 +110,28 @@ def test_cost_grows_linearly_with_chinese_text():
         doc = spacy_deid.blank()("胞弟: 王大" * n + "王" * n + "(兄)" + "陳美(母)" * n)
         cued_names(doc)
     assert_linear(run, 2000)
+
+
+def test_cost_grows_linearly_with_names_before_words():
+    def run(n):
+        doc = spacy_deid.blank()("觀護人曾恆炳定期約談" * n + "社工" + "王" * n)
+        cued_names(doc)
+    assert_linear(run, 2000)
+
+
+@pytest.mark.parametrize("split", ["train", "heldout", "fresh"])
+def test_every_name_a_word_ends_in_synthetic_notes_is_part_of_a_name(split):
+    # a name after a cue whose right edge a common word draws is a gold span or lies inside one
+    from spacy_deid.synth import generate
+    found = outside = 0
+    for record in generate(80, seed=5, split=split):
+        starts = {(span.start, span.end) for span in record.spans}
+        covered = {i for span in record.spans for i in range(span.start, span.end)}
+        for start, end in _after_cue(record.text):
+            if _name_before_a_word(record.text, start) == end:
+                found += (start, end) in starts
+                outside += start not in covered
+    assert outside == 0 and found >= 5
 
 
 @pytest.mark.parametrize("unit", ["王先生", "林", "醫師", "歐陽太太，"])
