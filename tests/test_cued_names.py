@@ -119,18 +119,26 @@ def test_cost_grows_linearly_with_names_before_words():
     assert_linear(run, 2000)
 
 
-@pytest.mark.parametrize("split", ["train", "heldout", "fresh"])
-def test_every_name_a_word_ends_in_synthetic_notes_is_part_of_a_name(split):
-    # a name after a cue whose right edge a common word draws is a gold span or lies inside one
+def _gold_overlap(split, candidates):
+    """How many (start, end) that `candidates(text)` reads in generated notes of `split` are gold spans,
+    and how many start outside every gold span (the synthetic notes' gold marks every name)."""
     from spacy_deid.synth import generate
     found = outside = 0
     for record in generate(80, seed=5, split=split):
         starts = {(span.start, span.end) for span in record.spans}
         covered = {i for span in record.spans for i in range(span.start, span.end)}
-        for start, end in _after_cue(record.text):
-            if _name_before_a_word(record.text, start) == end:
-                found += (start, end) in starts
-                outside += start not in covered
+        for start, end in candidates(record.text):
+            found += (start, end) in starts
+            outside += start not in covered
+    return found, outside
+
+
+@pytest.mark.parametrize("split", ["train", "heldout", "fresh"])
+def test_every_name_a_word_ends_in_synthetic_notes_is_part_of_a_name(split):
+    # a name after a cue whose right edge a common word draws is a gold span or lies inside one
+    def candidates(text):
+        return [(start, end) for start, end in _after_cue(text) if _name_before_a_word(text, start) == end]
+    found, outside = _gold_overlap(split, candidates)
     assert outside == 0 and found >= 5
 
 
@@ -143,14 +151,7 @@ def test_cost_grows_linearly_with_surnames_and_titles(unit):
 
 @pytest.mark.parametrize("split", ["train", "heldout", "fresh"])
 def test_every_surname_before_a_title_in_synthetic_notes_is_part_of_a_name(split):
-    # the synthetic notes' gold marks every name: a surname the step reads before a title is one, or
-    # lies inside one (the last character of `王美林` before 醫師), never outside every span
-    from spacy_deid.synth import generate
-    found = outside = 0
-    for record in generate(80, seed=5, split=split):
-        starts = {(span.start, span.end) for span in record.spans}
-        covered = {i for span in record.spans for i in range(span.start, span.end)}
-        for start, end, _ in _surname_before_title(record.text):
-            found += (start, end) in starts
-            outside += start not in covered
+    # a surname the step reads before a title is a name, or lies inside one (the last character of
+    # `王美林` before 醫師), never outside every span
+    found, outside = _gold_overlap(split, lambda text: [(s, e) for s, e, _ in _surname_before_title(text)])
     assert outside == 0 and found >= 40
