@@ -135,9 +135,10 @@ def test_relations_that_disagree_short_names_and_rule_spans_keep_their_labels():
 
 def test_a_patients_notes_share_the_label_a_relation_word_says():
     # The stand-in NER calls the name after 由 the patient; the second note says whose she is (in words
-    # that run on after the name, so that no cued name is added there: the propagation adds it).
+    # that run on after the name into no common word, so that no cued name is added there: the
+    # propagation adds it).
     records = [{"id": "a", "patient_id": "p1", "text": "由林美玲簽署同意書."},
-               {"id": "b", "patient_id": "p1", "text": "家屬林美玲來電."}]
+               {"id": "b", "patient_id": "p1", "text": "家屬林美玲昨來電."}]
     nlp = _nlp(surrogates=False)
     stages = spacy_deid.batch.Stages(nlp)
     docs = stages.recognize([r["text"] for r in records])

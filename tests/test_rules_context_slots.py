@@ -84,6 +84,15 @@ def test_an_abbreviation_alone_is_no_department(nlp, text):
     ("38歲 工程師, 於門診追蹤", "工程師"),
     ("印尼籍看護, 52歲, 於家中跌倒", "看護"),
     ("台灣人製程工程師, 76歲, 於工廠工作時多疑", "製程工程師"),
+    # a person counted as one of a trade, what someone is engaged in or lives by
+    ("病人是一名水電工, 已婚, 育有一子", "水電工"),
+    ("案父為一位退休郵差。", "退休郵差"),
+    ("病人從事快遞員工作約十年", "快遞員"),
+    ("病人過去從事導遊, 收入不穩", "導遊"),
+    ("以算命師為業, 獨居", "算命師"),
+    # the occupation between the sex and the marital status
+    ("38歲男性, 水電工, 離婚, 獨居", "水電工"),
+    ("女性，收銀員，未婚", "收銀員"),
 ])
 def test_the_occupation_slot_of_a_chinese_demographic_line(nlp, text, expected):
     assert expected in _labelled(nlp, text, "PROFESSION")
@@ -98,6 +107,12 @@ def test_the_occupation_slot_of_a_chinese_demographic_line(nlp, text, expected):
     "10歲時開始, 因家暴",  # a phrase
     "45歲罹患乳癌, 於本院治療",  # a finding
     "越南籍配偶, 32歲",  # a relation
+    "病人是一名38歲男性, 已婚",  # a person counted, no trade
+    "病人是一位病人, 已婚",
+    "病人從事相關工作",  # no trade named
+    "以此為業",
+    "38歲男性, 已婚, 育有一子",  # the marital status itself
+    "38歲男性, 大學畢業後, 未婚",  # a phrase
 ])
 def test_what_else_stands_in_the_slot_is_no_occupation(nlp, text):
     assert _labelled(nlp, text, "PROFESSION") == []

@@ -292,6 +292,7 @@ _NOT_OCCUPATIONS_ZH = frozenset("""
 男 女 男性 女性 男生 女生 男子 女子 男童 女童 男孩 女孩 病人 病患 患者 個案 案主 已婚 未婚 離婚 分居 喪偶 單身 同居
 小孩 孩童 兒童 少年 少女 青少年 青年 中年 老人 長者 老年 婦人 婦女 先生 太太 小姐 女士 阿伯 阿嬤 阿公 阿姨 右利 左利
 本國籍 外籍 華僑 無業 家管 退休 學齡前 住民 居民 病史 新住民 單親 獨居 家屬 配偶
+相關 各種 任何 多種 全職 兼職 正職 工作
 """.split())
 # Characters that make the run a phrase or a clinical finding, not an occupation (`歲時`, `歲開始`, `歲起`).
 _NOT_IN_OCCUPATION_ZH = frozenset("的之在到去回住與及或跟等其某該這那一於由從往向至是有為了也都很就再又此並因時起後前"
@@ -395,6 +396,8 @@ def validate_employer_zh(text: str, start: int, end: int) -> Optional[bool]:
     from ..workplaces import WORKPLACE_LABEL, named_otherwise
 
     name = text[start:end]
+    if text[start - 1:start + 1] == "從事":  # engaged in (從事快遞員工作): a trade follows, no employer
+        return False
     if name.isascii():
         return not named_otherwise(name, WORKPLACE_LABEL)
     return _named_place_zh(name, _NOT_EMPLOYER_NAMES_ZH, WORKPLACE_LABEL)
