@@ -329,7 +329,7 @@ def validate_profession_slot_en(text: str, start: int, end: int) -> Optional[boo
 # Words that stand between 至/於/在 and a visit word (`安排至[門諾]追蹤`) without naming a hospital.
 _NOT_HOSPITAL_NAMES_ZH = frozenset("""
 本院 外院 他院 該院 貴院 醫院 病房 門診 急診 診所 家中 家裡 附近 當地 國外 國內 外地 南部 北部 中部 東部 學校 公司
-原院 原醫院 老家 娘家 宿舍 監獄 看守所 戒治所 勒戒所 安養院 療養院 護理之家 機構 教會
+原院 原醫院 老家 娘家 宿舍 監獄 看守所 戒治所 勒戒所 安養院 療養院 護理之家 機構 教會 工作
 """.split())
 _UNIT_ENDINGS_ZH = ("科", "部", "房", "室", "中", "內", "外", "上", "下", "區", "市", "縣", "鄉", "鎮")
 
