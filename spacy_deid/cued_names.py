@@ -88,17 +88,18 @@ def _english_name(text: str, start: int) -> Optional[int]:
     return end if end > start and not (end < len(text) and text[end].isalnum()) else None
 
 
-def _chinese_name(text: str, start: int) -> Optional[int]:
+def _chinese_name(text: str, start: int, turn: bool = True) -> Optional[int]:
     """End of a Chinese name at `start` whose both edges the text draws, or None: a run of two to four
     Han characters that nothing Han follows (`胞弟: [曾友澤]、`, `配偶: [曾恆品] on`), starting with a
-    surname, no run of common words (`家屬: 同意`, `社工: 尚未聯絡`), no spoken particle or negation and
-    no sentence's end after it (`家屬：有啦。`); a surname and its title end at the surname. Where Han
-    characters follow, a common word right after a surname and two given characters draws the right
+    surname, no run of common words (`家屬: 同意`, `社工: 尚未聯絡`), no spoken particle or negation and,
+    after a colon (`turn`: a dialogue's speaker may stand there), no sentence's end after it
+    (`家屬：有啦。`; `想回家看孫子[曾恆炳]。` is a name); a surname and its title end at the surname. Where
+    Han characters follow, a common word right after a surname and two given characters draws the right
     edge (`觀護人[呂晉品]定期約談`, `監護人為[曾恆炳], ...`: `_name_before_a_word`)."""
     match = _HAN_NAME.match(text, start)
     if match is None:
         return _name_before_a_word(text, start)
-    if _SENTENCE_END.match(text, match.end()):
+    if turn and _SENTENCE_END.match(text, match.end()):
         return None
     name = match.group()
     title = title_after_surname(name)
@@ -129,8 +130,8 @@ def _name_before_a_word(text: str, start: int) -> Optional[int]:
     return end
 
 
-def _name_at(text: str, start: int) -> Optional[int]:
-    return _english_name(text, start) if text[start:start + 1].isascii() else _chinese_name(text, start)
+def _name_at(text: str, start: int, turn: bool = True) -> Optional[int]:
+    return _english_name(text, start) if text[start:start + 1].isascii() else _chinese_name(text, start, turn)
 
 
 def _after_cue(text: str) -> Iterator[Tuple[int, int]]:
@@ -140,7 +141,7 @@ def _after_cue(text: str) -> Iterator[Tuple[int, int]]:
         start = between.end() if between else cue_end
         if start >= len(text):
             continue
-        end = _name_at(text, start)
+        end = _name_at(text, start, turn=any(colon in text[cue_end:start] for colon in ":："))
         if end is not None:
             yield start, end
 

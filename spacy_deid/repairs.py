@@ -32,7 +32,9 @@ span, or spans where one is split, or none where it is dropped (None: unchanged)
    `[范雄晉]`), the name in a chart's patient field is PATIENT (`Patient: [呂雄晨]`), a name
    next to a kinship word is FAMILY (`配偶: [劉宏鴻]`, `[范] (nephew)`),
    next to a word for another person in the patient's life PERSON (`[Yang Ya-Yu], a coach`);
-12. `relations.relation_in_apposition`: that word is not the patient's PROFESSION (`Yang, a [pastor]`).
+12. `relations.relation_in_apposition`: that word is not the patient's PROFESSION (`Yang, a [pastor]`);
+13. `name_ends.completed_name` once more: a name that lost its relation word may stop short
+   (`看[孫子周]恆品。` -> `[周]恆品` -> `[周恆品]`).
 Only spans whose source is the NER (or unset) change; the step counts what it changed, for benchmarks
 and tests, and never records span text (PHI).
 """
@@ -60,7 +62,10 @@ REPAIRS: Dict[str, Repair] = {"edges": trimmed, "jurisdictions": as_jurisdiction
                               "departments": by_department,
                               "workplaces": as_workplace, "care_or_study": by_care_or_study,
                               "name_ends": completed_name, "titles": titled_place, "relations": by_relation,
-                              "apposition": relation_in_apposition}
+                              "apposition": relation_in_apposition,
+                              # a name `relations` cut off its relation word may stop short (`[孫子周]恆品` ->
+                              # `[周]恆品` -> `[周恆品]`)
+                              "name_ends_after_relations": completed_name}
 
 
 def apply_repair(doc: Doc, text: str, repair: Repair) -> int:

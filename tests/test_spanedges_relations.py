@@ -441,8 +441,16 @@ def test_repairs_run_in_order_and_count_per_repair():
     assert repair_ner_spans(doc, text) == {"joined": 0, "edges": 1, "jurisdictions": 0, "districts": 0, "hospital_physician": 0,
                                            "institutions": 1, "institution_edges": 0, "departments": 0,
                                            "workplaces": 0, "care_or_study": 0, "name_ends": 0, "titles": 0,
-                                           "relations": 1, "apposition": 0}
+                                           "relations": 1, "apposition": 0, "name_ends_after_relations": 0}
     assert ents_of(doc) == [("童綜合醫院", "HOSPITAL"), ("彭恆彥", "FAMILY")]
+
+
+def test_a_name_that_lost_its_relation_word_takes_the_rest_of_it():
+    text = "病人說想回家看孫子周恆品。"
+    doc = doc_with_ents(text, [("孫子周", "FAMILY")])
+    changes = repair_ner_spans(doc, text)
+    assert (changes["relations"], changes["name_ends_after_relations"]) == (1, 1)
+    assert ents_of(doc) == [("周恆品", "FAMILY")]
 
 
 def test_cost_grows_linearly_with_the_number_of_spans():
