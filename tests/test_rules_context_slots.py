@@ -194,6 +194,11 @@ def test_a_hospital_named_by_its_department_or_a_visit(nlp, text, expected):
     ("女兒就讀竹中二年級", "竹中"),
     ("就讀台大研究所時開始失眠", "台大"),  # the level after the name is no part of it
     ("個案就讀於陽明交大, 目前休學", "陽明交大"),
+    # before what someone does at a school, or after passing its exam
+    ("病人在竹中念書時開始失眠", "竹中"),
+    ("2019年從港大休學", "港大"),
+    ("病人自政大畢業後曾任神父", "政大"),
+    ("考上交大後壓力大", "交大"),
 ])
 def test_a_school_named_after_a_word_of_study(nlp, text, expected):
     assert _labelled(nlp, text, "SCHOOL") == [expected]
@@ -207,6 +212,9 @@ def test_a_school_named_after_a_word_of_study(nlp, text, expected):
     "入學台北; 後轉學",  # a known place: the city
     "畢業於台大醫院, 後任職",  # a hospital's type word: no school
     "目前就讀中, 成績尚可",
+    "在家念書, 在台北念書, 在國外求學",  # home, a known place, a generic word
+    "考上大學後壓力大",  # a school level
+    "從去年休學",  # a time
 ])
 def test_no_school_after_a_word_of_study_that_names_none(nlp, text):
     assert _labelled(nlp, text, "SCHOOL") == []
@@ -277,6 +285,9 @@ def test_what_else_follows_words_of_study_is_no_school(nlp, text):
     ("2218-04-14回愛買上班, 診斷書交給主管", "愛買"),
     ("in MK84, 之後在FamilyMart工作.", "FamilyMart"),
     ("之後在 AUO 工作", "AUO"),
+    ("之前在友達做了三年, 去年離職", "友達"),
+    ("病人在中鋼擔任技術員", "中鋼"),
+    ("被中鋼解雇後開始喝酒", "中鋼"),  # the employer that let someone go
 ])
 def test_an_employer_named_where_someone_works(nlp, text, expected):
     assert expected in _labelled(nlp, text, "GENERAL_BUSINESS")
@@ -289,6 +300,8 @@ def test_an_employer_named_where_someone_works(nlp, text, expected):
     "在Tokyo工作",
     "在精神科工作",  # a unit
     "起在南門市場工作",  # a market, by its type word
+    "被公司資遣, 被學校開除",  # generic words
+    "從事快遞員工作",  # engaged in a trade: `從事` is no `從`
 ])
 def test_what_else_stands_where_someone_works_is_no_employer(nlp, text):
     assert _labelled(nlp, text, "GENERAL_BUSINESS") == []
