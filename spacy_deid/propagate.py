@@ -114,8 +114,8 @@ def _overlaps(taken: List[Tuple[int, int]], start: int, end: int) -> bool:
     return i > 0 and taken[i - 1][1] > start
 
 
-__all__ = ["PROPAGATED_LABELS", "SOURCE", "found_strings", "not_a_physician", "propagate", "relabel_ents", "spread_relations",
-           "spreads"]
+__all__ = ["PROPAGATED_LABELS", "SOURCE", "found_strings", "not_a_physician", "propagate", "relabel_ents",
+           "spread_relations", "spreads"]
 
 
 def spread_relations(docs: Sequence[Doc]) -> int:

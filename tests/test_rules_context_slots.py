@@ -199,6 +199,8 @@ def test_a_hospital_named_by_its_department_or_a_visit(nlp, text, expected):
     ("2019年從港大休學", "港大"),
     ("病人自政大畢業後曾任神父", "政大"),
     ("考上交大後壓力大", "交大"),
+    ("高醫畢業後在家待業", "高醫"),  # a clause or an education field that starts with the school
+    ("護理評估：教育程度台科大畢業，職業社工", "台科大"),
 ])
 def test_a_school_named_after_a_word_of_study(nlp, text, expected):
     assert _labelled(nlp, text, "SCHOOL") == [expected]
@@ -215,6 +217,8 @@ def test_a_school_named_after_a_word_of_study(nlp, text, expected):
     "在家念書, 在台北念書, 在國外求學",  # home, a known place, a generic word
     "考上大學後壓力大",  # a school level
     "從去年休學",  # a time
+    "大學畢業後在家, 研究所肄業",  # school levels
+    "病人自高雄畢業後",  # a known place
 ])
 def test_no_school_after_a_word_of_study_that_names_none(nlp, text):
     assert _labelled(nlp, text, "SCHOOL") == []
