@@ -181,7 +181,7 @@ def test_what_else_stands_in_an_english_slot_is_no_occupation(nlp, text):
     ("病人要求轉院至離家較近的協和, 已與該院聯繫", "協和"),  # where a transfer goes
     ("家屬希望轉院至門諾.", "門諾"),
     ("入院來源: 協和急診轉入", "協和"),  # the admission source field
-    ("上週去協和掛急診", "協和"),  # 去 before care
+    ("上週到協和掛急診", "協和"),  # a visit to the emergency room
 ])
 def test_a_hospital_named_by_its_department_or_a_visit(nlp, text, expected):
     assert expected in _labelled(nlp, text, "HOSPITAL")
@@ -256,7 +256,7 @@ def test_no_school_after_a_word_of_study_that_names_none(nlp, text):
     "was referred from 家中 by EMS",  # a generic word where a hospital's short name would stand
     "轉院至本院, 轉診至精神科",  # this hospital; a department
     "入院來源: 門診",
-    "過去三年住院兩次, 失去工作治療中斷",  # 去 of 過去 and 失去 sends no one
+    "過去三年住院兩次, 失去工作治療中斷",  # 去 sends no one to care here
 ])
 def test_what_else_stands_where_a_visit_happens_is_no_hospital(nlp, text):
     assert _labelled(nlp, text, "HOSPITAL") == []
