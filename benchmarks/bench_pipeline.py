@@ -19,7 +19,7 @@ Reported:
   workers, and a forked torch model deadlocks);
 - each component timed alone on the same Docs, in pipeline order: tokenizer, tok2vec, ner, ...,
   and `deid` split into its parts (NER span repairs, rules, dates, cued names, hospital units, propagation,
-  patient identity, surrogates), as CPU time of this process
+  name parts, patient identity, surrogates), as CPU time of this process
   (`time.process_time`, steadier than wall time on a shared machine) and its share of the total.
 
 `--model default`: the pipeline shipped in spacy_deid/default_pipeline; when it is missing, the
@@ -117,6 +117,7 @@ def component_times(nlp, texts: Sequence[str], batch_size: int) -> List[Tuple[st
     """CPU seconds of each stage alone, run in pipeline order on the same Docs."""
     from spacy_deid.cued_names import cued_names
     from spacy_deid.hospital_units import hospital_units
+    from spacy_deid.name_parts import relabel_given_names
     from spacy_deid.doctext import doc_text
     from spacy_deid.patient_identity import relabel_not_the_patient
     from spacy_deid.propagate import propagate
@@ -145,6 +146,8 @@ def component_times(nlp, texts: Sequence[str], batch_size: int) -> List[Tuple[st
                 if part == "surrogates" and deid.propagate_found:  # it runs between recognition and surrogates
                     seconds, _ = timed(lambda: [propagate([d]) for d in docs], clock)
                     rows.append((f"{name}: propagation", seconds))
+                    seconds, _ = timed(lambda: [relabel_given_names([d]) for d in docs], clock)
+                    rows.append((f"{name}: name parts", seconds))
                 if part == "surrogates" and deid.patient_identity:  # after propagation, per note
                     seconds, _ = timed(lambda: [relabel_not_the_patient([d]) for d in docs], clock)
                     rows.append((f"{name}: patient identity", seconds))
