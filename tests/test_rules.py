@@ -77,6 +77,9 @@ POSITIVE = [
     ("Psychiatry Clinic #3 today", [("3", "ROOM")]),
     ("住8A-15床", [("8A", "ROOM"), ("15", "NUMBER")]),
     ("bed 12", [("12", "NUMBER")]),
+    # a ward-bed code without 床: the ward is a ROOM, the bed a NUMBER (annotation.md)
+    ("Pt: Lin   Bed 5D-18", [("5D", "ROOM"), ("18", "NUMBER")]),
+    ("大夜 → 白班｜11D-22｜", [("11D", "ROOM"), ("22", "NUMBER")]),
     ("台北市忠孝東路27號", [("台北市", "CITY"), ("27", "NUMBER")]),  # address parts are separate spans
     ("call (037)46-7966 ext. 205", [("(037)46-7966", "PHONE"), ("205", "PHONE")]),
     ("TEL 089 98-7831", [("089 98-7831", "PHONE")]),
@@ -99,6 +102,8 @@ NEGATIVE = [
     "3月27號回診",  # a date, not a house number
     "12診斷",  # 診斷 = diagnosis
     "bedside 12",
+    "graded 4a-12 on the scale",  # lower-case letter: no ward
+    "lot 5D-18-3",  # part of a longer code
     "follow up at clinic 2 weeks later",
     "back to clinic 3 times, clinic 10:30",
     "02-12-2023",  # a date, not (02) and six digits: Taipei numbers have eight
