@@ -80,6 +80,9 @@ POSITIVE = [
     # a ward-bed code without 床: the ward is a ROOM, the bed a NUMBER (annotation.md)
     ("Pt: Lin   Bed 5D-18", [("5D", "ROOM"), ("18", "NUMBER")]),
     ("大夜 → 白班｜11D-22｜", [("11D", "ROOM"), ("22", "NUMBER")]),
+    # the end of a date before 床號 is no bed (a match inside a token would widen to the whole date)
+    ("血糖監測紀錄 2102/07/06\u3000床號4C-20", [("4C", "ROOM"), ("20", "NUMBER")]),
+    ("2021-12-25 床號 12", []),
     ("台北市忠孝東路27號", [("台北市", "CITY"), ("27", "NUMBER")]),  # address parts are separate spans
     ("call (037)46-7966 ext. 205", [("(037)46-7966", "PHONE"), ("205", "PHONE")]),
     ("TEL 089 98-7831", [("089 98-7831", "PHONE")]),
@@ -104,6 +107,8 @@ NEGATIVE = [
     "bedside 12",
     "graded 4a-12 on the scale",  # lower-case letter: no ward
     "lot 5D-18-3",  # part of a longer code
+    "於110.03.02病房會談",  # the end of a date before 病房 is no ward
+    "2021/03/02 護理站通知家屬",
     "follow up at clinic 2 weeks later",
     "back to clinic 3 times, clinic 10:30",
     "02-12-2023",  # a date, not (02) and six digits: Taipei numbers have eight
