@@ -37,7 +37,9 @@ definitions of docs/annotation.md and nothing else:
   model gave it, and so is a DATE of digits with `.` or `/` between them (`Tmax [101.2]`,
   `BP [120/80]`, `PHQ-9: [8/27]`; the date finder would not have read them as dates); so is one right before a unit
   (`[50] mcg/hr`, `[1200] kcal`), and four digits in a time-of-day context are a clock reading
-  (`at [2045]`, `[2200] hrs`, `晚上 [2300]`, `[2300] to 0600`; `dates/nondates.py`); and a decade that
+  (`at [2045]`, `[2200] hrs`, `晚上 [2300]`, `[2300] to 0600`; `dates/nondates.py`), and a number of
+  years after a verb that lasts or an aspect particle is a length of time (`上班[22年]`, `結婚 [20 年]`,
+  `做過 [3 年]`; `nondates.years_of_duration`); and a decade that
   is no one's (`HR in the [70]'s`, `SBP [90]s`; `in his [70]s` is an age) is a vital sign's range;
 - an AGE of digits is written as an age: a unit, field, sex letter, apposition or column header beside
   it (`age_cues`); a bare number (`, [60] at discharge`) or a list marker (`(1) ... ([2])`) is not;
@@ -89,7 +91,8 @@ from .clinical_terms import clinical_terms_joined, is_clinical_term
 from .common_words import hyphenated_word, plain_words
 from .common_words_zh import common_words_zh, plain_han_words
 from .dates.finder import FIRST_YEAR, FULL_NUMERIC_DATE, LAST_YEAR, after_measurement_word, find_readings
-from .dates.nondates import clock_time, hhmm, is_amount, is_number_or_range, unit_after, unmistakable_clock
+from .dates.nondates import (clock_time, hhmm, is_amount, is_number_or_range, unit_after, unmistakable_clock,
+                             years_of_duration)
 from .dates.numerals import NUMERAL_CHARS
 from .doctext import doc_text
 from .han import HAN_CHAR, has_han
@@ -388,6 +391,7 @@ def drop_misshapen(doc: Doc, sources: Iterable[str] = ("ner",)) -> List[Span]:
                                  or plain_word_name(text, ent.start_char, ent.end_char, ent.label_)
                                  or measured_value(text, ent.start_char, ent.end_char, ent.label_)
                                  or measured_amount(text, ent.start_char, ent.end_char, ent.label_)
+                                 or (ent.label_ == "DATE" and years_of_duration(text, ent.start_char, ent.end_char))
                                  or vital_decade(text, ent.start_char, ent.end_char, ent.label_)
                                  or uncued_age(text, ent.start_char, ent.end_char, ent.label_)
                                  or public_service_number(text, ent.start_char, ent.end_char)

@@ -5,7 +5,7 @@ import pytest
 import spacy_deid
 from spacy_deid.dates import finder
 from spacy_deid.dates.finder import FinderSettings, find_dates
-from spacy_deid.dates.nondates import clock_time, unit_after
+from spacy_deid.dates.nondates import clock_time, unit_after, years_of_duration
 from spacy_deid.spanshape import drop_misshapen, measured_amount
 
 from linear import assert_linear
@@ -150,3 +150,33 @@ def test_adversarial_input_is_linear(unit):
             unit_after(text, start)
 
     assert_linear(run, 400)
+
+
+@pytest.mark.parametrize("text,value,is_duration", [
+    ("在中鋼上班22年, 健保卡號", "22年", True),
+    ("與太太結婚 20 年，育有二子", "20 年", True),
+    ("在工地做過 3 年，後失業", "3 年", True),
+    ("喝了 10 年", "10 年", True),
+    ("抽菸30年, 每天一包", "30年", True),
+    ("89年結婚, 育有一子", "89年", False),  # a Minguo year stands before the event
+    ("於89年住院", "89年", False),
+    ("約89年開始飲酒", "89年", False),  # an approximation may be a year
+    ("上班後22年3月離職", "22年3月", False),  # a year and a month: a date
+])
+def test_years_of_duration(text, value, is_duration):
+    start, end = _at(text, value)
+    assert years_of_duration(text, start, end) is is_duration
+
+
+@pytest.mark.parametrize("text,value,dropped", [
+    ("在中鋼上班22年, 健保卡號", "22年", True),
+    ("與太太結婚 20 年，育有二子", "20 年", True),
+    ("89年結婚, 育有一子", "89年", False),
+])
+def test_ner_years_of_duration_are_dropped(text, value, dropped):
+    start, end = _at(text, value)
+    doc = spacy_deid.blank()(text)
+    span = doc.char_span(start, end, label="DATE", alignment_mode="expand")
+    assert span is not None
+    doc.ents = [span]
+    assert [e.text for e in drop_misshapen(doc)] == ([span.text] if dropped else [])

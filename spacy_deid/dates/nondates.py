@@ -57,6 +57,23 @@ _PARTNER_BEFORE = {zero: re.compile(r"(?<![0-9])" + (_HHMM if zero else _ZERO_CL
 _CONTEXT = 12
 
 
+# A number of years right after what makes it a length of time in Chinese (`上班22年`, `結婚 20 年`,
+# `做過 3 年`, `喝了 10 年`): an aspect particle (過, 了) or a verb that lasts (working, marriage,
+# living together, a sentence, a habit). A year of the Minguo calendar is written before the event
+# (`89年結婚`, `於89年`), not after it. Approximations (`約`, `近`) are left out: `約89年開始飲酒` is a year.
+_DURATION_VERB_BEFORE = re.compile(
+    r"(?:[過了]|上班|工作|任職|就業|執業|開業|務農|當兵|服役|服刑|坐牢|結婚|離婚|分居|同居|交往|居住|定居|"
+    r"吸菸|抽菸|喝酒|飲酒|酗酒|吸毒|失業)[ ]?$")
+_YEARS = re.compile(r"[0-9]{1,3}[ ]?年")
+
+
+def years_of_duration(text: str, start: int, end: int) -> bool:
+    """Is text[start:end] a number of years (`22年`, `20 年`) that a verb of lasting or an aspect
+    particle stands right before (`在中鋼上班[22年]`, `結婚 [20 年]`)? A duration, not a date."""
+    return (_YEARS.fullmatch(text, start, end) is not None
+            and _DURATION_VERB_BEFORE.search(text, max(0, start - 3), start) is not None)
+
+
 def clock_time(text: str, start: int, end: int) -> bool:
     """Is text[start:end] four digits that read as HHMM in a time-of-day context (`at 2045`,
     `2200 hrs`, `晚上 2300`, `2300 to 0600`)? A year has none of these beside it. In a range, one
