@@ -23,7 +23,8 @@ definitions of docs/annotation.md and nothing else:
   full number has ten digits);
 - names (PATIENT, PERSON, FAMILY, DOCTOR) and PROFESSION hold a letter and no digit, and are not one
   ASCII letter (a single Han character is a name: `[葉]醫師`); a PROFESSION is not a word for a
-  person that names no trade (`woman`, `smoker`, `個案`) or having none (`unemployed`, `無業`), not one character (`[職]`), and not a place
+  person that names no trade (`woman`, `smoker`, `個案`) or having none (`unemployed`, `無業`), not a means
+  of harm (`with a [knife]`, `razor`, `水果刀`), not one character (`[職]`), and not a place
   of work without a name (`noodle shop`, `convenience store`, `早餐店`: where, not what; a named one,
   `Lincoln High School`, is PHI of another label and is kept);
 - a name of one Han character stands next to its title: annotation.md keeps titles outside the span
@@ -221,9 +222,18 @@ def _generic_workplace(text: str) -> bool:
     return text == text.lower() if text.isascii() else text in common_words_zh() or len(text) <= 2
 
 
+# The means of harm a psychiatric note names (`threatening neighbours with a knife`, `cut with a razor`,
+# `持水果刀`): objects, never a trade, though they stand where one does (`with a [knife]`, `as a [nurse]`).
+_MEANS_OF_HARM = frozenset("""
+knife knives gun guns pistol rifle blade blades razor razors scissors rope ropes cord belt bat hammer axe
+machete lighter
+菜刀 水果刀 美工刀 刀子 剪刀 繩子 皮帶 球棒 鐵鎚 槌子 打火機
+""".split())
+
+
 def _profession(text: str) -> bool:
     stripped = text.strip()
-    return (_name(text) and stripped.casefold() not in _PERSON_NOUNS and len(stripped) > 1
+    return (_name(text) and stripped.casefold() not in _PERSON_NOUNS | _MEANS_OF_HARM and len(stripped) > 1
             and not _generic_workplace(stripped))
 
 

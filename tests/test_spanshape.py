@@ -54,6 +54,7 @@ def test_shapes_the_annotation_guide_allows(text, label):
     ("溝通良好", "STREET"), ("仁愛", "STREET"), ("中山北", "STREET"), ("Sec. 2, 中山", "STREET"),
     ("woman", "PROFESSION"), ("smoker", "PROFESSION"), ("Patient", "PROFESSION"), ("個案", "PROFESSION"),
     ("unemployed", "PROFESSION"), ("Retired", "PROFESSION"), ("無業", "PROFESSION"),  # no trade at all
+    ("knife", "PROFESSION"), ("Razor", "PROFESSION"), ("水果刀", "PROFESSION"),  # a means of harm: `with a knife`
     ("Lamictal to Cymbalta", "LOCATION"), ("Effexor and Lamictal", "PERSON"), ("Cymbalta/Effexor", "HOSPITAL"),
     ("Effexor 200", "GENERAL_BUSINESS"), ("Effexor 3/3", "GENERAL_BUSINESS"), ("Effexor 1#", "PERSON"),  # a dose
     ("Foreign", "NATIONALITY"), ("overseas", "NATIONALITY"),  # from elsewhere, no country named
