@@ -108,6 +108,13 @@ NEGATIVE = [
     "graded 4a-12 on the scale",  # lower-case letter: no ward
     "lot 5D-18-3",  # part of a longer code
     "於110.03.02病房會談",  # the end of a date before 病房 is no ward
+    "arrived our ward 14:40",  # a time, a date or a code after `ward` is no ward
+    "readmitted to our ward 2013/09",
+    "back on the ward 31-Oct-2222",
+    "stayed in Day Ward 2 days",  # a duration
+    "arrived our ward 0350",
+    "our ward 109年9月",
+    "down to the general ward\n189年4月12日",
     "2021/03/02 護理站通知家屬",
     "follow up at clinic 2 weeks later",
     "back to clinic 3 times, clinic 10:30",

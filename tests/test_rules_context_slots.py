@@ -306,6 +306,7 @@ def test_an_employer_named_where_someone_works(nlp, text, expected):
     "起在南門市場工作",  # a market, by its type word
     "被公司資遣, 被學校開除",  # generic words
     "從事快遞員工作",  # engaged in a trade: `從事` is no `從`
+    "2003獨自回台找工作",  # looking for work: 台 is Taiwan, 找 a verb
 ])
 def test_what_else_stands_where_someone_works_is_no_employer(nlp, text):
     assert _labelled(nlp, text, "GENERAL_BUSINESS") == []

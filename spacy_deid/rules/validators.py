@@ -398,6 +398,8 @@ def validate_employer_zh(text: str, start: int, end: int) -> Optional[bool]:
     name = text[start:end]
     if text[start - 1:start + 1] == "從事":  # engaged in (從事快遞員工作): a trade follows, no employer
         return False
+    if name.endswith("找"):  # looking for work (回台找工作): a place, or nothing, stands before 找
+        return False
     if name.isascii():
         return not named_otherwise(name, WORKPLACE_LABEL)
     return _named_place_zh(name, _NOT_EMPLOYER_NAMES_ZH, WORKPLACE_LABEL)
