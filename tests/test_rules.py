@@ -73,6 +73,7 @@ POSITIVE = [
     ("轉入7B病房", [("7B", "ROOM")]),
     ("admitted to 7A ward", [("7A", "ROOM")]),
     ("moved to Room 502", [("502", "ROOM")]),
+    ("TPE 13 Dec 2012  Room 847  Patient name: Lin", [("847", "ROOM")]),  # a field follows, no count
     ("seen at SURG clinic 612, chart no. 3345", [("SURG", "DEPARTMENT"), ("612", "ROOM"), ("3345", "MEDICAL_RECORD")]),
     ("Psychiatry Clinic #3 today", [("3", "ROOM")]),
     ("住8A-15床", [("8A", "ROOM"), ("15", "NUMBER")]),
