@@ -229,11 +229,12 @@ knife knives gun guns pistol rifle blade blades razor razors scissors rope ropes
 machete lighter
 菜刀 水果刀 美工刀 刀子 剪刀 繩子 皮帶 球棒 鐵鎚 槌子 打火機
 """.split())
+_NO_TRADE = _PERSON_NOUNS | _MEANS_OF_HARM
 
 
 def _profession(text: str) -> bool:
     stripped = text.strip()
-    return (_name(text) and stripped.casefold() not in _PERSON_NOUNS | _MEANS_OF_HARM and len(stripped) > 1
+    return (_name(text) and stripped.casefold() not in _NO_TRADE and len(stripped) > 1
             and not _generic_workplace(stripped))
 
 
