@@ -77,6 +77,7 @@ POSITIVE = [
     ("seen at SURG clinic 612, chart no. 3345", [("SURG", "DEPARTMENT"), ("612", "ROOM"), ("3345", "MEDICAL_RECORD")]),
     ("Psychiatry Clinic #3 today", [("3", "ROOM")]),
     ("住8A-15床", [("8A", "ROOM"), ("15", "NUMBER")]),
+    ("May 11, 2103 轉5A病房", [("5A", "ROOM")]),  # a transfer to a ward, not a phone's extension
     ("bed 12", [("12", "NUMBER")]),
     # a ward-bed code without 床: the ward is a ROOM, the bed a NUMBER (annotation.md)
     ("Pt: Lin   Bed 5D-18", [("5D", "ROOM"), ("18", "NUMBER")]),
@@ -106,6 +107,7 @@ NEGATIVE = [
     "3月27號回診",  # a date, not a house number
     "12診斷",  # 診斷 = diagnosis
     "bedside 12",
+    "O: wound clean, no discharge; drain 20 ml/d",  # `clean` is no nationality before an occupation
     "graded 4a-12 on the scale",  # lower-case letter: no ward
     "lot 5D-18-3",  # part of a longer code
     "於110.03.02病房會談",  # the end of a date before 病房 is no ward
