@@ -249,7 +249,7 @@ def _hospital_and_unit_zh(doc: Doc, text: str, start: int, end: int, label: str)
     return None
 
 
-def _cut_into_department(text: str, start: int, end: int) -> Optional[int]:
+def cut_into_department(text: str, start: int, end: int) -> Optional[int]:
     """Where a Han span that ends inside a department's name should end (`[門諾加]護病房` -> `[門諾]`,
     the NER's cut through 加護病房), keeping two characters or more, else None."""
     if not HAN_CHAR.match(text[end - 1:end] or " "):
@@ -282,7 +282,7 @@ def by_department(doc: Doc, text: str, ent: Span, following: Optional[Span] = No
         return None if (start, end) == (s, e) else doc.char_span(start, end, label="DEPARTMENT")
     if ent.label_ not in LOCATION_LABELS and ent.label_ not in NAME_LABELS:
         return None
-    cut = _cut_into_department(text, s, e)
+    cut = cut_into_department(text, s, e)
     if cut is not None:
         return doc.char_span(s, cut, label=ent.label_)
     split = _hospital_and_unit_zh(doc, text, s, e, ent.label_)

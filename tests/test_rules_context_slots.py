@@ -257,6 +257,11 @@ def test_no_school_after_a_word_of_study_that_names_none(nlp, text):
     "轉院至本院, 轉診至精神科",  # this hospital; a department
     "入院來源: 門診",
     "過去三年住院兩次, 失去工作治療中斷",  # 去 sends no one to care here
+    # what stands between the frame's word and its care: a city, a department's start, an act of care
+    "178/4/19-180/2/26 在台北市馬偕住院",
+    "首次至光田職能治療科就診",
+    "曾因 OVERDOSE 在新光插管住院一週",
+    "曾於2021.1-2022.7在愛爾蘭接受洗腎",
 ])
 def test_what_else_stands_where_a_visit_happens_is_no_hospital(nlp, text):
     assert _labelled(nlp, text, "HOSPITAL") == []

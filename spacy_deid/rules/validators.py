@@ -361,8 +361,18 @@ def _named_place_zh(name: str, generic: "frozenset[str]", label: str, known_plac
 
 
 def validate_care_place_zh(text: str, start: int, end: int) -> Optional[bool]:
-    # A hospital's short name (門諾, 協和) where a visit happens; `在台北住院` names the city.
-    return _named_place_zh(text[start:end], _NOT_HOSPITAL_NAMES_ZH, "HOSPITAL")
+    # A hospital's short name (門諾, 協和) where a visit happens; `在台北住院` names the city. The frame's
+    # lazy name stops at the first word of care, so it may hold what stands between: a city before the
+    # hospital (`在[台北市馬偕]住院`), the start of a department (`至[光田職能]治療科就診`) or an act of care
+    # (`在[愛爾蘭接受]洗腎`, `在[新光插管]住院`); none of those is one hospital's name.
+    from ..departments import cut_into_department  # validators load before the span repairs
+    from ..spanedges import ACTIVITY_WORDS
+
+    name = text[start:end]
+    if (len(name) >= 4 and name[2] in "市縣") or name.endswith(ACTIVITY_WORDS) \
+            or cut_into_department(text, start, end) is not None:
+        return False
+    return _named_place_zh(name, _NOT_HOSPITAL_NAMES_ZH, "HOSPITAL")
 
 
 # Words that stand after a word of study without naming a school (`入學[大學]`, `就讀[研究所]`, `畢業於[該校]`).
