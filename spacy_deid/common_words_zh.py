@@ -49,7 +49,8 @@ def starts_a_word(text: str, start: int) -> bool:
     return any(text[start:start + n] in words for n in range(2, min(_LONGEST_WORD, len(text) - start) + 1))
 
 
-def _starts_with_surname(span: str) -> bool:
+def starts_with_surname(span: str) -> bool:
+    """Does `span` start with a surname of one or two characters (`王美玲`, `歐陽娜`)?"""
     surnames = surnames_zh()
     return span[:1] in surnames or span[:2] in surnames
 
@@ -75,5 +76,5 @@ def plain_han_words(span: str, label: str) -> bool:
     words = common_words_zh()
     if label in NAME_LABELS:
         return _made_of_words(span, words) or (
-            len(span) >= 3 and _made_of_words(span[:-1], words) and not _starts_with_surname(span))
+            len(span) >= 3 and _made_of_words(span[:-1], words) and not starts_with_surname(span))
     return span in words

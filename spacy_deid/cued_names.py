@@ -41,7 +41,7 @@ from spacy.tokens import Doc, Span
 
 from .clinical_terms import is_clinical_term
 from .common_words import common_words
-from .common_words_zh import common_words_zh, plain_han_words, starts_a_word, surnames_zh
+from .common_words_zh import common_words_zh, plain_han_words, starts_a_word, starts_with_surname, surnames_zh
 from .doctext import doc_text
 from .han import HAN_RANGES
 from .name_ends import NOT_IN_NAME_ZH
@@ -105,7 +105,7 @@ def _chinese_name(text: str, start: int, turn: bool = True) -> Optional[int]:
     title = title_after_surname(name)
     if title is not None:  # a surname and its title: the title stays outside (`承辦人[曾]小姐`)
         return start + len(name) - len(title)
-    if (not (name[:1] in surnames_zh() or name[:2] in surnames_zh()) or plain_han_words(name, "PERSON")
+    if (not starts_with_surname(name) or plain_han_words(name, "PERSON")
             or any(c in _SPOKEN_PARTICLES for c in name)):
         return None
     return match.end()

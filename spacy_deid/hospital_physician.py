@@ -18,7 +18,7 @@ from typing import Optional, Tuple
 
 from spacy.tokens import Doc, Span
 
-from .common_words_zh import surnames_zh
+from .common_words_zh import starts_with_surname, surnames_zh
 from .departments import zh_department
 from .han import HAN_RANGES
 from .labels import LOCATION_LABELS, NAME_LABELS
@@ -65,7 +65,7 @@ def _split_at_space(doc: Doc, text: str, ent: Span,
         if not _physician_after(text, end):
             continue
         if (ent.end_char > end + _TITLE_REACH or (following is not None and following.start_char < end)
-                or not (text[name_start] in surnames_zh() or text[name_start:name_start + 2] in surnames_zh())):
+                or not starts_with_surname(text[name_start:name_start + 2])):
             return None
         label = _place_label(text, spaced.start(1), spaced.end(1))
         place = doc.char_span(spaced.start(1), spaced.end(1), label=label) if label else None

@@ -54,7 +54,7 @@ from typing import Optional
 from spacy.tokens import Doc, Span
 
 from .common_words import common_words
-from .common_words_zh import common_words_zh, surnames_zh
+from .common_words_zh import common_words_zh, starts_with_surname, surnames_zh
 from .departments import chinese_department
 from .institutions import SCHOOL_LEVELS_ZH, TYPE_WORD_REACH, TYPE_WORDS_ZH, type_word_ending
 from .labels import LOCATION_LABELS, NAME_LABELS
@@ -241,8 +241,7 @@ def _no_name_apart(name: str, part: str) -> bool:
     """Is the span not a name with a word set apart: a surname before the space (`陳 志明`, `歐陽 娜`), or
     a part of two or more characters that starts with no surname (`[覆核 劉]主任`), is a word for a
     relative or another person, or a common word (`[孫子 劉]先生`: the surname is the one character)?"""
-    surnames = surnames_zh()
-    return (name.split(" ", 1)[0] in surnames or not (part[:1] in surnames or part[:2] in surnames)
+    return (name.split(" ", 1)[0] in surnames_zh() or not starts_with_surname(part)
             or part in KINSHIP_ZH or part in OTHERS_ZH or part in common_words_zh())
 
 
