@@ -18,13 +18,23 @@ import tempfile
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
-# corpus file stem -> label map name (spacy_deid/resources/labelmaps)
+# corpus file stem -> label map name (spacy_deid/resources/labelmaps); a corpus may be shared whole or
+# as its dev half (`physionet_deid_dev`)
 CORPORA = {
     "aicup2020_dev": "aicup2020",
     "physionet_deid": "physionet_deid",
+    "physionet_deid_dev": "physionet_deid",
     "presidio_synth_v2": "presidio_synth_v2",
     "asq_phi": "asq_phi",
 }
+
+
+def corpus_files(folder: Path):
+    """(stem, path, label map) of each known corpus present in `folder`, in CORPORA's order."""
+    if not folder.is_dir():
+        return []
+    return [(stem, str(folder / f"{stem}.jsonl"), label_map) for stem, label_map in CORPORA.items()
+            if (folder / f"{stem}.jsonl").is_file()]
 HEADLINE = [("strict micro F", "ents_f"), ("category F", "deid_category_f"), ("relaxed F", "deid_relaxed_f"),
             ("token P", "deid_token_p"), ("token R", "deid_token_r")]
 
@@ -57,8 +67,8 @@ def main() -> None:
     if not args.corpora.is_dir():
         print(f"No evaluation corpora at {args.corpora}; skipping external evaluation.")
     else:
-        runs = [(stem, label_map, model) for stem, label_map in CORPORA.items()
-                if (not args.only or stem in args.only) and (args.corpora / f"{stem}.jsonl").is_file()
+        runs = [(stem, label_map, model) for stem, _, label_map in corpus_files(args.corpora)
+                if not args.only or stem in args.only
                 for model in (args.pipeline, args.compare)]
         with tempfile.TemporaryDirectory() as tmp, ThreadPoolExecutor(max(1, args.jobs)) as pool:
             futures = [pool.submit(score, model, args.corpora / f"{stem}.jsonl", label_map, Path(tmp), args.gpu_id)

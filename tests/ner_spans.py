@@ -1,12 +1,16 @@
-"""Docs with NER-like entities for the tests of the NER span repairs (`spacy_deid.repairs`), and
+"""Docs with NER-like entities for the tests of the NER span repairs (`spacy_deid.refine`), and
 pipelines that run `deid` after a stand-in NER."""
-from typing import Any, Callable, List, Optional, Tuple
+from typing import Any, Callable, Dict, List, Optional, Tuple
 
 from spacy.language import Language
 from spacy.tokens import Doc
 
 import spacy_deid
-from spacy_deid.repairs import apply_repair
+from spacy_deid.refine import COUNTS_KEY, DEFAULT_NOTE_STEPS, RefineStage
+from spacy_deid.refine.builtin import apply_span_repair
+
+# the refine stage's span repairs, in the default order (no steps that add spans, no shape check)
+REPAIR_STEPS = [s for s in DEFAULT_NOTE_STEPS if s not in ("cued_names", "hospital_units", "ner_shapes")]
 
 
 def doc_with_ents(text: str, ents: List[Tuple[str, str]], source: Optional[str] = None) -> Doc:
@@ -33,11 +37,18 @@ def ents_of(doc: Doc) -> List[Tuple[str, str]]:
 
 
 def repaired(text: str, found: Tuple[str, str], repair: Callable) -> Tuple[int, List[Tuple[str, str]]]:
-    """Apply `repair` (`spacy_deid.repairs`) to a doc whose one NER entity is `found`: how many spans
+    """Apply `repair` (a span repair of `spacy_deid.refine.builtin`) to a doc whose one NER entity is `found`: how many spans
     it changed, and (text, label) of the entities after it."""
     doc = doc_with_ents(text, [found])
-    changed = apply_repair(doc, text, repair)
+    changed = apply_span_repair(doc, text, repair)
     return changed, ents_of(doc)
+
+
+def repair_ner_spans(doc: Doc) -> Dict[str, int]:
+    """Run the default span repairs of the refine stage on `doc`, in order: spans changed per step."""
+    doc.user_data.pop(COUNTS_KEY, None)
+    RefineStage(REPAIR_STEPS, []).refine_note(doc)
+    return dict(doc.user_data[COUNTS_KEY])
 
 
 def deid_after(fake_ner: str, **deid_config: Any) -> Language:

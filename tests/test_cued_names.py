@@ -2,6 +2,7 @@
 import pytest
 
 import spacy_deid
+from spacy_deid.refine import DEFAULT_NOTE_STEPS
 from spacy_deid.cued_names import SOURCE, _after_cue, _name_before_a_word, _surname_before_title, cued_names
 
 from linear import assert_linear
@@ -94,7 +95,8 @@ def test_the_deid_component_adds_them_and_can_be_told_not_to():
     nlp.add_pipe("deid", config={"surrogates": False})
     assert [(e.text, e.label_, e._.source) for e in nlp(text).ents] == [("Robert", "FAMILY", SOURCE)]
     off = spacy_deid.blank()
-    off.add_pipe("deid", config={"surrogates": False, "cued_names": False})
+    steps = [s for s in DEFAULT_NOTE_STEPS if s != "cued_names"]
+    off.add_pipe("deid", config={"surrogates": False, "note_steps": steps})
     assert list(off(text).ents) == []
 
 

@@ -3,7 +3,7 @@ import pytest
 
 import spacy_deid
 from spacy_deid.departments import by_department, department_start, trimmed_department
-from spacy_deid.repairs import apply_repair
+from spacy_deid.refine.builtin import apply_span_repair
 
 from linear import assert_linear
 from ner_spans import doc_with_ents, repaired
@@ -101,7 +101,7 @@ def test_names_that_are_not_department_names_are_left_alone(text, found):
 def test_rule_spans_are_never_repaired():
     text = "return to RADIOLOGY OPD"
     doc = doc_with_ents(text, [("RADIOLOGY", "COUNTRY")], source="rule")
-    assert apply_repair(doc, text, by_department) == 0
+    assert apply_span_repair(doc, text, by_department) == 0
 
 
 def test_department_start_and_trim_offsets_point_into_the_text():
@@ -153,6 +153,6 @@ def test_cost_grows_linearly_with_the_number_of_spans():
             spans.append(doc.char_span(a, a + len("SGH Thoracic Surgery"), label="HOSPITAL"))
             pos = a + 5
         doc.ents = spans
-        apply_repair(doc, text, by_department)
+        apply_span_repair(doc, text, by_department)
 
     assert_linear(run, 2000)

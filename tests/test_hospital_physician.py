@@ -58,12 +58,12 @@ def test_offsets_point_into_the_text():
 
 
 def test_cost_grows_linearly_with_long_han_runs():
-    from spacy_deid.repairs import apply_repair
+    from spacy_deid.refine.builtin import apply_span_repair
 
     def run(n: int) -> None:
         text = "經" + "萬芳徐" * n + "醫師"
         doc = doc_with_ents(text, [])
         doc.ents = [doc.char_span(1 + 3 * i, 4 + 3 * i, label="DOCTOR") for i in range(n)]
-        apply_repair(doc, text, split_hospital_and_physician)
+        apply_span_repair(doc, text, split_hospital_and_physician)
 
     assert_linear(run, 4000)

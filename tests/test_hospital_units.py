@@ -2,6 +2,7 @@
 import pytest
 
 import spacy_deid
+from spacy_deid.refine import DEFAULT_NOTE_STEPS
 from spacy_deid.hospital_units import SOURCE, hospital_units, unit_after
 
 from linear import assert_linear
@@ -87,7 +88,8 @@ def test_the_deid_pipeline_adds_the_unit_after_a_rule_hospital():
     assert [(e.text, e.label_, e._.source) for e in doc.ents if e.label_ in ("HOSPITAL", "DEPARTMENT")] == [
         ("TTMHH", "HOSPITAL", "rule"), ("Nephrology", "DEPARTMENT", SOURCE)]
     off = spacy_deid.blank()
-    off.add_pipe("deid", config={"demo_key": True, "hospital_units": False})
+    steps = [s for s in DEFAULT_NOTE_STEPS if s != "hospital_units"]
+    off.add_pipe("deid", config={"demo_key": True, "note_steps": steps})
     doc = off.get_pipe("deid").recognize(off.make_doc("Pt was diagnosed at TTMHH Nephrology on 2020/3/1."))
     assert [e.text for e in doc.ents if e.label_ == "DEPARTMENT"] == []
 

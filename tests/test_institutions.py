@@ -4,7 +4,8 @@ from spacy.language import Language
 
 import spacy_deid
 from spacy_deid.institutions import completed, type_word_after, type_word_ending
-from spacy_deid.repairs import apply_repair
+from spacy_deid.refine import DEFAULT_NOTE_STEPS
+from spacy_deid.refine.builtin import apply_span_repair
 
 from linear import assert_linear
 from ner_spans import deid_after, doc_with_ents, ents_of, repaired
@@ -117,16 +118,16 @@ def test_an_institution_with_its_own_parts_after_the_type_word_stays_whole(text,
 def test_names_of_people_and_rule_spans_are_not_relabelled():
     text = "病人王醫院今日出院。"  # an odd name, but a name: the NER called it one
     doc = doc_with_ents(text, [("王醫院", "PATIENT")])
-    assert apply_repair(doc, text, completed) == 0
+    assert apply_span_repair(doc, text, completed) == 0
     text = "轉往台中監獄。"
     doc = doc_with_ents(text, [("台中", "CITY")], source="rule")
-    assert apply_repair(doc, text, completed) == 0 and ents_of(doc) == [("台中", "CITY")]
+    assert apply_span_repair(doc, text, completed) == 0 and ents_of(doc) == [("台中", "CITY")]
 
 
 def test_a_longer_span_never_reaches_into_the_next_entity():
     text = "曾在台北果菜市場工作。"
     doc = doc_with_ents(text, [("台北", "CITY"), ("果菜市場", "GENERAL_BUSINESS")])
-    apply_repair(doc, text, completed)
+    apply_span_repair(doc, text, completed)
     assert ("台北", "CITY") in ents_of(doc)
 
 
@@ -149,10 +150,11 @@ def fake_ner_for_institutions(doc):
 
 
 def _pipeline(complete: bool):
-    return deid_after("fake_ner_for_institutions", repair_ner_spans=complete)
+    steps = DEFAULT_NOTE_STEPS if complete else [s for s in DEFAULT_NOTE_STEPS if s != "institutions"]
+    return deid_after("fake_ner_for_institutions", note_steps=list(steps))
 
 
-def test_deid_completes_ner_spans_and_the_switch_turns_it_off(tmp_path):
+def test_deid_completes_ner_spans_and_leaving_the_step_out_turns_it_off(tmp_path):
     import spacy
 
     text = "他常去國立成功大學。"  # (not after a word of study: schools.json has a rule for that)
@@ -162,7 +164,7 @@ def test_deid_completes_ner_spans_and_the_switch_turns_it_off(tmp_path):
     off = _pipeline(False)
     assert [(e.text, e.label_) for e in off(text).ents] == [("國立成功", "STATE")]
     off.to_disk(tmp_path / "p")
-    assert spacy.load(tmp_path / "p").get_pipe("deid").repair_ner_spans is False
+    assert "institutions" not in spacy.load(tmp_path / "p").get_pipe("deid").refine.note_step_names
 
 
 def test_cost_grows_linearly_with_the_number_of_spans():
@@ -176,6 +178,6 @@ def test_cost_grows_linearly_with_the_number_of_spans():
             spans += [doc.char_span(a, a + 2, label="CITY"), doc.char_span(b, b + 4, label="STATE")]
             pos = b + 4
         doc.ents = spans
-        apply_repair(doc, text, completed)
+        apply_span_repair(doc, text, completed)
 
     assert_linear(run, 2000)

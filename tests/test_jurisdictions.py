@@ -2,10 +2,9 @@
 import pytest
 
 from spacy_deid.jurisdictions import OFFICE_WORDS_ZH, as_jurisdiction, jurisdiction_end
-from spacy_deid.repairs import repair_ner_spans
 
 from linear import assert_linear
-from ner_spans import doc_with_ents, ents_of, repaired
+from ner_spans import doc_with_ents, ents_of, repair_ner_spans, repaired
 
 
 @pytest.mark.parametrize("text,found,expected", [
@@ -46,7 +45,7 @@ def test_nothing_else_changes(text, found):
 def test_the_repair_runs_with_the_others():
     text = "據廣州警察局苓雅區分局筆錄"
     doc = doc_with_ents(text, [("廣州警", "FAMILY")])
-    changes = repair_ner_spans(doc, text)
+    changes = repair_ner_spans(doc)
     assert changes["jurisdictions"] == 1
     assert ents_of(doc) == [("廣州", "CITY")]
 

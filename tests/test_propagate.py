@@ -67,7 +67,8 @@ def test_a_string_the_model_found_in_too_few_of_its_occurrences_does_not_spread(
 
 
 def test_switched_off_nothing_spreads():
-    doc = _nlp(surrogates=False, propagate_found=False)("病人林美玲入院. 今日林美玲情緒穩定.")
+    steps = ["spread_relations", "given_names", "not_the_patient"]  # no `propagate`
+    doc = _nlp(surrogates=False, patient_steps=steps)("病人林美玲入院. 今日林美玲情緒穩定.")
     assert _ents(doc) == [("林美玲", "PATIENT", "ner")]
 
 

@@ -4,10 +4,9 @@ import pytest
 
 from spacy_deid.institutions import completed, joined
 from spacy_deid.rules.validators import validate_place_name
-from spacy_deid.repairs import repair_ner_spans
 from spacy_deid.spanedges import trimmed
 
-from ner_spans import doc_with_ents, ents_of, repaired
+from ner_spans import doc_with_ents, ents_of, repair_ner_spans, repaired
 
 
 @pytest.mark.parametrize("text,found,expected", [
@@ -157,8 +156,8 @@ def test_rule_spans_are_never_joined():
 def test_the_repairs_join_first_then_complete_and_relabel():
     text = "案父國立交通大學畢業。"
     doc = doc_with_ents(text, [("國立", "FAMILY"), ("通大學", "HOSPITAL")])
-    changes = repair_ner_spans(doc, text)
-    assert changes["joined"] == 1
+    changes = repair_ner_spans(doc)
+    assert changes["joined_institutions"] == 1
     assert ents_of(doc) == [("國立交通大學", "SCHOOL")]
 
 

@@ -4,11 +4,11 @@ import pytest
 
 import spacy_deid
 from spacy_deid.relations import after_kinship_word, by_relation, relation_label
-from spacy_deid.repairs import apply_repair, repair_ner_spans
+from spacy_deid.refine.builtin import apply_span_repair
 from spacy_deid.spanedges import trimmed, trimmed_bounds
 
 from linear import assert_linear
-from ner_spans import doc_with_ents, ents_of, repaired
+from ner_spans import doc_with_ents, ents_of, repair_ner_spans, repaired
 
 
 @pytest.mark.parametrize("text,found,expected", [
@@ -75,7 +75,7 @@ def test_professions_without_edge_words_stay(text, found):
 def test_rule_spans_keep_their_edges():
     text = "曾於門諾戒酒三個月。"
     doc = doc_with_ents(text, [("門諾戒酒", "HOSPITAL")], source="rule")
-    assert apply_repair(doc, text, trimmed) == 0
+    assert apply_span_repair(doc, text, trimmed) == 0
 
 
 def test_trimmed_bounds():
@@ -411,7 +411,7 @@ def test_kinship_lookup_and_rule_spans():
     assert not after_kinship_word("Jackson Lee", 8)
     text = "母親：林美玲"
     doc = doc_with_ents(text, [("林美玲", "PATIENT")], source="rule")
-    assert apply_repair(doc, text, by_relation) == 0
+    assert apply_span_repair(doc, text, by_relation) == 0
 
 
 @pytest.mark.parametrize("text,found,expected", [
@@ -438,18 +438,18 @@ def test_repairs_run_in_order_and_count_per_repair():
     text = "10.22至童綜合醫院急診, 配偶: 彭恆彥陪同。"
     doc = doc_with_ents(text, [("至童綜合", "CITY"), ("彭恆彥", "PERSON")])
     # the preposition goes, then the type word makes it a hospital; the name becomes FAMILY
-    assert repair_ner_spans(doc, text) == {"joined": 0, "edges": 1, "jurisdictions": 0, "districts": 0, "hospital_physician": 0,
-                                           "institutions": 1, "institution_edges": 0, "departments": 0,
-                                           "workplaces": 0, "care_or_study": 0, "name_ends": 0, "titles": 0,
-                                           "relations": 1, "apposition": 0, "name_ends_after_relations": 0}
+    assert repair_ner_spans(doc) == {"joined_institutions": 0, "edges": 1, "jurisdictions": 0, "districts": 0,
+                                     "hospital_physician": 0, "institutions": 1, "departments": 0,
+                                     "workplaces": 0, "care_or_study": 0, "name_ends": 0, "titles": 0,
+                                     "relations": 1, "apposition": 0}
     assert ents_of(doc) == [("童綜合醫院", "HOSPITAL"), ("彭恆彥", "FAMILY")]
 
 
 def test_a_name_that_lost_its_relation_word_takes_the_rest_of_it():
     text = "病人說想回家看孫子周恆品。"
     doc = doc_with_ents(text, [("孫子周", "FAMILY")])
-    changes = repair_ner_spans(doc, text)
-    assert (changes["relations"], changes["name_ends_after_relations"]) == (1, 1)
+    changes = repair_ner_spans(doc)
+    assert (changes["relations"], changes["name_ends"]) == (1, 1)  # name_ends after relations
     assert ents_of(doc) == [("周恆品", "FAMILY")]
 
 
@@ -464,7 +464,7 @@ def test_cost_grows_linearly_with_the_number_of_spans():
             spans += [doc.char_span(a, a + 5, label="HOSPITAL"), doc.char_span(b, b + 3, label="PERSON")]
             pos = b + 3
         doc.ents = spans
-        repair_ner_spans(doc, text)
+        repair_ner_spans(doc)
 
     assert_linear(run, 2000)
 
@@ -567,5 +567,5 @@ def test_the_period_of_an_abbreviation_stays(text, found):
 def test_a_profession_takes_no_worker_word_another_entity_holds():
     text = "38歲計程車司機, 因失眠來院"
     doc = doc_with_ents(text, [("計程車", "PROFESSION"), ("司機", "PERSON")])
-    assert apply_repair(doc, text, trimmed) == 0
+    assert apply_span_repair(doc, text, trimmed) == 0
     assert ents_of(doc) == [("計程車", "PROFESSION"), ("司機", "PERSON")]

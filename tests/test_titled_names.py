@@ -3,11 +3,10 @@ apposition after it, is a person's name; the title also leaves a name span's sta
 import pytest
 
 from spacy_deid.relations import by_relation
-from spacy_deid.repairs import repair_ner_spans
 from spacy_deid.titled_names import titled_place
 
 from linear import assert_linear
-from ner_spans import doc_with_ents, ents_of, repaired
+from ner_spans import doc_with_ents, ents_of, repair_ner_spans, repaired
 
 
 @pytest.mark.parametrize("text,found,label", [
@@ -51,7 +50,7 @@ def test_a_name_span_drops_the_english_title_it_starts_with(text, found, expecte
 def test_relations_refine_a_titled_name_after_it():
     text = "his wife, Mrs. Garcia, at bedside"
     doc = doc_with_ents(text, [("Garcia", "NATIONALITY")])
-    counts = repair_ner_spans(doc, text)
+    counts = repair_ner_spans(doc)
     assert counts["titles"] == 1 and counts["relations"] == 1
     assert ents_of(doc) == [("Garcia", "FAMILY")]
 
@@ -60,7 +59,7 @@ def test_cost_grows_linearly_with_the_length_of_a_span():
     def run(n):
         text = "Dr. " + "A" * n + ", RN"
         doc = doc_with_ents(text, [("A" * n, "HOSPITAL")])
-        repair_ner_spans(doc, text)
+        repair_ner_spans(doc)
     assert_linear(run, 20000)
 
 

@@ -4,7 +4,7 @@ import pytest
 
 import spacy_deid
 from spacy_deid.relations import relation_in_apposition
-from spacy_deid.repairs import apply_repair
+from spacy_deid.refine.builtin import apply_span_repair
 from spacy_deid.workplaces import as_workplace, in_work_frame, place_phrases
 
 from linear import assert_linear
@@ -60,7 +60,7 @@ def test_the_frame_and_the_place_lists():
 def test_rule_spans_keep_their_label():
     text = "111.10.10回中油上班"
     doc = doc_with_ents(text, [("中油", "CITY")], source="rule")
-    assert apply_repair(doc, text, as_workplace) == 0
+    assert apply_span_repair(doc, text, as_workplace) == 0
 
 
 @pytest.mark.parametrize("text,name,word", [
@@ -74,7 +74,7 @@ def test_rule_spans_keep_their_label():
 ])
 def test_a_relation_word_in_apposition_after_a_name_is_no_profession(text, name, word):
     doc = doc_with_ents(text, [(name, "PERSON"), (word, "PROFESSION")])
-    assert apply_repair(doc, text, relation_in_apposition) == 1
+    assert apply_span_repair(doc, text, relation_in_apposition) == 1
     assert ents_of(doc) == [(name, "PERSON")]
 
 
@@ -89,7 +89,7 @@ def test_a_relation_word_in_apposition_after_a_name_is_no_profession(text, name,
 ])
 def test_occupations_stated_as_one_stay(text, ents):
     doc = doc_with_ents(text, ents)
-    assert apply_repair(doc, text, relation_in_apposition) == 0
+    assert apply_span_repair(doc, text, relation_in_apposition) == 0
     assert ents_of(doc) == ents
 
 
@@ -104,7 +104,7 @@ def test_cost_grows_linearly_with_the_number_of_spans():
                 start = i * len(unit) + unit.index(part)
                 spans.append(doc.char_span(start, start + len(part), label="CITY"))
         doc.ents = spans
-        assert apply_repair(doc, text, as_workplace) == 2 * n
+        assert apply_span_repair(doc, text, as_workplace) == 2 * n
     assert_linear(run, 2000)
 
 
@@ -116,5 +116,5 @@ def test_cost_grows_linearly_with_the_number_of_spans():
 ])
 def test_a_relation_word_no_frame_states_as_an_occupation_is_no_profession(text, ents, kept):
     doc = doc_with_ents(text, ents)
-    apply_repair(doc, text, relation_in_apposition)
+    apply_span_repair(doc, text, relation_in_apposition)
     assert ents_of(doc) == kept

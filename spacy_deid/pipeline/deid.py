@@ -22,7 +22,7 @@ literal key written in the config is saved with the pipeline (config.cfg, and a 
 """
 import warnings
 from pathlib import Path
-from typing import Any, Callable, Dict, Iterable, List, Optional, Union
+from typing import Any, Callable, Dict, Iterable, List, Optional, Sequence, Union
 
 import srsly
 from spacy.language import Language
@@ -30,16 +30,9 @@ from spacy.tokens import Doc
 from spacy.training import Example
 from spacy import util
 
-from ..doctext import doc_text
 from ..extensions import install_extensions
-from ..repairs import repair_ner_spans
 from ..overlap import OverlapPolicy, merge_into_ents
-from ..cued_names import cued_names as add_cued_names
-from ..hospital_units import hospital_units as add_hospital_units
-from ..patient_identity import relabel_not_the_patient
-from ..name_parts import relabel_given_names
-from ..propagate import propagate, spread_relations
-from ..spanshape import drop_misshapen
+from ..refine import DEFAULT_NOTE_STEPS, DEFAULT_PATIENT_STEPS, RefineStage
 
 SUBCOMPONENTS = ("rules", "dates", "surrogates")
 FACTORY_OF = {"rules": "deid_rules", "dates": "deid_dates", "surrogates": "deid_surrogates"}
@@ -52,18 +45,12 @@ class Deid:
     def __init__(self, nlp: Language, name: str = "deid", *, rules: bool, dates: bool, surrogates: bool,
                  rules_config: Dict[str, Any], dates_config: Dict[str, Any],
                  surrogates_config: Dict[str, Any], overlap_policy: OverlapPolicy,
-                 check_ner_shapes: bool = True, propagate_found: bool = True,
-                 repair_ner_spans: bool = True, cued_names: bool = True, hospital_units: bool = True,
-                 patient_identity: bool = True):
+                 note_steps: Sequence[str] = DEFAULT_NOTE_STEPS,
+                 patient_steps: Sequence[str] = DEFAULT_PATIENT_STEPS):
         install_extensions()
         self.name = name
         self.overlap_policy = overlap_policy
-        self.check_ner_shapes = check_ner_shapes
-        self.propagate_found = propagate_found
-        self.repair_ner_spans = repair_ner_spans
-        self.cued_names = cued_names
-        self.hospital_units = hospital_units
-        self.patient_identity = patient_identity
+        self.refine = RefineStage(note_steps, patient_steps)
         present = set(nlp.pipe_factories.values())
         wanted = {"rules": rules, "dates": dates, "surrogates": surrogates}
         configs = {"rules": rules_config, "dates": dates_config, "surrogates": surrogates_config}
@@ -92,48 +79,23 @@ class Deid:
 
     # -- processing -----------------------------------------------------------------------------
     def recognize(self, doc: Doc) -> Doc:
-        """Find PHI: rules, then dates (resolved within the document), merged with existing entities;
-        then the other occurrences of the names, professions and places found, the label a relation
-        word says of a name in every mention of it, and a lone given name's role from the full name that
-        holds it (`propagate_found`; `name_parts`).
-        NER entities that cannot carry their label (`spanshape`) are dropped first, and the others
-        repaired where general knowledge of names decides (`repairs`: edges, type words, relations);
-        English names that a relation word or title marks are added where nothing was found
-        (`cued_names`), and departments written right after a hospital (`hospital_units`)."""
-        if self.check_ner_shapes and doc.ents:
-            drop_misshapen(doc)
-        if self.repair_ner_spans and doc.ents:
-            repair_ner_spans(doc, doc_text(doc))
+        """Find PHI: the entities already in `doc.ents` (a trained NER), the rules' and the date
+        finder's spans, merged under one overlap policy; then the refine stage's note steps and patient
+        steps on this note, in config order (`note_steps`, `patient_steps`; `spacy_deid.refine`)."""
         if self.rules is not None:
             self.rules(doc)
         if self.dates is not None:
             self.dates(doc)
         if self.rules is None and self.dates is None:
             merge_into_ents(doc, [], self.overlap_policy)  # still mark NER entities' source
-        if self.cued_names:
-            add_cued_names(doc)
-        if self.hospital_units:
-            add_hospital_units(doc)
-        if self.propagate_found:
-            propagate([doc])
-            spread_relations([doc])
-            relabel_given_names([doc])
-        if self.patient_identity:
-            relabel_not_the_patient([doc])
-        return doc
+        return self.refine.refine_note(doc)
 
     def resolve(self, docs: List[Doc]) -> List[Doc]:
-        """Over one patient's notes: re-resolve ambiguous dates (majority vote), and mark in every note
-        the names, professions and places found in any of them, with the labels relation words say and
-        the roles full names give their given names (`propagate_found`; `name_parts`)."""
+        """Over one patient's notes: re-resolve ambiguous dates (majority vote), then the patient steps
+        over all the notes together (names found in one note marked in the others, ...)."""
         if self.dates is not None and hasattr(self.dates, "resolve_docs"):
             self.dates.resolve_docs(docs, same_patient=True)
-        if self.propagate_found:
-            propagate(docs)
-            spread_relations(docs)
-            relabel_given_names(docs)
-        if self.patient_identity:
-            relabel_not_the_patient(docs)
+        self.refine.refine_patient(docs)
         return docs
 
     def resynthesize(self, doc: Doc) -> Doc:
@@ -230,12 +192,8 @@ def _surrogate_config(surrogates_config: Dict[str, Any], settings: Dict[str, Any
         "dates_config": {},
         "surrogates_config": {},
         "overlap_policy": {"@misc": "spacy_deid.LongestSpanWins.v1"},
-        "check_ner_shapes": True,
-        "propagate_found": True,
-        "repair_ner_spans": True,
-        "cued_names": True,
-        "hospital_units": True,
-        "patient_identity": True,
+        "note_steps": list(DEFAULT_NOTE_STEPS),
+        "patient_steps": list(DEFAULT_PATIENT_STEPS),
     },
     default_score_weights={"deid_rules_f": 0.5, "deid_dates_f": 0.5},
 )
@@ -243,18 +201,11 @@ def make_deid(nlp: Language, name: str, *, rules: bool, dates: bool, surrogates:
               demo_key: Optional[bool], policy: Optional[Any], scope: Optional[Any],
               date_shift_days: Optional[Any], age_cap: Optional[Any], rules_config: Dict[str, Any],
               dates_config: Dict[str, Any], surrogates_config: Dict[str, Any],
-              overlap_policy: OverlapPolicy, check_ner_shapes: bool, propagate_found: bool,
-              repair_ner_spans: bool, cued_names: bool, hospital_units: bool, patient_identity: bool) -> Deid:
+              overlap_policy: OverlapPolicy, note_steps: List[str], patient_steps: List[str]) -> Deid:
     """`rules`/`dates`/`surrogates` switch parts off; `*_config` override a part's own defaults;
     the surrogate settings (`key` ... `age_cap`) are `null` for "deid_surrogates' default";
-    `check_ner_shapes` drops NER spans whose text cannot carry their label (see `spanshape`);
-    `propagate_found` marks the other occurrences of a found name, profession or place in the note
-    and, in `resolve`, in the patient's other notes (see `propagate`); `repair_ner_spans` trims,
-    completes and relabels NER spans where general knowledge of names decides (see `repairs`);
-    `cued_names` adds English names a relation word or title marks where nothing was found;
-    `hospital_units` adds the department written right after a hospital (see `hospital_units`);
-    `patient_identity` relabels a name called the patient as a relative where its title states the
-    other sex, or its bare surname another surname, than the patient's notes write (`patient_identity`)."""
+    `note_steps` and `patient_steps` name the refine stage's registered steps, run in that order
+    (`spacy_deid.refine`; an empty list switches the stage off)."""
     if key is not None and not str(key).startswith(("env:", "file:")):
         warnings.warn("deid: a key in the config is saved with the pipeline (config.cfg, wheels); "
                       "prefer the SPACY_DEID_KEY environment variable or a reference "
@@ -264,6 +215,4 @@ def make_deid(nlp: Language, name: str, *, rules: bool, dates: bool, surrogates:
     return Deid(nlp, name, rules=rules, dates=dates, surrogates=surrogates, rules_config=rules_config,
                 dates_config=dates_config,
                 surrogates_config=_surrogate_config(surrogates_config, settings),
-                overlap_policy=overlap_policy, check_ner_shapes=check_ner_shapes,
-                propagate_found=propagate_found, repair_ner_spans=repair_ner_spans, cued_names=cued_names,
-                hospital_units=hospital_units, patient_identity=patient_identity)
+                overlap_policy=overlap_policy, note_steps=note_steps, patient_steps=patient_steps)

@@ -1,0 +1,111 @@
+"""The built-in refine steps, registered under the names the `deid` config lists.
+
+Span repairs (`span_repair`) take one NER span (with the entity after it) and return its repaired
+span, spans where one is split, or None to keep it; they change only spans whose source is the NER
+(a rule or the date finder read its own context). The WHY of each lives in its module:
+- `ner_shapes` (`spanshape`): a NER span whose text cannot carry its label is dropped;
+- `joined_institutions` (`institutions.joined`): two NER spans one institution was cut into are one;
+- `edges` (`spanedges.trimmed`): a span drops the preposition, article or activity at its edges;
+- `jurisdictions`, `districts`, `hospital_physician`, `institutions`, `departments`, `workplaces`,
+  `care_or_study`, `name_ends`, `titles`, `relations`, `apposition`: see the modules named below;
+- `cued_names`, `hospital_units`: add a name a relation word or title marks, a department written
+  right after a hospital, where nothing was found.
+Patient steps read one patient's notes together (in `recognize`, the one note): `propagate`,
+`spread_relations`, `given_names`, `not_the_patient`.
+"""
+from typing import Callable, List, Optional, Sequence, Tuple, Union
+
+from spacy.tokens import Doc, Span
+
+from ..care_and_study import by_care_or_study
+from ..cued_names import cued_names
+from ..departments import by_department
+from ..districts import split_district
+from ..hospital_physician import split_hospital_and_physician
+from ..hospital_units import hospital_units
+from ..institutions import completed, joined
+from ..jurisdictions import as_jurisdiction
+from ..name_ends import completed_name
+from ..name_parts import relabel_given_names
+from ..patient_identity import relabel_not_the_patient
+from ..propagate import propagate, spread_relations
+from ..relations import by_relation, relation_in_apposition
+from ..spanedges import trimmed
+from ..spanshape import drop_misshapen
+from ..titled_names import titled_place
+from ..workplaces import as_workplace
+from .registry import NoteStep, note_steps, patient_steps
+
+# (doc, text, entity, next entity or None) -> the repaired span or spans, or None to keep the entity
+SpanRepair = Callable[[Doc, str, Span, Optional[Span]], Optional[Union[Span, Tuple[Span, ...]]]]
+
+
+def apply_span_repair(doc: Doc, text: str, repair: SpanRepair) -> int:
+    """Replace each NER entity of `doc.ents` by what `repair` makes of it; returns how many changed."""
+    ents = list(doc.ents)
+    out: List[Span] = []
+    changed = 0
+    for i, ent in enumerate(ents):
+        new = None
+        if (ent._.source or "ner") == "ner":
+            new = repair(doc, text, ent, ents[i + 1] if i + 1 < len(ents) else None)
+        if new is None:
+            out.append(ent)
+        else:
+            out.extend((new,) if isinstance(new, Span) else new)
+            changed += 1
+    if changed:
+        doc.ents = out
+    return changed
+
+
+def span_repair(repair: SpanRepair) -> NoteStep:
+    """A note step that applies `repair` to every NER span."""
+    def step(doc: Doc, text: str) -> int:
+        return apply_span_repair(doc, text, repair) if doc.ents else 0
+    step.__doc__ = repair.__doc__
+    return step
+
+
+SPAN_REPAIRS = {
+    "edges": trimmed, "jurisdictions": as_jurisdiction, "districts": split_district,
+    "hospital_physician": split_hospital_and_physician, "institutions": completed,
+    "departments": by_department, "workplaces": as_workplace, "care_or_study": by_care_or_study,
+    "name_ends": completed_name, "titles": titled_place, "relations": by_relation,
+    "apposition": relation_in_apposition,
+}
+for _name, _repair in SPAN_REPAIRS.items():
+    note_steps.register(_name, func=span_repair(_repair))
+
+
+@note_steps.register("ner_shapes")
+def ner_shapes(doc: Doc, text: str) -> int:
+    return len(drop_misshapen(doc)) if doc.ents else 0
+
+
+@note_steps.register("joined_institutions")
+def joined_institutions(doc: Doc, text: str) -> int:
+    return joined(doc, text) if doc.ents else 0
+
+
+@note_steps.register("cued_names")
+def add_cued_names(doc: Doc, text: str) -> int:
+    return len(cued_names(doc))
+
+
+@note_steps.register("hospital_units")
+def add_hospital_units(doc: Doc, text: str) -> int:
+    return len(hospital_units(doc))
+
+
+def _patient_step(func: Callable[[Sequence[Doc]], int]) -> Callable[[Sequence[Doc]], int]:
+    def step(docs: Sequence[Doc]) -> int:
+        return func(docs)
+    step.__doc__ = func.__doc__
+    return step
+
+
+patient_steps.register("propagate", func=_patient_step(propagate))
+patient_steps.register("spread_relations", func=_patient_step(spread_relations))
+patient_steps.register("given_names", func=_patient_step(relabel_given_names))
+patient_steps.register("not_the_patient", func=_patient_step(relabel_not_the_patient))

@@ -1,0 +1,75 @@
+"""`RefineStage`: the steps a `deid` config names, looked up in the registries and run in config order.
+
+Each run adds its steps' counts of changed spans to `doc.user_data[COUNTS_KEY]` (step name -> count;
+plain data, so it travels through `Doc.to_bytes` and worker processes), for `step_counts` and the
+per-step evaluation (`scripts/evaluate_steps.py`). Counts only: span text is PHI.
+"""
+from typing import Dict, Iterable, List, Sequence, Tuple
+
+from spacy.tokens import Doc
+
+from ..doctext import doc_text
+from .registry import NoteStep, PatientStep, note_steps, patient_steps
+
+COUNTS_KEY = "deid_refine_counts"
+
+# After the merge, in this order; the shape check last, on what the repairs made of each span.
+# `edges` runs again once `institutions` has made a span an institution, `name_ends` again once
+# `relations` has cut a relation word off a name.
+DEFAULT_NOTE_STEPS: Tuple[str, ...] = (
+    "joined_institutions", "edges", "jurisdictions", "districts", "hospital_physician", "institutions",
+    "edges", "departments", "workplaces", "care_or_study", "name_ends", "titles", "relations",
+    "apposition", "name_ends", "cued_names", "hospital_units", "ner_shapes",
+)
+DEFAULT_PATIENT_STEPS: Tuple[str, ...] = ("propagate", "spread_relations", "given_names", "not_the_patient")
+
+
+def _resolve(registry, names: Iterable[str], kind: str) -> List[Tuple[str, object]]:
+    steps = []
+    for name in names:
+        try:
+            steps.append((name, registry.get(name)))
+        except Exception as err:  # catalogue.RegistryError: name it and list what exists
+            known = ", ".join(sorted(registry.get_all()))
+            raise ValueError(f"deid: unknown {kind} step {name!r}; registered: {known}") from err
+    return steps
+
+
+def _count(doc: Doc, name: str, changed: int) -> None:
+    counts = doc.user_data.setdefault(COUNTS_KEY, {})
+    counts[name] = counts.get(name, 0) + changed
+
+
+class RefineStage:
+    """The note steps (run on each note after the recognizers' spans are merged) and the patient steps
+    (run on the note, then again on all of a patient's notes once they are together)."""
+
+    def __init__(self, note_step_names: Sequence[str] = DEFAULT_NOTE_STEPS,
+                 patient_step_names: Sequence[str] = DEFAULT_PATIENT_STEPS):
+        self.note_step_names = list(note_step_names)
+        self.patient_step_names = list(patient_step_names)
+        self._note: List[Tuple[str, NoteStep]] = _resolve(note_steps, self.note_step_names, "note")  # type: ignore
+        self._patient: List[Tuple[str, PatientStep]] = _resolve(patient_steps, self.patient_step_names,
+                                                                "patient")  # type: ignore
+
+    def refine_note(self, doc: Doc) -> Doc:
+        text = doc_text(doc)
+        for name, step in self._note:
+            _count(doc, name, step(doc, text))
+        return self.refine_patient([doc])[0]
+
+    def refine_patient(self, docs: Sequence[Doc]) -> Sequence[Doc]:
+        for name, step in self._patient:
+            changed = step(docs)
+            if docs:  # a patient's count is kept on its first note
+                _count(docs[0], name, changed)
+        return docs
+
+
+def step_counts(docs: Iterable[Doc]) -> Dict[str, int]:
+    """Changed spans per step, summed over `docs`."""
+    total: Dict[str, int] = {}
+    for doc in docs:
+        for name, count in doc.user_data.get(COUNTS_KEY, {}).items():
+            total[name] = total.get(name, 0) + count
+    return total

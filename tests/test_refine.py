@@ -1,0 +1,95 @@
+"""The refine stage: steps named in the `deid` config, run in that order after the one merge, each
+counting the spans it changed; saved with the pipeline; unknown names fail with the registered ones."""
+import pytest
+import spacy
+from spacy.language import Language
+
+import spacy_deid
+from ner_spans import doc_with_ents
+from spacy_deid.refine import (COUNTS_KEY, DEFAULT_NOTE_STEPS, DEFAULT_PATIENT_STEPS, RefineStage, note_steps,
+                               step_counts)
+
+TEXT = "他常去國立成功大學。配偶: 彭恆彥陪同。"
+
+
+@Language.component("fake_ner_for_refine")
+def fake_ner_for_refine(doc):
+    """Stands in for a trained NER: a school cut before its type word, a relative called PERSON."""
+    a, b = doc.text.index("國立成功"), doc.text.index("彭恆彥")
+    doc.ents = [doc.char_span(a, a + 4, label="STATE"), doc.char_span(b, b + 3, label="PERSON")]
+    return doc
+
+
+def _nlp(**deid_config):
+    nlp = spacy_deid.blank()
+    nlp.add_pipe("fake_ner_for_refine")
+    nlp.add_pipe("deid", config={"surrogates": False, **deid_config})
+    nlp.initialize()
+    return nlp
+
+
+def _ents(doc):
+    for ent in doc.ents:
+        assert doc.text[ent.start_char:ent.end_char] == ent.text
+    return [(e.text, e.label_) for e in doc.ents]
+
+
+def test_the_default_steps_repair_what_the_ner_found_after_the_merge():
+    doc = _nlp()(TEXT)
+    assert _ents(doc) == [("國立成功大學", "SCHOOL"), ("彭恆彥", "FAMILY")]
+    counts = doc.user_data[COUNTS_KEY]
+    assert list(counts) == list(dict.fromkeys(DEFAULT_NOTE_STEPS + DEFAULT_PATIENT_STEPS))
+    assert counts["institutions"] == 1 and counts["relations"] == 1 and counts["ner_shapes"] == 0
+
+
+def test_the_config_decides_which_steps_run():
+    doc = _nlp(note_steps=[], patient_steps=[])(TEXT)
+    assert _ents(doc) == [("國立成功", "STATE"), ("彭恆彥", "PERSON")]
+    assert doc.user_data.get(COUNTS_KEY, {}) == {}
+    only_relations = _nlp(note_steps=["relations"], patient_steps=[])(TEXT)
+    assert _ents(only_relations) == [("國立成功", "STATE"), ("彭恆彥", "FAMILY")]
+
+
+def test_the_config_decides_the_order():
+    # a name that `relations` cut off its relation word stops short until `name_ends` completes it
+    text = "病人說想回家看孫子周恆品。"
+    relations_first, name_ends_first = (doc_with_ents(text, [("孫子周", "FAMILY")]) for _ in range(2))
+    RefineStage(["relations", "name_ends"], []).refine_note(relations_first)
+    RefineStage(["name_ends", "relations"], []).refine_note(name_ends_first)
+    assert _ents(relations_first) == [("周恆品", "FAMILY")]
+    assert _ents(name_ends_first) == [("周", "FAMILY")]
+
+
+def test_an_unknown_step_names_the_registered_ones():
+    with pytest.raises(ValueError, match="unknown note step 'no_such_step'.*edges"):
+        _nlp(note_steps=["edges", "no_such_step"])
+
+
+def test_a_step_registered_by_a_user_runs_where_the_config_names_it():
+    @note_steps.register("test_drop_family")
+    def drop_family(doc, text):
+        kept = [e for e in doc.ents if e.label_ != "FAMILY"]
+        changed = len(doc.ents) - len(kept)
+        doc.ents = kept
+        return changed
+
+    doc = _nlp(note_steps=list(DEFAULT_NOTE_STEPS) + ["test_drop_family"])(TEXT)
+    assert all(label != "FAMILY" for _, label in _ents(doc))
+    assert doc.user_data[COUNTS_KEY]["test_drop_family"] == 1
+
+
+def test_the_steps_are_saved_with_the_pipeline(tmp_path):
+    steps = [s for s in DEFAULT_NOTE_STEPS if s != "institutions"]
+    _nlp(note_steps=steps).to_disk(tmp_path / "p")
+    loaded = spacy.load(tmp_path / "p")
+    assert loaded.get_pipe("deid").refine.note_step_names == steps
+    assert ("國立成功大學", "SCHOOL") not in _ents(loaded(TEXT))
+
+
+def test_patient_steps_run_over_a_patients_notes_and_count_once_per_patient():
+    nlp = spacy_deid.blank()
+    docs = [nlp.make_doc(t) for t in ("Pt 林美玲 admitted.", "今日林美玲情緒穩定.")]
+    docs[0].ents = [docs[0].char_span(3, 6, label="PATIENT")]
+    RefineStage([], DEFAULT_PATIENT_STEPS).refine_patient(docs)
+    assert [(e.text, e.label_) for e in docs[1].ents] == [("林美玲", "PATIENT")]
+    assert step_counts(docs)["propagate"] == 1 and COUNTS_KEY not in docs[1].user_data
