@@ -1,0 +1,189 @@
+"""Refine steps that vote with the general taggers' tags (`doc.spans["knowledge"]`, set by the
+`deid_knowledge` component) beside the NER, the rules and the dates.
+
+WHY voting and not trusting: on real notes each side errs its own way. The NER, trained on synthetic
+notes, calls ward and chart shorthand names and places (`CCU`, `neuro`, `levo`) and misses real
+surnames; the newswire taggers know real names but tag a capitalised drug as a person. A span is
+changed only where the evidence agrees:
+- `knowledge_drop_*`: a NER name or place in Latin script that no tagger tags, that no relation word,
+  title or physician's role stands beside, and that is (`_words`) a clinical term or common English
+  words, or (`_caseless`) also any word written without a capital that marks a name (all lower
+  case, or all capitals while the tagger, reading the line title-cased, still saw no name), or
+  (`_unsupported`) anything else: the NER alone is not enough.
+- `knowledge_add_*`: a tagger's name where no recognizer found anything, that is no clinical term
+  and not only common words, when (`_cued`) a relation word, title or physician's role stands beside
+  it or a recognizer found the same name elsewhere in the note, or (`_names`) always; places
+  (`knowledge_add_places`) likewise, always.
+Which of them a pipeline runs is its `deid` config's `note_steps` (README, docs/architecture.md give
+the measured choice). Spans from the rules and the date finder are never dropped: they read their
+own context. Each step returns how many spans it changed, never which.
+"""
+import re
+from typing import Callable, Dict, List, Optional, Sequence
+
+from spacy.tokens import Doc, Span
+
+from ..clinical_terms import is_clinical_term
+from ..common_words import common_words
+from ..common_words_zh import plain_han_words
+from ..han import has_han
+from ..labels import CATEGORY_OF
+from ..refine.registry import note_steps
+from ..relations import relation_after, relation_label
+from .component import SPANS_KEY
+
+SOURCE = "knowledge"
+_WORD = re.compile(r"[A-Za-z]+")
+_JUDGED = ("NAME", "LOCATION")
+
+
+def knowledge_spans(doc: Doc, key: str = SPANS_KEY) -> Sequence[Span]:
+    """The taggers' spans; an error naming the missing component when the doc has none."""
+    if key not in doc.spans:
+        raise ValueError(f"the knowledge refine steps need the 'deid_knowledge' component before 'deid' "
+                         f"(no doc.spans[{key!r}])")
+    return doc.spans[key]
+
+
+def _category(label: str) -> Optional[str]:
+    return CATEGORY_OF.get(label)
+
+
+def _supported(ent: Span, tags: Sequence[Span]) -> bool:
+    """Does a tagger tag a name or place that shares a character with `ent`?"""
+    return any(tag.start_char < ent.end_char and ent.start_char < tag.end_char
+               and _category(tag.label_) in _JUDGED for tag in tags)
+
+
+def _cued(text: str, start: int, end: int) -> bool:
+    """Does a relation word, title or physician's role stand beside text[start:end]?"""
+    return relation_label(text, start, end) is not None or relation_after(text, end) is not None
+
+
+def _common(value: str, label: str) -> bool:
+    """Is `value` a clinical term or made only of common words (case aside)?"""
+    if is_clinical_term(value):
+        return True
+    if has_han(value):
+        return plain_han_words(value, label)
+    words = _WORD.findall(value)
+    return bool(words) and all(word.casefold() in common_words() for word in words)
+
+
+def _caseless(value: str) -> bool:
+    """Is every word of `value` all lower case or all capitals (no capital that marks a name)?"""
+    words = _WORD.findall(value)
+    return bool(words) and all(word.islower() or word.isupper() for word in words)
+
+
+# -- drop -----------------------------------------------------------------------------------------
+DropTest = Callable[[str, Span], bool]
+
+
+def drop_unsupported(doc: Doc, text: str, test: DropTest) -> int:
+    """Drop each NER name or place in Latin script that no tagger supports, no cue stands beside, and
+    `test(text, ent)` judges; returns how many were dropped."""
+    tags = knowledge_spans(doc)
+    kept: List[Span] = []
+    dropped = 0
+    for ent in doc.ents:
+        value = text[ent.start_char:ent.end_char]
+        if ((ent._.source or "ner") == "ner" and _category(ent.label_) in _JUDGED and not has_han(value)
+                and not _supported(ent, tags) and not _cued(text, ent.start_char, ent.end_char)
+                and test(text, ent)):
+            dropped += 1
+        else:
+            kept.append(ent)
+    if dropped:
+        doc.ents = kept
+    return dropped
+
+
+DROP_TESTS: Dict[str, DropTest] = {
+    "words": lambda text, ent: _common(text[ent.start_char:ent.end_char], ent.label_),
+    "caseless": lambda text, ent: (_common(text[ent.start_char:ent.end_char], ent.label_)
+                                   or _caseless(text[ent.start_char:ent.end_char])),
+    "unsupported": lambda text, ent: True,
+}
+
+
+# -- add ------------------------------------------------------------------------------------------
+AddTest = Callable[[Doc, str, Span], Optional[str]]
+
+
+def add_tagged(doc: Doc, text: str, categories: Sequence[str], test: AddTest) -> int:
+    """Add each tagger span of `categories` that overlaps no entity, is no clinical term nor only
+    common words, and to which `test` gives a label; returns how many were added."""
+    tags = knowledge_spans(doc)
+    taken = [False] * len(doc)
+    for ent in doc.ents:
+        for i in range(ent.start, ent.end):
+            taken[i] = True
+    added: List[Span] = []
+    for tag in tags:
+        value = text[tag.start_char:tag.end_char]
+        if (_category(tag.label_) not in categories or any(taken[tag.start:tag.end])
+                or _common(value, tag.label_) or not any(ch.isalpha() for ch in value)):
+            continue
+        label = test(doc, text, tag)
+        if label is None:
+            continue
+        span = Span(doc, tag.start, tag.end, label=label)
+        span._.source = SOURCE
+        added.append(span)
+        for i in range(tag.start, tag.end):
+            taken[i] = True
+    if added:
+        doc.ents = sorted(list(doc.ents) + added, key=lambda s: s.start)
+    return len(added)
+
+
+def _cued_label(doc: Doc, text: str, tag: Span) -> Optional[str]:
+    """The relation's label when a relation word, title or physician's role stands beside the tag;
+    PERSON when a recognizer found the same name elsewhere in the note; else None."""
+    label = relation_label(text, tag.start_char, tag.end_char) or relation_after(text, tag.end_char)
+    if label is not None:
+        return label
+    value = text[tag.start_char:tag.end_char].casefold()
+    for ent in doc.ents:
+        if _category(ent.label_) == "NAME" and text[ent.start_char:ent.end_char].casefold() == value:
+            return ent.label_
+    return None
+
+
+ADD_TESTS: Dict[str, AddTest] = {
+    "cued": _cued_label,
+    "names": lambda doc, text, tag: _cued_label(doc, text, tag) or tag.label_,
+}
+
+
+# The steps, by the names the `deid` config lists (entry points `spacy_deid_note_steps` in setup.cfg,
+# and registered here too for a pipeline built where the package is not installed).
+def knowledge_drop_words(doc: Doc, text: str) -> int:
+    return drop_unsupported(doc, text, DROP_TESTS["words"])
+
+
+def knowledge_drop_caseless(doc: Doc, text: str) -> int:
+    return drop_unsupported(doc, text, DROP_TESTS["caseless"])
+
+
+def knowledge_drop_unsupported(doc: Doc, text: str) -> int:
+    return drop_unsupported(doc, text, DROP_TESTS["unsupported"])
+
+
+def knowledge_add_cued(doc: Doc, text: str) -> int:
+    return add_tagged(doc, text, ("NAME",), ADD_TESTS["cued"])
+
+
+def knowledge_add_names(doc: Doc, text: str) -> int:
+    return add_tagged(doc, text, ("NAME",), ADD_TESTS["names"])
+
+
+def knowledge_add_places(doc: Doc, text: str) -> int:
+    return add_tagged(doc, text, ("LOCATION",), lambda d, t, tag: tag.label_)
+
+
+STEPS = {step.__name__: step for step in (knowledge_drop_words, knowledge_drop_caseless, knowledge_drop_unsupported,
+                                          knowledge_add_cued, knowledge_add_names, knowledge_add_places)}
+for _name, _step in STEPS.items():
+    note_steps.register(_name, func=_step)
