@@ -88,11 +88,11 @@ class KnowledgeTagger:
         ours = scheme_label(tagger, label, text[start:end])
         if ours is None:
             return None
-        span = doc.char_span(start, end, label=ours) or doc.char_span(start, end, label=ours,
-                                                                      alignment_mode="expand")
-        if span is not None:
-            span._.source = tagger
-        return span
+        # a tag across a token boundary shrinks to the tokens inside it (never grows past what the
+        # tagger said); the tagger's name goes in kb_id: a span extension (`_.source`) is keyed by offsets in
+        # doc.user_data and would also rename the source of an entity at the same offsets
+        return (doc.char_span(start, end, label=ours, kb_id=tagger)
+                or doc.char_span(start, end, label=ours, kb_id=tagger, alignment_mode="contract"))
 
     # -- training interface and serialization ---------------------------------------------------
     def initialize(self, get_examples: Optional[Callable[[], Iterable[Example]]] = None, *,

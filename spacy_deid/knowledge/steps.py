@@ -50,9 +50,10 @@ def _category(label: str) -> Optional[str]:
 
 
 def _supported(ent: Span, tags: Sequence[Span]) -> bool:
-    """Does a tagger tag a name or place that shares a character with `ent`?"""
+    """Does a tagger tag the same kind of thing (a name, or a place) on a character of `ent`?"""
+    category = _category(ent.label_)
     return any(tag.start_char < ent.end_char and ent.start_char < tag.end_char
-               and _category(tag.label_) in _JUDGED for tag in tags)
+               and _category(tag.label_) == category for tag in tags)
 
 
 def _cued(text: str, start: int, end: int) -> bool:
@@ -77,20 +78,22 @@ def _caseless(value: str) -> bool:
 
 
 # -- drop -----------------------------------------------------------------------------------------
-DropTest = Callable[[str, Span], bool]
+def _judged(ent: Span) -> bool:
+    return (ent._.source or "ner") == "ner" and _category(ent.label_) in _JUDGED
 
 
-def drop_unsupported(doc: Doc, text: str, test: DropTest) -> int:
-    """Drop each NER name or place in Latin script that no tagger supports, no cue stands beside, and
-    `test(text, ent)` judges; returns how many were dropped."""
+def drop_spans(doc: Doc, text: str, latin: bool, han: bool, needs_support: bool = True) -> int:
+    """Drop each NER name or place that no relation word, title or physician's role stands beside and
+    no tagger tags as the same kind of thing (`needs_support`), when it is in Latin script and written
+    without a capital that marks a name (`latin`), or in Han script (`han`); returns how many."""
     tags = knowledge_spans(doc)
     kept: List[Span] = []
     dropped = 0
     for ent in doc.ents:
         value = text[ent.start_char:ent.end_char]
-        if ((ent._.source or "ner") == "ner" and _category(ent.label_) in _JUDGED and not has_han(value)
-                and not _supported(ent, tags) and not _cued(text, ent.start_char, ent.end_char)
-                and test(text, ent)):
+        judged = _judged(ent) and (han if has_han(value) else (latin and (_caseless(value) or _common(value, ent.label_))))
+        if (judged and not (needs_support and _supported(ent, tags))
+                and not _cued(text, ent.start_char, ent.end_char)):
             dropped += 1
         else:
             kept.append(ent)
@@ -99,19 +102,12 @@ def drop_unsupported(doc: Doc, text: str, test: DropTest) -> int:
     return dropped
 
 
-DROP_TESTS: Dict[str, DropTest] = {
-    "words": lambda text, ent: _common(text[ent.start_char:ent.end_char], ent.label_),
-    "caseless": lambda text, ent: (_common(text[ent.start_char:ent.end_char], ent.label_)
-                                   or _caseless(text[ent.start_char:ent.end_char])),
-    "unsupported": lambda text, ent: True,
-}
-
-
 # -- add ------------------------------------------------------------------------------------------
 AddTest = Callable[[Doc, str, Span], Optional[str]]
 
 
-def add_tagged(doc: Doc, text: str, categories: Sequence[str], test: AddTest) -> int:
+def add_tagged(doc: Doc, text: str, categories: Sequence[str], test: AddTest,
+               taggers: Sequence[str] = ("spacy", "lac")) -> int:
     """Add each tagger span of `categories` that overlaps no entity, is no clinical term nor only
     common words, and to which `test` gives a label; returns how many were added."""
     tags = knowledge_spans(doc)
@@ -122,7 +118,7 @@ def add_tagged(doc: Doc, text: str, categories: Sequence[str], test: AddTest) ->
     added: List[Span] = []
     for tag in tags:
         value = text[tag.start_char:tag.end_char]
-        if (_category(tag.label_) not in categories or any(taken[tag.start:tag.end])
+        if (_category(tag.label_) not in categories or tag.kb_id_ not in taggers or any(taken[tag.start:tag.end])
                 or _common(value, tag.label_) or not any(ch.isalpha() for ch in value)):
             continue
         label = test(doc, text, tag)
@@ -159,20 +155,22 @@ ADD_TESTS: Dict[str, AddTest] = {
 
 # The steps, by the names the `deid` config lists (entry points `spacy_deid_note_steps` in setup.cfg,
 # and registered here too for a pipeline built where the package is not installed).
-def knowledge_drop_words(doc: Doc, text: str) -> int:
-    return drop_unsupported(doc, text, DROP_TESTS["words"])
+def knowledge_drop_latin(doc: Doc, text: str) -> int:
+    return drop_spans(doc, text, latin=True, han=False)
+
+
+def knowledge_drop_han(doc: Doc, text: str) -> int:
+    return drop_spans(doc, text, latin=False, han=True)
 
 
 def knowledge_drop_caseless(doc: Doc, text: str) -> int:
-    return drop_unsupported(doc, text, DROP_TESTS["caseless"])
-
-
-def knowledge_drop_unsupported(doc: Doc, text: str) -> int:
-    return drop_unsupported(doc, text, DROP_TESTS["unsupported"])
+    """The case test alone, the taggers not asked: the reference `knowledge_drop_latin` is measured
+    against."""
+    return drop_spans(doc, text, latin=True, han=False, needs_support=False)
 
 
 def knowledge_add_cued(doc: Doc, text: str) -> int:
-    return add_tagged(doc, text, ("NAME",), ADD_TESTS["cued"])
+    return add_tagged(doc, text, ("NAME",), ADD_TESTS["cued"], taggers=("spacy",))
 
 
 def knowledge_add_names(doc: Doc, text: str) -> int:
@@ -183,7 +181,7 @@ def knowledge_add_places(doc: Doc, text: str) -> int:
     return add_tagged(doc, text, ("LOCATION",), lambda d, t, tag: tag.label_)
 
 
-STEPS = {step.__name__: step for step in (knowledge_drop_words, knowledge_drop_caseless, knowledge_drop_unsupported,
+STEPS = {step.__name__: step for step in (knowledge_drop_latin, knowledge_drop_han, knowledge_drop_caseless,
                                           knowledge_add_cued, knowledge_add_names, knowledge_add_places)}
 for _name, _step in STEPS.items():
     note_steps.register(_name, func=_step)
