@@ -32,7 +32,7 @@ import os
 import sys
 import time
 from pathlib import Path
-from typing import Callable, List, Optional, Sequence, Tuple
+from typing import Dict, Callable, List, Optional, Sequence, Tuple
 
 ROOT = Path(__file__).resolve().parent.parent
 PROJECT_PIPELINE = ROOT / "training" / "cpu" / "pipeline"
@@ -114,52 +114,43 @@ def best_of(repeat: int, fn: Callable[[], object]) -> Tuple[float, float, object
 
 
 def component_times(nlp, texts: Sequence[str], batch_size: int) -> List[Tuple[str, float]]:
-    """CPU seconds of each stage alone, run in pipeline order on the same Docs."""
-    from spacy_deid.cued_names import cued_names
-    from spacy_deid.hospital_units import hospital_units
-    from spacy_deid.name_parts import relabel_given_names
+    """CPU seconds of each stage alone, run in pipeline order on the same Docs: the recognizers of
+    `deid`, then each refine step (a step the config names twice is one row, both runs summed), then
+    the surrogates."""
     from spacy_deid.doctext import doc_text
-    from spacy_deid.patient_identity import relabel_not_the_patient
-    from spacy_deid.propagate import propagate
-    from spacy_deid.repairs import repair_ner_spans
+    from spacy_deid.overlap import merge_into_ents
 
-    rows: List[Tuple[str, float]] = []
+    rows: Dict[str, float] = {}
     clock = time.process_time
     seconds, docs = timed(lambda: [nlp.make_doc(t) for t in texts], clock)
-    rows.append(("tokenizer", seconds))
+    rows["tokenizer"] = seconds
     for name, proc in nlp.pipeline:
         if nlp.pipe_factories[name] == "deid":
             deid = proc
+            for part in ("rules", "dates"):
+                comp = deid.parts.get(part)
+                if comp is not None:
+                    seconds, _ = timed(lambda: [comp(d) for d in docs], clock)
+                    rows[f"{name}: {part}"] = seconds
             if deid.rules is None and deid.dates is None:
-                seconds, _ = timed(lambda: [deid.recognize(d) for d in docs], clock)
-                rows.append((f"{name}: merge", seconds))
-            if deid.repair_ner_spans:  # it runs on the NER's spans before rules and dates
-                seconds, _ = timed(lambda: [repair_ner_spans(d, doc_text(d)) for d in docs], clock)
-                rows.append((f"{name}: NER span repairs", seconds))
-            for part, comp in deid.parts.items():
-                if part == "surrogates" and deid.cued_names:  # after rules and dates, before propagation
-                    seconds, _ = timed(lambda: [cued_names(d) for d in docs], clock)
-                    rows.append((f"{name}: cued names", seconds))
-                if part == "surrogates" and deid.hospital_units:  # after cued names
-                    seconds, _ = timed(lambda: [hospital_units(d) for d in docs], clock)
-                    rows.append((f"{name}: hospital units", seconds))
-                if part == "surrogates" and deid.propagate_found:  # it runs between recognition and surrogates
-                    seconds, _ = timed(lambda: [propagate([d]) for d in docs], clock)
-                    rows.append((f"{name}: propagation", seconds))
-                    seconds, _ = timed(lambda: [relabel_given_names([d]) for d in docs], clock)
-                    rows.append((f"{name}: name parts", seconds))
-                if part == "surrogates" and deid.patient_identity:  # after propagation, per note
-                    seconds, _ = timed(lambda: [relabel_not_the_patient([d]) for d in docs], clock)
-                    rows.append((f"{name}: patient identity", seconds))
-                seconds, _ = timed(lambda: [comp(d) for d in docs], clock)
-                rows.append((f"{name}: {part}", seconds))
+                seconds, _ = timed(lambda: [merge_into_ents(d, [], deid.overlap_policy) for d in docs], clock)
+                rows[f"{name}: merge"] = seconds
+            for step_name, step in deid.refine.note_steps:
+                seconds, _ = timed(lambda: [step(d, doc_text(d)) for d in docs], clock)
+                rows[f"{name}: refine {step_name}"] = rows.get(f"{name}: refine {step_name}", 0.0) + seconds
+            for step_name, step in deid.refine.patient_steps:
+                seconds, _ = timed(lambda: [step([d]) for d in docs], clock)
+                rows[f"{name}: refine {step_name}"] = rows.get(f"{name}: refine {step_name}", 0.0) + seconds
+            if deid.surrogates is not None:
+                seconds, _ = timed(lambda: [deid.surrogates(d) for d in docs], clock)
+                rows[f"{name}: surrogates"] = seconds
         elif hasattr(proc, "pipe"):
             seconds, docs = timed(lambda: list(proc.pipe(docs, batch_size=batch_size)), clock)
-            rows.append((name, seconds))
+            rows[name] = seconds
         else:
             seconds, docs = timed(lambda: [proc(d) for d in docs], clock)
-            rows.append((name, seconds))
-    return rows
+            rows[name] = seconds
+    return list(rows.items())
 
 
 def load_average() -> str:

@@ -9,19 +9,8 @@ from .batch import DeidResult, deidentify
 from .extensions import install_extensions
 from .labels import CATEGORY_OF, LABELS, category_of
 from .loading import load
-from .tokenizer import CodeMixedTokenizer
+from .tokenizer import TOKENIZER_CONFIG, CodeMixedTokenizer, blank
 
-TOKENIZER_CONFIG = {"nlp": {"tokenizer": {"@tokenizers": "spacy_deid.CodeMixedTokenizer.v1"}}}
-
-
-def blank(lang: str = "xx", config: Optional[Dict[str, Any]] = None) -> Language:
-    """A blank pipeline that uses the code-mixing tokenizer (`xx`: language-neutral defaults)."""
-    from thinc.api import Config
-
-    merged = Config(TOKENIZER_CONFIG).merge(Config(config or {}))
-    nlp = spacy.blank(lang, config=merged)
-    install_extensions()
-    return nlp
 
 
 def resolve_dates(docs, default=None, **kwargs):

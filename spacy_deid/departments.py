@@ -44,6 +44,10 @@ from spacy.tokens import Doc, Span
 
 from .labels import LOCATION_LABELS, NAME_LABELS
 from .han import HAN_CHAR
+from .place_names_zh import hospital_short_name_zh
+from .predicates import type_word_ending
+from .relations import PERSON_WORDS_ZH, name_start
+from .rules.loading import default_fragment
 
 # Last word of an English department name (`-ology` words are heads too, see `_is_head`).
 HEAD_WORDS = frozenset("""
@@ -86,8 +90,6 @@ _CLINIC_AFTER = re.compile(r"[ ]?(?:(?i:opd|clinic)(?![A-Za-z])|門診)")
 def chinese_department() -> "re.Pattern[str]":
     """A Chinese specialty or ward name of the department rules (`departments.json`, `DEPT_ZH`), the
     longest at a place (`一般外科`, not `外科`)."""
-    from .rules.loading import default_fragment  # the rules' validators read this module's words
-
     return re.compile(default_fragment("DEPT_ZH"))
 
 
@@ -95,8 +97,6 @@ def chinese_department() -> "re.Pattern[str]":
 def named_department() -> "re.Pattern[str]":
     """A department name the rules read: a Chinese one, or an English abbreviation in capitals
     (`DEPT_ABBR`) that ends where a word ends (`RAD`, not the start of `RADIUS`)."""
-    from .rules.loading import default_fragment
-
     return re.compile(chinese_department().pattern + r"|(?:" + default_fragment("DEPT_ABBR") + r")(?![A-Za-z0-9])")
 
 
@@ -191,8 +191,6 @@ def _a_person_word_first(doc: Doc, text: str, start: int, end: int) -> Optional[
     """A DEPARTMENT span that starts with a word for a person (`relations`: 職能治療師, 社工, 心理師) is
     no unit: that word alone is a PROFESSION (`relations.relation_in_apposition` then keeps it only as a
     stated occupation), and with a name after it the name is a PERSON (`[職能治療師呂]老師` -> `[呂]`)."""
-    from .relations import PERSON_WORDS_ZH, name_start  # relations reads the rules, which read this module
-
     word = next((w for w in PERSON_WORDS_ZH if text.startswith(w, start)), None)
     if word is None:
         return None
@@ -230,9 +228,6 @@ def _hospital_and_unit_zh(doc: Doc, text: str, start: int, end: int, label: str)
     (`先送[協和加護病房]` -> `[協和]` HOSPITAL, `[加護病房]` DEPARTMENT), else None. The hospital keeps an
     institution's label the NER gave (`[台大醫院加護病房]` HOSPITAL); a short name must pass the rules'
     test of one (`rules.validators.hospital_short_name_zh`: no common or generic word, `[成人加護病房]`)."""
-    from .institutions import type_word_ending  # institutions -> relations -> rules -> this module
-    from .rules.validators import hospital_short_name_zh
-
     if not HAN_CHAR.match(text, start) or chinese_department().match(text, start):
         return None  # `[心臟內科加護病房]` starts with a department: one unit
     for cut in range(start + min(_HOSPITAL_SHORT_NAME_LENGTHS), end - 1):

@@ -21,7 +21,7 @@ from typing import Optional, Tuple
 from spacy.tokens import Doc, Span
 
 from .han import HAN_CHAR, HAN_RANGES
-from .institutions import name_like
+from .predicates import name_like
 from .labels import ADMINISTRATIVE_LABELS, LOCATION_LABELS, NAME_LABELS
 
 _DIVISIONS = "區鎮鄉"

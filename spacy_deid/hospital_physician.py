@@ -22,6 +22,7 @@ from .common_words_zh import starts_with_surname, surnames_zh
 from .departments import zh_department
 from .han import HAN_RANGES
 from .labels import LOCATION_LABELS, NAME_LABELS
+from .place_names_zh import hospital_short_name_zh
 from .relations import physician_after
 from .titles_zh import PHYSICIAN_TITLES_ZH
 
@@ -45,8 +46,6 @@ def _physician_after(text: str, end: int) -> bool:
 
 def _place_label(text: str, start: int, end: int) -> Optional[str]:
     """DEPARTMENT or HOSPITAL for the characters before the physician's name, else None."""
-    from .rules.validators import hospital_short_name_zh  # the rules read the repairs' modules
-
     if zh_department(text[start:end]):
         return "DEPARTMENT"
     return "HOSPITAL" if hospital_short_name_zh(text[start:end]) else None

@@ -30,6 +30,7 @@ from spacy.tokens import Doc, Span
 from .departments import chinese_department, department_start, named_department
 from .doctext import doc_text
 from .overlap import taken_characters
+from .rules.validators import validate_care_place_zh
 from .spanedges import LEADING_PREPOSITIONS
 
 SOURCE = "unit"
@@ -73,8 +74,6 @@ def unit_after(text: str, hospital_end: int) -> Optional[Tuple[int, int]]:
 def hospital_before_unit(text: str, unit_start: int) -> Optional[Tuple[int, int]]:
     """(start, end) of a hospital's short name right before the Chinese department at `unit_start`
     (module docstring), or None."""
-    from .rules.validators import validate_care_place_zh  # the rules' validators read this package
-
     start = unit_start - 2
     if start < 1 or text[start - 1] not in _SENT_BEFORE:
         return None

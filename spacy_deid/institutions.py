@@ -67,38 +67,11 @@ from spacy.tokens import Doc, Span
 from .common_words_zh import common_words_zh, plain_han_words
 from .labels import LOCATION_LABELS, NAME_LABELS
 from .relations import relation_label
+from .districts import district_name
 from .han import HAN_CHAR, HAN_RANGES
+from .predicates import (CONTINUES_TYPE_WORD_ZH, TYPE_WORD_PREFIX_ENDS_ZH, TYPE_WORDS_LONGEST_FIRST_ZH, TYPE_WORDS_ZH,
+                         english_type_word_ending, is_type_word, name_like, type_word_after, type_word_ending)
 
-TYPE_WORDS_ZH: Dict[str, Tuple[str, ...]] = {
-    # 院區: a hospital's campus, part of its name (`台北市立聯合醫院松德院區`, `淡水院區`)
-    "HOSPITAL": ("醫院", "紀念醫院", "附設醫院", "總醫院", "分院", "院區", "醫學中心", "療養院", "診所",
-                 # the short forms names end with: 聯合醫院 (`北市聯醫`), 榮民總醫院 (`台中榮總`), 附設醫院 (`中國附醫`)
-                 "聯醫", "榮總", "附醫"),
-    "SCHOOL": ("大學", "科技大學", "學院", "高級中學", "高級中等學校", "高中", "高職", "高工", "高商", "國中",
-               "國小", "國民小學", "國民中學", "中學", "小學", "實驗小學", "補習班", "幼兒園", "幼稚園", "女中", "商職",
-               "工職", "家商", "高農", "護專", "專科學校"),
-    "MARKET": ("夜市", "市場", "菜市場", "果菜市場", "觀光夜市"),
-    "GENERAL_BUSINESS": ("公司", "股份有限公司", "有限公司", "銀行", "百貨", "百貨公司", "超市", "餐廳", "工廠",
-                         "五金行", "商行", "車行", "早餐店", "小吃店", "餐館", "藥局", "藥房", "書店", "超商",
-                         "旅行社", "事務所", "工作室", "企業", "實業"),
-    "LOCATION": ("公園", "基金會", "監獄", "看守所", "機場", "博物館", "美術館", "紀念館", "紀念堂", "教會",
-                 "寺", "宮", "廟", "園區", "動物園", "圖書館", "文化中心", "藝術中心", "風景區", "老街", "車站"),
-}
-TYPE_WORDS_EN: Dict[str, Tuple[str, ...]] = {
-    "HOSPITAL": ("Hospital", "Memorial Hospital", "General Hospital", "Medical Center", "Clinic"),
-    "SCHOOL": ("University", "College", "Elementary School", "Primary School", "Junior High School",
-               "Senior High School", "High School", "Cram School", "Kindergarten"),
-    "MARKET": ("Night Market", "Market"),
-    "GENERAL_BUSINESS": ("Company", "Corporation", "Bank", "Department Store", "Restaurant", "Factory"),
-    "LOCATION": ("Park", "Foundation", "Prison", "Airport", "Museum", "Temple", "Memorial Hall", "Art Center",
-                 "Arts Center", "Cultural Center", "Mountain", "Monastery", "Shrine", "Zoo", "Stadium", "Library",
-                 "Station"),
-}
-# School levels, written before a school's name as often as after it (`高中[台中一中]`, `大學念[東吳]`).
-SCHOOL_LEVELS_ZH = tuple(w for w in TYPE_WORDS_ZH["SCHOOL"] if len(w) == 2 and w not in ("學院", "女中"))
-# What may follow a Chinese type word without making it part of another word.
-_CONTINUES_ZH = ("路", "街", "巷", "大道", "老師", "教師", "校長", "教授", "講師", "學生", "同學", "職員",
-                 "員工", "護理師", "醫師", "工友", "志工", "店員", "行員")
 # A span that is only one of these before a type word names no institution: `[高級]中學`, `英語補習班`.
 GENERIC_MODIFIERS = frozenset("""
 高級 國立 私立 市立 縣立 公立 英語 美語 英文 數學 社區 教學 地區 區域 綜合 精神 精神科 附近 一般 大型 小型 這家
@@ -108,8 +81,6 @@ GENERIC_MODIFIERS = frozenset("""
 
 # Place labels that name the city, state or country an institution is named after.
 NAMED_AFTER_LABELS = frozenset({"CITY", "STATE", "COUNTRY", "REGION"})
-# Characters that make a run of Han characters a phrase rather than a name (`台北的醫院`, `台北某醫院`).
-_GRAMMAR_ZH = frozenset("的之在到去回住與及或跟等各其某該這那一家間所於由從往向至是有為了也都很就再又此並讀念唸")
 _NAME_BEFORE_TYPE_WORD = range(2, 6)
 _NAME_BEFORE_TYPE_WORD_OF_INSTITUTION = range(2, 4)
 # Words between a place and a type word that say where, not which (`[台大]附近診所`).
@@ -159,14 +130,14 @@ def _joined(doc: Doc, text: str, first: Span, second: Span) -> Optional[Span]:
     if second.label_ not in LOCATION_LABELS and not (
             # `[台北市]立[萬芳]醫院`: the NER read the hospital's own name as a person's
             second.label_ in NAME_LABELS and first.label_ in NAMED_AFTER_LABELS
-            and type_word_after(text, second.end_char) is not None) and not _a_type_word(second.text):
+            and type_word_after(text, second.end_char) is not None) and not is_type_word(second.text):
         return None  # (`[Eden Social Welfare] [Foundation]` PERSON: the type word alone, whatever its label)
     if not (first.label_ in LOCATION_LABELS or first.text in GENERIC_MODIFIERS):
         return None
     gap = text[first.end_char:second.start_char]
     if (gap == " " and second.text[:1].isupper()
             and (first.text.isdigit() or _ENDS_WITH_OF.search(first.text)
-                 or (first.text[:1].isupper() and first.text.isascii() and _a_type_word(second.text)))):
+                 or (first.text[:1].isupper() and first.text.isascii() and is_type_word(second.text)))):
         # `[228] [Peace Memorial Park]`: a name that starts with a number; `[Garden of] [Hope Foundation]`:
         # an English name with `of` in it; `[Eden Social Welfare] [Foundation]`: its type word apart
         label = type_word_ending(text[first.start_char:second.end_char])
@@ -183,61 +154,6 @@ def _joined(doc: Doc, text: str, first: Span, second: Span) -> Optional[Span]:
     if label is None:
         return None
     return doc.char_span(first.start_char, end, label=label)
-
-
-def _a_type_word(span_text: str) -> bool:
-    """Is `span_text` exactly one type word (`Foundation`, `醫院`)?"""
-    return span_text in _ZH_WORDS or span_text.casefold() in _EN_LABEL
-
-
-def _by_length(table: Dict[str, Tuple[str, ...]]) -> List[Tuple[str, str]]:
-    return sorted(((word, label) for label, words in table.items() for word in words),
-                  key=lambda pair: (-len(pair[0]), pair[0]))
-
-
-_ZH = _by_length(TYPE_WORDS_ZH)
-_PREFIX_LAST_CHARS = frozenset(word[cut - 1] for word, _ in _ZH for cut in range(1, len(word)))
-_EN = _by_length(TYPE_WORDS_EN)
-_EN_AFTER = re.compile(r"[ ](" + "|".join(re.escape(w) for w, _ in _EN) + r")(?![A-Za-z0-9])", re.IGNORECASE)
-_EN_LABEL = {w.casefold(): label for w, label in _EN}
-_ZH_WORDS = frozenset(word for word, _ in _ZH)
-
-
-def type_word_after(text: str, end: int) -> Optional[Tuple[int, str]]:
-    """(end of the type word, its label) when one starts at `end` and ends a word there."""
-    for word, label in _ZH:
-        if len(word) > 1 and text.startswith(word, end):
-            after = end + len(word)
-            if any(text.startswith(w, after) for w in _CONTINUES_ZH):
-                return None
-            return after, label
-    m = _EN_AFTER.match(text, end)
-    if m is not None and (m.group(1)[0].isupper()):
-        return m.end(), _EN_LABEL[m.group(1).casefold()]
-    return None
-
-
-# The most characters `type_word_ending` reads from a span's end: the longest type word, the space or
-# Han character before it, and one character of the name (`spanedges` reads no further back).
-TYPE_WORD_REACH = max(len(word) for word, _ in _ZH + _EN) + 2
-
-
-def type_word_ending(span_text: str) -> Optional[str]:
-    """The label of the type word `span_text` ends with, when it holds more than that word."""
-    for word, label in _ZH:
-        if span_text.endswith(word) and len(span_text) > len(word) and HAN_CHAR.match(span_text, len(span_text) - len(word) - 1):
-            return label
-    return english_type_word_ending(span_text)
-
-
-def english_type_word_ending(span_text: str) -> Optional[str]:
-    """The label of the capitalised English type word `span_text` ends with after a space, when it holds
-    more than that word (`Yuan's General Hospital`, `Taipei Medical University`)."""
-    for word, label in _EN:
-        if (len(span_text) > len(word) + 1 and span_text[-len(word) - 1] == " "
-                and span_text[-len(word):].casefold() == word.casefold() and span_text[-len(word)].isupper()):
-            return label
-    return None
 
 
 def completed(doc: Doc, text: str, ent: Span,
@@ -269,14 +185,8 @@ def completed(doc: Doc, text: str, ent: Span,
 
 def _a_district(ent: Span) -> bool:
     """Is `ent` a CITY that names a district (`[林園區]`, `[桃園區]` end as 園區 does)?"""
-    from .districts import district_name  # districts reads this module
-
     return ent.label_ == "CITY" and district_name(ent.text)
 
-
-def name_like(text: str) -> bool:
-    """Han characters only, none of them grammatical: a name, not a phrase (`協和`, not `的醫`)."""
-    return all(HAN_CHAR.match(c) and c not in _GRAMMAR_ZH for c in text)
 
 
 def _ran_past_type_word(doc: Doc, text: str, ent: Span) -> Optional[Union[Span, Tuple[Span, ...]]]:
@@ -290,11 +200,11 @@ def _ran_past_type_word(doc: Doc, text: str, ent: Span) -> Optional[Union[Span, 
         head, tail = span[:-length], span[-length:]
         if len(head) < 3 or not name_like(tail):
             return None
-        if (tail.endswith(_PART_ENDINGS + _STAFF_ENDINGS) or any(tail.startswith(w) for w in _CONTINUES_ZH)
-                or any(tail.endswith(w) for w, _ in _ZH)):
+        if (tail.endswith(_PART_ENDINGS + _STAFF_ENDINGS) or any(tail.startswith(w) for w in CONTINUES_TYPE_WORD_ZH)
+                or any(tail.endswith(w) for w, _ in TYPE_WORDS_LONGEST_FIRST_ZH)):
             continue  # a part of the institution, a staff word, or a second institution (`南機場夜市`)
         label = type_word_ending(head)
-        if label is None or not any(head.endswith(w) and len(w) > 1 for w, _ in _ZH):
+        if label is None or not any(head.endswith(w) and len(w) > 1 for w, _ in TYPE_WORDS_LONGEST_FIRST_ZH):
             continue
         name_start = ent.start_char + len(head)
         institution = doc.char_span(ent.start_char, name_start, label=label)
@@ -328,15 +238,15 @@ def _named_after_place(text: str, ent: Span) -> Optional[Tuple[int, str]]:
 def _type_word_finished(text: str, ent: Span) -> Optional[Tuple[int, str]]:
     """(end, label) of the type word `ent` stops inside of (module docstring), else None."""
     span = text[ent.start_char:ent.end_char]
-    if span[-1:] not in _PREFIX_LAST_CHARS:
+    if span[-1:] not in TYPE_WORD_PREFIX_ENDS_ZH:
         return None
-    for word, label in _ZH:
+    for word, label in TYPE_WORDS_LONGEST_FIRST_ZH:
         for cut in range(len(word) - 1, 0, -1):
             if not (span.endswith(word[:cut]) and text.startswith(word[cut:], ent.end_char)):
                 continue
             name = span[:len(span) - cut]
             end = ent.end_char + len(word) - cut
-            if len(name) < 2 or not name_like(name) or any(text.startswith(w, end) for w in _CONTINUES_ZH):
+            if len(name) < 2 or not name_like(name) or any(text.startswith(w, end) for w in CONTINUES_TYPE_WORD_ZH):
                 continue
             if ent.label_ in NAME_LABELS and text[end - 1:end + 1] in common_words_zh():
                 continue

@@ -22,7 +22,7 @@ from typing import Optional
 
 from spacy.tokens import Doc, Span
 
-from .institutions import name_like
+from .predicates import name_like
 from .labels import ADMINISTRATIVE_LABELS, LOCATION_LABELS, NAME_LABELS
 
 # Public offices named after the city, county or district they serve (facts of Taiwan's government);

@@ -70,6 +70,7 @@ from spacy.tokens import Doc, Span
 
 from .han import HAN_RANGES
 from .labels import LOCATION_LABELS, NAME_LABELS
+from .predicates import name_like, type_word_ending
 from .rules.phrases import phrase_regex
 from .common_words_zh import surnames_zh
 from .titles_zh import HONORIFICS_ZH, KIN_ADDRESS_ZH, PHYSICIAN_TITLES_ZH
@@ -447,8 +448,6 @@ def _relative_in_place_span(doc: Doc, text: str, ent: Span) -> Optional[Span]:
     """The name in a place or institution span that starts with a Chinese relation word (`由[阿公 高振宏]翻譯`
     HOSPITAL -> `[高振宏]` FAMILY, `employed by [大哥 Ni Sheng-Yu]`): no place starts with a word for a
     person, so the NER read a person's name; labelled by the word, else PERSON."""
-    from .institutions import name_like, type_word_ending  # institutions reads this module
-
     if ent.label_ not in LOCATION_LABELS:
         return None
     start = name_start(text, ent.start_char, ent.end_char)

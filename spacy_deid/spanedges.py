@@ -56,7 +56,7 @@ from spacy.tokens import Doc, Span
 from .common_words import common_words
 from .common_words_zh import common_words_zh, starts_with_surname, surnames_zh
 from .departments import chinese_department
-from .institutions import SCHOOL_LEVELS_ZH, TYPE_WORD_REACH, TYPE_WORDS_ZH, type_word_ending
+from .predicates import SCHOOL_LEVELS_ZH, TYPE_WORD_REACH, TYPE_WORDS_ZH, type_word_ending
 from .labels import LOCATION_LABELS, NAME_LABELS
 from .relations import KINSHIP_ZH, OTHERS_ZH
 from .titles_zh import TITLES_AFTER_NAME_ZH

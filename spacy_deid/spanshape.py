@@ -97,7 +97,7 @@ from .dates.nondates import (clock_time, hhmm, is_amount, is_number_or_range, un
 from .dates.numerals import NUMERAL_CHARS
 from .doctext import doc_text
 from .han import HAN_CHAR, has_han
-from .institutions import TYPE_WORDS_EN, TYPE_WORDS_ZH
+from .predicates import TYPE_WORDS_EN, TYPE_WORDS_ZH
 from .labels import LOCATION_LABELS, NAME_LABELS, ORGANISATION_LABELS
 from .languages import spoken_language
 from .public_numbers import public_service_number

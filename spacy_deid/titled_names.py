@@ -22,7 +22,7 @@ from typing import Optional
 from spacy.tokens import Doc, Span
 
 from .common_words_zh import surnames_zh
-from .institutions import TYPE_WORDS_EN
+from .predicates import TYPE_WORDS_EN
 from .labels import LOCATION_LABELS, NAME_LABELS
 from .relations import CLINICIAN_ZH, MD_AFTER, relation_after, relation_label
 from .titles_zh import TITLES_AFTER_NAME_ZH

@@ -10,12 +10,16 @@ import re
 from pathlib import Path
 from typing import Dict, Iterable, List, Optional, Sequence, Tuple, Union
 
+import spacy
 import srsly
+from spacy.language import Language
 from spacy.tokens import Doc
 from spacy.util import registry
 from spacy.vocab import Vocab
+from thinc.api import Config
 
 from .doctext import remember_text
+from .extensions import install_extensions
 from .han import HAN_TEXT_RANGES
 
 # Han ideographs and the ideographic zero 〇 used in Minguo years (`han`).
@@ -289,3 +293,14 @@ def create_code_mixed_tokenizer(abbreviations: Optional[List[str]] = None):
         return CodeMixedTokenizer(nlp.vocab, abbreviations=abbreviations)
 
     return make_tokenizer
+
+
+TOKENIZER_CONFIG = {"nlp": {"tokenizer": {"@tokenizers": "spacy_deid.CodeMixedTokenizer.v1"}}}
+
+
+def blank(lang: str = "xx", config: Optional[Dict] = None) -> Language:
+    """A blank pipeline that uses the code-mixing tokenizer (`xx`: language-neutral defaults)."""
+    merged = Config(TOKENIZER_CONFIG).merge(Config(config or {}))
+    nlp = spacy.blank(lang, config=merged)
+    install_extensions()
+    return nlp

@@ -23,7 +23,8 @@ from typing import FrozenSet, Optional
 
 from spacy.tokens import Doc, Span
 
-from .institutions import type_word_ending
+from .predicates import type_word_ending
+from .rules.loading import load_default_patterns
 from .labels import LOCATION_LABELS, NAME_LABELS
 
 WORKPLACE_LABEL = "GENERAL_BUSINESS"
@@ -43,8 +44,6 @@ _WINDOW_BEFORE = 32
 @lru_cache(maxsize=1)
 def place_phrases() -> FrozenSet[str]:
     """Every phrase of the shipped place lists (countries, cities, states, regions), case-folded."""
-    from .rules.loading import load_default_patterns  # the rules package imports this one's siblings
-
     return frozenset(p.casefold() for rule in load_default_patterns()
                      if rule.label in LOCATION_LABELS for p in rule.phrases)
 

@@ -1,9 +1,10 @@
-"""spanshape: NER spans whose text cannot carry their label are dropped before rules and dates run."""
+"""spanshape: NER spans whose text cannot carry their label are dropped (the refine stage's last note step, `ner_shapes`)."""
 import pytest
 from spacy.language import Language
 from spacy.tokens import Span
 
 import spacy_deid
+from spacy_deid.refine import DEFAULT_NOTE_STEPS
 from spacy_deid.spanshape import drop_misshapen, fits_label, lone_surname, measured_value, vital_decade
 
 from ner_spans import deid_after
@@ -66,6 +67,12 @@ def test_shapes_no_annotator_could_give(text, label):
     assert not fits_label(text, label)
 
 
+
+def _note_steps(check: bool):
+    """The default refine steps, with or without the shape check."""
+    return [s for s in DEFAULT_NOTE_STEPS if check or s != "ner_shapes"]
+
+
 @Language.component("fake_ner_for_shapes")
 def fake_ner_for_shapes(doc):
     """Stands in for a trained NER: marks fixed token ranges, some misshapen."""
@@ -83,7 +90,7 @@ def fake_ner_for_shapes(doc):
 
 
 def _pipeline(check: bool):
-    return deid_after("fake_ner_for_shapes", check_ner_shapes=check)
+    return deid_after("fake_ner_for_shapes", note_steps=_note_steps(check))
 
 
 def test_deid_drops_misshapen_ner_spans_and_keeps_the_rest():
@@ -119,7 +126,7 @@ def test_setting_survives_save_and_load(tmp_path):
 
     _pipeline(False).to_disk(tmp_path / "p")
     loaded = spacy.load(tmp_path / "p")
-    assert loaded.get_pipe("deid").check_ner_shapes is False
+    assert "ner_shapes" not in loaded.get_pipe("deid").refine.note_step_names
 
 
 @Language.component("fake_ner_swallowing_url")
@@ -136,7 +143,7 @@ def test_a_url_swallowed_into_a_place_goes_back_to_the_rules(check):
     # the shape check drops the place; without it, the overlap policy still gives the URL the rules
     # found precedence over a NER span of another category
     text = "病人在 https://line.me/ti/p/mei92 直播, 內容混亂."
-    nlp = deid_after("fake_ner_swallowing_url", check_ner_shapes=check)
+    nlp = deid_after("fake_ner_swallowing_url", note_steps=_note_steps(check))
     doc = nlp(text)
     assert [(e.text, e.label_, e._.source) for e in doc.ents] == [("https://line.me/ti/p/mei92", "URL", "rule")]
     assert "mei92" not in doc._.deid_text
@@ -147,7 +154,7 @@ def test_a_url_swallowed_into_a_place_goes_back_to_the_rules(check):
 def test_the_shape_check_alone_drops_a_place_holding_a_url(check):
     # with the rules switched off no identifier protects the URL: only the shape check removes the span
     text = "病人在 https://line.me/ti/p/mei92 直播, 內容混亂."
-    nlp = deid_after("fake_ner_swallowing_url", check_ner_shapes=check, rules=False)
+    nlp = deid_after("fake_ner_swallowing_url", note_steps=_note_steps(check), rules=False)
     doc = nlp(text)
     assert [(e.text, e.label_) for e in doc.ents] == ([] if check else [("https://line.me/ti/p/mei92 直播", "LOCATION")])
 

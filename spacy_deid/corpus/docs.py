@@ -21,6 +21,7 @@ from spacy.tokens import Doc, Span
 from spacy.util import filter_spans
 
 from ..extensions import install_extensions
+from ..tokenizer import blank
 from .records import CorpusError, PhiSpan, Record
 
 MISALIGNED_POLICIES = ("expand", "contract", "drop", "error")
@@ -63,8 +64,6 @@ class AlignmentReport:
 
 
 def _blank() -> Language:
-    from .. import blank
-
     return blank()
 
 

@@ -8,8 +8,9 @@
 - `resolve_dates(docs)`: one reading per DATE span by patient/document vote (see `resolve.py`);
 - `component`: the `deid_dates` spaCy factory.
 """
-from . import component
-from .component import DateRecognizer
+from importlib import import_module
+from typing import Any
+
 from .finder import DateCandidate, FinderSettings, find_dates, parse
 from .formats import UnrenderableDate, render
 from .resolve import resolve_dates, selected_reading
@@ -19,3 +20,13 @@ from .shift import shift, shift_value
 __all__ = ["parse", "render", "shift", "shift_value", "find_dates", "resolve_dates", "component",
            "DateRecognizer", "DateCandidate", "FinderSettings", "UnrenderableDate", "selected_reading",
            "reference_doc", "score_dates"]
+
+
+def __getattr__(name: str) -> Any:
+    """`component` and `DateRecognizer` load on first use (PEP 562): the span checks read the finder
+    (`spanshape`), and the component reads the span checks (`spanedges`)."""
+    if name == "component":
+        return import_module(".component", __name__)
+    if name == "DateRecognizer":
+        return import_module(".component", __name__).DateRecognizer
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

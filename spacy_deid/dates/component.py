@@ -50,6 +50,7 @@ from .resolve import (DEFAULT_MINGUO_MIN_YEAR, RT, as_tuple, choose_readings, re
                       resolve_spans)
 from .scoring import score_dates
 from ..doctext import doc_text
+from ..spanedges import EDGE_LABELS, trimmed_bounds
 from .entcolumns import has_entities, set_ents_outside, token_bounds
 from .spanvalues import set_span_values
 
@@ -337,8 +338,6 @@ def _parts_outside(text: str, ent: Span, inside: Sequence[Span]) -> List[Tuple[i
 
 def _outside_dates(text: str, ent: Span, inside: Sequence[Span]) -> Optional[Tuple[int, int]]:
     """The part of a non-DATE span outside the dates it holds (policy in the module docstring)."""
-    from ..spanedges import EDGE_LABELS, trimmed_bounds  # here: spanedges -> spanshape -> dates (a cycle)
-
     first = min(s.start_char for s in inside)
     last = max(s.end_char for s in inside)
     for start, end in ((ent.start_char, first), (last, ent.end_char)):

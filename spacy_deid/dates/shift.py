@@ -21,6 +21,7 @@ from typing import Dict, Optional, Union
 from spacy.tokens import Span
 
 from .finder import parse
+from .resolve import selected_reading
 from .formats import YMD, UnrenderableDate, format_value, parse_value, render_ymd
 
 _AVG_MONTH = 30.436875
@@ -101,8 +102,6 @@ def shift(target: Union[Span, str], days: int, reading: Optional[Dict] = None) -
     reading."""
     norm = None
     if isinstance(target, Span):
-        from .resolve import selected_reading
-
         reading = reading or selected_reading(target)
         norm = target._.date_norm
         if reading is None:

@@ -52,6 +52,15 @@ class RefineStage:
         self._patient: List[Tuple[str, PatientStep]] = _resolve(patient_steps, self.patient_step_names,
                                                                 "patient")  # type: ignore
 
+    @property
+    def note_steps(self) -> List[Tuple[str, NoteStep]]:
+        """(name, step) of the note steps, in order (a step named twice runs twice)."""
+        return list(self._note)
+
+    @property
+    def patient_steps(self) -> List[Tuple[str, PatientStep]]:
+        return list(self._patient)
+
     def refine_note(self, doc: Doc) -> Doc:
         text = doc_text(doc)
         for name, step in self._note:

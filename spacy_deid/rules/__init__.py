@@ -1,12 +1,23 @@
-"""Validated pattern recognizers (`deid_rules`): IDs, phones, e-mail, URLs, record numbers, rooms."""
-from .component import DeidRules, make_deid_rules, rule_spans, score_rule_spans
-from .loading import default_pattern_files, load_patterns
-from .matcher import RuleMatch, compile_rules, find_matches
-from .rule import PatternRule, RuleError
-from .validators import Validators, make_default_validators, tw_id_check_digit, tw_id_checksum
+"""Validated pattern recognizers (`deid_rules`): IDs, phones, e-mail, URLs, record numbers, rooms.
 
-__all__ = [
-    "DeidRules", "make_deid_rules", "rule_spans", "score_rule_spans", "default_pattern_files",
-    "load_patterns", "RuleMatch", "compile_rules", "find_matches", "PatternRule", "RuleError",
-    "Validators", "make_default_validators", "tw_id_check_digit", "tw_id_checksum",
-]
+The package's names load on first use (PEP 562): the passes read the pattern files (`rules.loading`,
+`rules.phrases`) without loading the component and its validators, which read the passes.
+"""
+from importlib import import_module
+from typing import Any
+
+_WHERE = {
+    "DeidRules": "component", "make_deid_rules": "component", "rule_spans": "component",
+    "score_rule_spans": "component", "default_pattern_files": "loading", "load_patterns": "loading",
+    "RuleMatch": "matcher", "compile_rules": "matcher", "find_matches": "matcher", "PatternRule": "rule",
+    "RuleError": "rule", "Validators": "validators", "make_default_validators": "validators",
+    "tw_id_check_digit": "validators", "tw_id_checksum": "validators",
+}
+
+__all__ = sorted(_WHERE)
+
+
+def __getattr__(name: str) -> Any:
+    if name not in _WHERE:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    return getattr(import_module(f".{_WHERE[name]}", __name__), name)

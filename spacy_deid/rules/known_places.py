@@ -24,6 +24,7 @@ from spacy.tokens import Doc, Span
 
 from ..han import is_han
 from ..labels import LOCATION_LABELS, ORGANISATION_LABELS
+from ..predicates import type_word_after, type_word_ending
 
 # NER labels a known place gives way to: places, not organisations named after a place.
 PLACE_LABELS = LOCATION_LABELS - ORGANISATION_LABELS
@@ -47,7 +48,6 @@ def runs_on(rest: str) -> bool:
 def overrun_ents(doc: Doc, text: str, places: Sequence[Span]) -> List[Span]:
     """The NER entities of `doc` (source "ner" or unset) with a place label that start where a known
     place starts, are longer, and run on past it (`runs_on`)."""
-    from ..institutions import type_word_ending  # institutions -> relations -> rules: imported on use
     starts = {}
     for place in places:
         starts.setdefault(place.start_char, place.end_char)
@@ -88,8 +88,6 @@ def named_institutions(doc: Doc, text: str, places: Sequence[Span]) -> List[Span
     `[台南醫院]` HOSPITAL, `[Taipei] Hospital`), and right before a kind of road widened to that road
     (`[基隆]路四段` → `[基隆路四段]` STREET): a known place the NER did not see as part of a name is
     still the name of what follows it."""
-    from ..institutions import type_word_after  # institutions reads relations, which reads this package
-
     widened = []
     for span in places:
         found = None

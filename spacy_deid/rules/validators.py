@@ -11,8 +11,12 @@ from typing import Callable, Dict, Iterator, Optional
 
 from spacy.util import registry
 
+from ..care_and_study import frame_label
 from ..clinical_terms import inside_clinical_term, is_clinical_term
-from ..departments import VISIT_WORDS_ZH, department_start
+from ..departments import VISIT_WORDS_ZH, cut_into_department, department_start
+from ..place_names_zh import NOT_HOSPITAL_NAMES_ZH, named_place_zh, validate_employer_zh, validate_school_zh
+from ..predicates import SCHOOL_LEVELS_ZH
+from ..spanedges import ACTIVITY_WORDS
 from ..titles_zh import TITLES_AFTER_NAME_ZH
 
 Validator = Callable[[str, int, int], Optional[bool]]
@@ -243,7 +247,6 @@ def validate_place_name(text: str, start: int, end: int) -> Optional[bool]:
     # nor is one that starts inside the school level before it (`國[中國]文`, `高[中國]語`: 國中, 高中).
     if inside_clinical_term(text, start, end):
         return False
-    from ..institutions import SCHOOL_LEVELS_ZH  # validators load before the repairs
     return False if start > 0 and text[start - 1:start + 1] in SCHOOL_LEVELS_ZH else None
 
 
@@ -326,93 +329,16 @@ def validate_profession_slot_en(text: str, start: int, end: int) -> Optional[boo
     return not any(w in _NOT_OCCUPATION_WORDS_EN for w in words)
 
 
-# Words that stand between 至/於/在 and a visit word (`安排至[門諾]追蹤`) without naming a hospital.
-_NOT_HOSPITAL_NAMES_ZH = frozenset("""
-本院 外院 他院 該院 貴院 醫院 病房 門診 急診 診所 家中 家裡 附近 當地 國外 國內 外地 南部 北部 中部 東部 學校 公司
-原院 原醫院 老家 娘家 宿舍 監獄 看守所 戒治所 勒戒所 安養院 療養院 護理之家 機構 教會 工作
-""".split())
-_UNIT_ENDINGS_ZH = ("科", "部", "房", "室", "中", "內", "外", "上", "下", "區", "市", "縣", "鄉", "鎮")
-
-
-# Words that stand between 在/從 and a word of work (`在[友達]上班`) without naming an employer.
-_NOT_EMPLOYER_NAMES_ZH = frozenset("""
-公司 工廠 工地 家裡 家中 店裡 夜市 市場 餐廳 超商 便利商店 學校 醫院 診所 外地 附近 當地 國外 國內 台灣 這裡 那裡
-南部 北部 中部 東部 工業區 農場 漁船 港口 辦公室 家 小吃店 早餐店
-""".split())
-
-
-# Characters of a time, not a name, where a place would stand (`從三年前轉來`, `在住院期間`).
-_TIME_CHARACTERS_ZH = frozenset("年月日週天前後時期歲次")
-
-
-def _named_place_zh(name: str, generic: "frozenset[str]", label: str, known_places: bool = False) -> bool:
-    """A name, not a phrase (`家中`), a unit (`精神科`), a generic or common word (`社區`, `監獄`), a time
-    (`三年前`), a person with a title (`楊醫師`), a known place (`台北`; with `known_places`, one may be the
-    name) or an institution whose type word says it is of another kind (`在[南門市場]工作` is a market)."""
-    from ..common_words_zh import plain_han_words  # validators load before the span checks
-    from ..institutions import name_like
-    from ..workplaces import named_otherwise
-
-    if (name in generic or not name_like(name) or name.endswith(_UNIT_ENDINGS_ZH)
-            or name.endswith(TITLES_AFTER_NAME_ZH) or any(c in _TIME_CHARACTERS_ZH for c in name)
-            or plain_han_words(name, label)):
-        return False
-    return known_places or not named_otherwise(name, label)
-
-
 def validate_care_place_zh(text: str, start: int, end: int) -> Optional[bool]:
     # A hospital's short name (門諾, 協和) where a visit happens; `在台北住院` names the city. The frame's
     # lazy name stops at the first word of care, so it may hold what stands between: a city before the
     # hospital (`在[台北市馬偕]住院`), the start of a department (`至[光田職能]治療科就診`) or an act of care
     # (`在[愛爾蘭接受]洗腎`, `在[新光插管]住院`); none of those is one hospital's name.
-    from ..departments import cut_into_department  # validators load before the span repairs
-    from ..spanedges import ACTIVITY_WORDS
-
     name = text[start:end]
     if (len(name) >= 4 and name[2] in "市縣") or name.endswith(ACTIVITY_WORDS) \
             or cut_into_department(text, start, end) is not None:
         return False
-    return _named_place_zh(name, _NOT_HOSPITAL_NAMES_ZH, "HOSPITAL")
-
-
-# Words that stand after a word of study without naming a school (`入學[大學]`, `就讀[研究所]`, `畢業於[該校]`).
-_NOT_SCHOOL_NAMES_ZH = frozenset("""
-大學 高中 國中 國小 小學 中學 高職 五專 二專 專科 研究所 碩士班 博士班 夜間部 日間部 學校 私校 補習班 幼兒園
-幼稚園 本校 該校 國外 國內 當地 附近 軍校 學院
-""".split())
-
-
-def validate_school_zh(text: str, start: int, end: int) -> Optional[bool]:
-    # A school's name (交大, 陽明交大, 國立交通大學) after a word of study; `入學[大學]`, `就讀[期間]`,
-    # `畢業於[王老師]班上` name none.
-    from ..common_words_zh import plain_han_words  # validators load before the span checks
-    from ..institutions import name_like
-    from ..workplaces import named_otherwise
-
-    name = text[start:end]
-    return not (name in _NOT_SCHOOL_NAMES_ZH or not name_like(name) or name.endswith(TITLES_AFTER_NAME_ZH)
-                or any(c in _TIME_CHARACTERS_ZH for c in name) or plain_han_words(name, "SCHOOL")
-                or named_otherwise(name, "SCHOOL"))
-
-
-def hospital_short_name_zh(name: str) -> bool:
-    """May `name` be a hospital's short name where the words around it say a hospital stands (before its
-    physician's name: `經[亞東]劉佑昌醫師轉介`)? A place's name is one there (亞東 is also East Asia)."""
-    return _named_place_zh(name, _NOT_HOSPITAL_NAMES_ZH, "HOSPITAL", known_places=True)
-
-
-def validate_employer_zh(text: str, start: int, end: int) -> Optional[bool]:
-    # An employer's name (友達, 全家, AUO) where someone works; `在工廠上班` names no employer.
-    from ..workplaces import WORKPLACE_LABEL, named_otherwise
-
-    name = text[start:end]
-    if text[start - 1:start + 1] == "從事":  # engaged in (從事快遞員工作): a trade follows, no employer
-        return False
-    if name.endswith("找"):  # looking for work (回台找工作): a place, or nothing, stands before 找
-        return False
-    if name.isascii():
-        return not named_otherwise(name, WORKPLACE_LABEL)
-    return _named_place_zh(name, _NOT_EMPLOYER_NAMES_ZH, WORKPLACE_LABEL)
+    return named_place_zh(name, NOT_HOSPITAL_NAMES_ZH, "HOSPITAL")
 
 
 # How far either side of a candidate, within its line, the case of the writing is read: a note written
@@ -445,8 +371,6 @@ def validate_acronym_in_mixed_case(text: str, start: int, end: int) -> Optional[
 
 def validate_hospital_abbr(text: str, start: int, end: int) -> Optional[bool]:
     # Words of study around an abbreviation make it a school (`graduated from TCFSH`: a senior high school).
-    from ..care_and_study import frame_label  # validators load before the span checks
-
     if validate_acronym_in_mixed_case(text, start, end) is False or frame_label(text, start, end) == "SCHOOL":
         return False
     return None

@@ -5,6 +5,8 @@ from typing import Any, Dict, List, Optional, Union
 from ..corpus.jsonl import read_jsonl
 from ..corpus.labelmap import LabelMap, load_label_map
 from ..corpus.records import CorpusError
+from ..labels import LABELS
+from .scorer import score_records
 
 PathLike = Union[str, Path]
 
@@ -33,8 +35,6 @@ def evaluate_files(gold_path: PathLike, pred_path: PathLike, *, label_map: Union
                 errors.append(CorpusError("prediction has no (readable) gold record", record_id=p.id,
                                           source=str(pred_path)))
         pred = kept
-    from .scorer import score_records
-
     scores = score_records(gold, pred, nlp=nlp, missing=missing, leak=leak)
     if lm is not None:
         scores["deid_label_map"] = {"name": lm.name, **lm.report.to_dict()}
@@ -44,6 +44,4 @@ def evaluate_files(gold_path: PathLike, pred_path: PathLike, *, label_map: Union
 
 
 def _scheme(lm: LabelMap):
-    from ..labels import LABELS
-
     return None if lm.unmapped == "keep" else LABELS

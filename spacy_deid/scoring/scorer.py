@@ -22,8 +22,10 @@ from typing import Any, Dict, Iterable, List, Optional, Tuple
 from spacy.language import Language
 from spacy.util import registry
 
+from ..corpus.docs import doc_to_record
 from ..corpus.records import CorpusError, PhiSpan, Record
 from ..labels import CATEGORY_OF
+from ..tokenizer import blank
 from .leak import LeakReport, record_leaks
 from .prf import PRF, RelaxedPRF, macro, micro
 from .sentences import KINDS, sentence_kind, split_sentences, token_language
@@ -108,8 +110,6 @@ def score_records(gold: Iterable[Record], pred: Iterable[Record], *, nlp: Option
     False skips it.
     """
     if nlp is None:
-        from .. import blank
-
         nlp = blank()
     pairs = pair_records(gold, pred, missing=missing)
     strict_t: Dict[str, PRF] = {}
@@ -178,8 +178,6 @@ def score_records(gold: Iterable[Record], pred: Iterable[Record], *, nlp: Option
 
 def score_examples(examples: Iterable[Any], **kwargs: Any) -> Dict[str, Any]:
     """Score spaCy Examples (`eg.reference` gold, `eg.predicted` prediction) by their `doc.ents`."""
-    from ..corpus.docs import doc_to_record
-
     gold, pred = [], []
     for i, eg in enumerate(examples):
         g, p = doc_to_record(eg.reference, record_id=str(i)), doc_to_record(eg.predicted, record_id=str(i))

@@ -7,7 +7,6 @@ same surrogate in every patient's notes, which links patients — use only when 
 import hashlib
 import logging
 import re
-from functools import lru_cache
 from typing import Any, Dict, FrozenSet, List, Mapping, Optional, Sequence, Tuple, Union
 
 from spacy.tokens import Doc, Span
@@ -21,6 +20,7 @@ from .names import gender_hint
 from .operators import OPERATORS, OperatorRegistry
 from .policies import Policy, load_policy
 from .shapes import shape_surrogate
+from ..dates import parse, selected_reading, shift
 from ..doctext import doc_text
 
 logger = logging.getLogger(__name__)
@@ -34,16 +34,6 @@ _HAN_3PLUS_RE = re.compile(f"^[{HAN_RANGES}]{{3,4}}$")
 
 
 _MISSING = object()
-
-
-@lru_cache(maxsize=None)
-def _dates_shift():
-    """`spacy_deid.dates.shift`, imported once (None if the dates module is unavailable)."""
-    try:
-        from ..dates import shift
-    except ImportError:  # pragma: no cover - the dates module ships with the package
-        return None
-    return shift
 
 
 class SurrogateError(RuntimeError):
@@ -190,10 +180,7 @@ class Resynthesizer:
                      (chosen.get("format"), chosen.get("value"), chosen.get("precision")) if chosen else None)
         shifted = self._date_cache.get(cache_key, _MISSING)
         if shifted is _MISSING:
-            shift = _dates_shift()
-            if shift is None:
-                shifted = None
-            elif chosen is not None and not (chosen.get("precision") == "month-day" and norm):
+            if chosen is not None and not (chosen.get("precision") == "month-day" and norm):
                 # same result as shift(span, ...), which only needs the span for a month-day's year
                 shifted = shift(text, ctx.date_offset, reading=chosen)
             else:
@@ -228,10 +215,6 @@ class Resynthesizer:
 
     def date_year(self, ctx: SpanContext) -> Optional[Tuple[int, str]]:
         """(Christian year, calendar) of a DATE span from its resolved reading, else None."""
-        try:
-            from ..dates import parse, selected_reading
-        except ImportError:  # pragma: no cover
-            return None
         reading = selected_reading(ctx.span)
         if reading is None:  # no date recognizer ran: read the text the way shift() does
             readings = parse(ctx.span.text)

@@ -11,7 +11,7 @@ from .identifiers import email_surrogate, is_tw_id_shape, phone_surrogate, tw_id
 from .keys import Keyed, KeyedDraw, normalize
 from .names import NameSurrogates
 from .shapes import has_han, shape_surrogate
-from .tables import latin_kind, name_tables, place_tables
+from .tables import LABEL_LEXICONS, latin_kind, name_tables, place_tables
 from ..labels import NAME_LABELS
 
 _DIGITS_RE = re.compile(r"\d")
@@ -35,8 +35,6 @@ class SurrogateGenerator:
     def warm_up(self) -> None:
         """Load every lexicon table now (initialize()), not on the first note."""
         _ = self.names
-        from .tables import LABEL_LEXICONS
-
         for label in LABEL_LEXICONS:
             place_tables(label)
 

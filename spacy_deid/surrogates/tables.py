@@ -6,6 +6,7 @@ import re
 from functools import lru_cache
 from typing import Dict, FrozenSet, List, Optional, Sequence, Tuple
 
+from ..lexicons import load
 from .keys import KeyedDraw
 from .shapes import has_han, script_of
 
@@ -43,8 +44,6 @@ class NameTables:
     """Surnames (by length, frequency-weighted), given-name characters and English names by gender."""
 
     def __init__(self):
-        from ..lexicons import load
-
         surnames = [e for e in load("surnames_zh").entries if e.get("romanized")]
         self.surname_by_len: Dict[int, Weighted] = {}
         for n in sorted({len(e["text"]) for e in surnames}):
@@ -111,8 +110,6 @@ class PlaceTables:
     length and final character (市/區/路/科/醫院 keep a city a city and a street a street)."""
 
     def __init__(self, label: str):
-        from ..lexicons import load
-
         han: List[str] = []
         latin: List[str] = []
         for name in LABEL_LEXICONS[label]:
