@@ -16,6 +16,7 @@ import json
 import subprocess
 import sys
 import tempfile
+from importlib import resources
 from itertools import groupby
 from pathlib import Path
 
@@ -27,6 +28,25 @@ from spacy_deid.corpus import doc_to_record, read_jsonl, write_jsonl
 from spacy_deid.refine import DEFAULT_PATIENT_STEPS, RefineStage, note_steps
 
 HEADLINE = ("ents_f", "deid_token_p", "deid_token_r", "deid_category_f")
+
+
+def label_recall(gold_records, pred_records, mapped) -> dict:
+    """Character recall of the gold spans of each original label (whitespace aside), and of all the
+    labels `mapped` names together except `time` ("non-time"): how much of each a prediction covers."""
+    covered, total = {}, {}
+    for gold, pred in zip(gold_records, pred_records):
+        hit = [False] * (len(gold.text) + 1)
+        for span in pred.spans:
+            for i in range(span.start, span.end):
+                hit[i] = True
+        for span in gold.spans:
+            keys = [span.label] + (["non-time"] if span.label in mapped and span.label != "time" else [])
+            for i in range(span.start, span.end):
+                if not gold.text[i].isspace():
+                    for key in keys:
+                        total[key] = total.get(key, 0) + 1
+                        covered[key] = covered.get(key, 0) + hit[i]
+    return {key: round(covered[key] / total[key], 4) for key in sorted(total)}
 
 
 def score(corpus: Path, pred: Path, label_map: str) -> dict:
@@ -57,6 +77,10 @@ def main() -> None:
     records = [r for r in read_jsonl(args.corpus, known_labels=None)]
     if args.limit:
         records = records[:args.limit]
+    mapped = set()
+    if args.label_map != "none":
+        maps = resources.files("spacy_deid").joinpath("resources", "labelmaps", f"{args.label_map}.json")
+        mapped = {k for k, v in json.loads(maps.read_text(encoding="utf8"))["map"].items() if v}
     with tempfile.TemporaryDirectory() as tmp:
         gold = Path(tmp) / "gold.jsonl"
         write_jsonl(records, gold)
@@ -87,10 +111,11 @@ def main() -> None:
             pred = Path(tmp) / f"{name}.pred.jsonl"
             write_jsonl(out, pred)
             scores = score(gold, pred, args.label_map)
+            recall = label_recall(records, out, mapped)
             results[name] = {"steps": steps, **{k: scores.get(k) for k in HEADLINE},
-                             "per_category": scores.get("deid_token_per_category") or scores.get("deid_per_category")}
-            print(f"{args.corpus.stem:20} {name:28} " + "  ".join(f"{k} {scores.get(k) or 0:.3f}" for k in HEADLINE),
-                  flush=True)
+                             "category_per_type": scores.get("deid_category_per_type"), "char_recall": recall}
+            print(f"{args.corpus.stem:20} {name:28} " + "  ".join(f"{k} {scores.get(k) or 0:.3f}" for k in HEADLINE)
+                  + "  char R " + " ".join(f"{k} {v:.3f}" for k, v in recall.items()), flush=True)
     args.output.write_text(json.dumps(results, indent=2, sort_keys=True) + "\n", encoding="utf8")
 
 

@@ -143,6 +143,14 @@ def test_drop_latin_drops_shorthand_no_tagger_supports(nlp):
     assert ent_texts(doc) == [("smith", "DOCTOR"), ("Mary Jones", "PERSON")]
 
 
+def test_drop_latin_keeps_a_place_the_lexicons_know_but_no_acronym(nlp):
+    text = "transferred from chicago to micu, then ccu"
+    doc = with_ents(nlp, text, [("chicago", "CITY", "ner"), ("micu", "DEPARTMENT", "ner"), ("ccu", "SCHOOL", "ner")])
+    # `CCU` is a university's acronym in the lexicons: written in one case it says nothing
+    assert knowledge_drop_latin(doc, text) == 2
+    assert ent_texts(doc) == [("chicago", "CITY")]
+
+
 def test_drop_latin_keeps_an_all_caps_name_the_tagger_supports_and_spans_of_rules(nlp):
     text = "SPOKE WITH MARY JONES ABOUT PLAN. TO MICU AT 0800, CALL 555-1234"
     ents = [("MARY JONES", "PERSON", "ner"), ("MICU", "DEPARTMENT", "ner"), ("555-1234", "PHONE", "rule")]

@@ -19,7 +19,8 @@ the measured choice). Spans from the rules and the date finder are never dropped
 own context. Each step returns how many spans it changed, never which.
 """
 import re
-from typing import Callable, Dict, List, Optional, Sequence
+from functools import lru_cache
+from typing import Callable, Dict, FrozenSet, List, Optional, Sequence
 
 from spacy.tokens import Doc, Span
 
@@ -28,6 +29,7 @@ from ..common_words import common_words
 from ..common_words_zh import plain_han_words
 from ..han import has_han
 from ..labels import CATEGORY_OF
+from ..lexicons import load
 from ..refine.registry import note_steps
 from ..relations import relation_after, relation_label
 from .component import SPANS_KEY
@@ -35,6 +37,8 @@ from .component import SPANS_KEY
 SOURCE = "knowledge"
 _WORD = re.compile(r"[A-Za-z]+")
 _JUDGED = ("NAME", "LOCATION")
+PLACE_LEXICONS = ("cities", "countries", "districts", "hospitals", "locations", "markets", "regions", "schools",
+                  "states", "streets")
 
 
 def knowledge_spans(doc: Doc, key: str = SPANS_KEY) -> Sequence[Span]:
@@ -49,9 +53,20 @@ def _category(label: str) -> Optional[str]:
     return CATEGORY_OF.get(label)
 
 
-def _supported(ent: Span, tags: Sequence[Span]) -> bool:
-    """Does a tagger tag the same kind of thing (a name, or a place) on a character of `ent`?"""
+@lru_cache(maxsize=1)
+def place_values() -> FrozenSet[str]:
+    """Every value of the package's place and organisation lexicons, case-folded, less the acronyms
+    (`CCU` is a university's and a coronary care unit's): in a note typed in one case they say nothing."""
+    return frozenset(value.casefold() for name in PLACE_LEXICONS for value in load(name).strings()
+                     if not (value.isascii() and value.isupper()))
+
+
+def _supported(ent: Span, value: str, tags: Sequence[Span]) -> bool:
+    """Does a tagger tag the same kind of thing (a name, or a place) on a character of `ent`, or, for a
+    place, is its text a place the lexicons know (`士林`, `Boston`)?"""
     category = _category(ent.label_)
+    if category == "LOCATION" and value.casefold() in place_values():
+        return True
     return any(tag.start_char < ent.end_char and ent.start_char < tag.end_char
                and _category(tag.label_) == category for tag in tags)
 
@@ -92,7 +107,7 @@ def drop_spans(doc: Doc, text: str, latin: bool, han: bool, needs_support: bool 
     for ent in doc.ents:
         value = text[ent.start_char:ent.end_char]
         judged = _judged(ent) and (han if has_han(value) else (latin and (_caseless(value) or _common(value, ent.label_))))
-        if (judged and not (needs_support and _supported(ent, tags))
+        if (judged and not (needs_support and _supported(ent, value, tags))
                 and not _cued(text, ent.start_char, ent.end_char)):
             dropped += 1
         else:
