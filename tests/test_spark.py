@@ -20,7 +20,7 @@ from typer.testing import CliRunner
 
 from spacy_deid import deidentify
 from spacy_deid.cli import app, run_cmd
-from spacy_deid.spark import LOADS, _PIPELINES, deidentify_dataframe
+from spacy_deid.spark import deidentify_dataframe
 from spacy_deid.synth import generate
 
 from deid_notegen import make_notes
@@ -206,11 +206,20 @@ def test_pipeline_is_loaded_once_per_worker(cli, run_output, spark, tmp_path):
     out = tmp_path / "out.jsonl"
     assert cli("spark", src, out, "--partitions", 8, "--no-progress").exit_code == 0
     assert out.read_bytes() == expected.read_bytes()
-    probe = spark.sparkContext.parallelize(range(8), 8).map(
-        lambda _: (os.getpid(), LOADS["count"], len(_PIPELINES))).collect()
-    assert any(loads for _, loads, _ in probe)
-    assert all(loads == cached for _, loads, cached in probe)  # never a second load of one setting
-    assert all(loads <= 2 for _, loads, _ in probe)  # the CLI's setting, and the demo-free default
+
+    def loads_here(frame):  # on the grouped-map workers: that process's module, not a pickled copy
+        import importlib
+
+        import pandas
+
+        module = importlib.import_module("spacy_deid.spark")
+        return pandas.DataFrame([[os.getpid(), module.LOADS["count"], len(module._PIPELINES)]])
+
+    probe = [tuple(r) for r in spark.range(16).repartition(8).groupBy("id")
+             .applyInPandas(loads_here, "pid long, loads long, cached long").collect()]
+    assert any(loads for _, loads, _ in probe), probe
+    assert all(loads == cached for _, loads, cached in probe), probe  # never two loads of one setting
+    assert all(loads <= 1 for _, loads, _ in probe), probe  # tests and CLI use one loader and key
 
 
 def test_parquet_and_csv_in_and_out(cli, run_output, notes, spark, tmp_path):
