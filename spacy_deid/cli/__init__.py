@@ -27,6 +27,7 @@ from . import assemble_cmd  # noqa: E402,F401
 from . import install_default_cmd  # noqa: E402,F401
 from . import encoder_cmd  # noqa: E402,F401
 from . import run_cmd  # noqa: E402,F401
+from . import principles_cmd  # noqa: E402,F401
 from . import spark_cmd  # noqa: E402,F401
 
 

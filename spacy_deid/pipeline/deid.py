@@ -26,12 +26,14 @@ from typing import Any, Callable, Dict, Iterable, List, Optional, Sequence, Unio
 
 import srsly
 from spacy.language import Language
-from spacy.tokens import Doc
+from spacy.tokens import Doc, Span
 from spacy.training import Example
 from spacy import util
 
 from ..extensions import install_extensions
+from ..doctext import doc_text
 from ..overlap import OverlapPolicy, merge_into_ents
+from ..principles import Principle, PrincipleMatcher, read_principles, write_principles
 from ..refine import DEFAULT_NOTE_STEPS, DEFAULT_PATIENT_STEPS, RefineStage
 
 SUBCOMPONENTS = ("rules", "dates", "surrogates")
@@ -51,6 +53,7 @@ class Deid:
         self.name = name
         self.overlap_policy = overlap_policy
         self.refine = RefineStage(note_steps, patient_steps)
+        self.principles = PrincipleMatcher()
         present = set(nlp.pipe_factories.values())
         wanted = {"rules": rules, "dates": dates, "surrogates": surrogates}
         configs = {"rules": rules_config, "dates": dates_config, "surrogates": surrogates_config}
@@ -86,9 +89,26 @@ class Deid:
             self.rules(doc)
         if self.dates is not None:
             self.dates(doc)
-        if self.rules is None and self.dates is None:
+        if len(self.principles):
+            merge_into_ents(doc, self.principle_spans(doc), self.overlap_policy)
+        elif self.rules is None and self.dates is None:
             merge_into_ents(doc, [], self.overlap_policy)  # still mark NER entities' source
         return self.refine.refine_note(doc)
+
+    def principle_spans(self, doc: Doc) -> List[Span]:
+        """Spans of the accepted principles (`spacy_deid.principles`), `span._.source = "principle"`;
+        a match that does not align with the tokens is left out."""
+        spans = []
+        for start, end, label in self.principles.find(doc_text(doc)):
+            span = doc.char_span(start, end, label=label)
+            if span is not None:
+                span._.source = "principle"
+                spans.append(span)
+        return spans
+
+    def add_principles(self, principles: Iterable[Union[Principle, Dict[str, Any]]]) -> None:
+        """Add principles (only `accepted` ones run), e.g. those `spacy-deid principles learn` wrote."""
+        self.principles.add(p if isinstance(p, Principle) else Principle.from_dict(p) for p in principles)
 
     def resolve(self, docs: List[Doc]) -> List[Doc]:
         """Over one patient's notes: re-resolve ambiguous dates (majority vote), then the patient steps
@@ -120,9 +140,11 @@ class Deid:
     def initialize(self, get_examples: Optional[Callable[[], Iterable[Example]]] = None, *,
                    nlp: Optional[Language] = None, rules: Optional[Dict[str, Any]] = None,
                    dates: Optional[Dict[str, Any]] = None,
-                   surrogates: Optional[Dict[str, Any]] = None) -> None:
+                   surrogates: Optional[Dict[str, Any]] = None, principles: Optional[str] = None) -> None:
         """Initialize each part; `[initialize.components.deid.rules]` etc. pass their settings on
-        (e.g. extra `patterns` for the rules)."""
+        (e.g. extra `patterns` for the rules); `principles` is a principle file (JSON) to load."""
+        if principles:
+            self.principles = PrincipleMatcher(read_principles(principles))
         settings = {"rules": rules or {}, "dates": dates or {}, "surrogates": surrogates or {}}
         for part, comp in self.parts.items():
             if hasattr(comp, "initialize"):
@@ -142,12 +164,16 @@ class Deid:
         path = util.ensure_path(path)
         path.mkdir(parents=True, exist_ok=True)
         srsly.write_json(path / "parts.json", sorted(self.parts))
+        if self.principles.principles:
+            write_principles(self.principles.principles, path / "principles.json")
         for part, comp in self.parts.items():
             if hasattr(comp, "to_disk"):
                 comp.to_disk(path / part, exclude=exclude)
 
     def from_disk(self, path: Union[str, Path], *, exclude: Iterable[str] = tuple()) -> "Deid":
         path = util.ensure_path(path)
+        if (path / "principles.json").exists():
+            self.principles = PrincipleMatcher(read_principles(path / "principles.json"))
         for part, comp in self.parts.items():
             if hasattr(comp, "from_disk") and (path / part).exists():
                 comp.from_disk(path / part, exclude=exclude)
@@ -156,10 +182,12 @@ class Deid:
     def to_bytes(self, *, exclude: Iterable[str] = tuple()) -> bytes:
         data = {part: comp.to_bytes(exclude=exclude) for part, comp in self.parts.items()
                 if hasattr(comp, "to_bytes")}
+        data["principles"] = [p.to_dict() for p in self.principles.principles]
         return srsly.msgpack_dumps(data)
 
     def from_bytes(self, bytes_data: bytes, *, exclude: Iterable[str] = tuple()) -> "Deid":
         data = srsly.msgpack_loads(bytes_data)
+        self.principles = PrincipleMatcher(Principle.from_dict(p) for p in data.get("principles", []))
         for part, comp in self.parts.items():
             if part in data and hasattr(comp, "from_bytes"):
                 comp.from_bytes(data[part], exclude=exclude)
