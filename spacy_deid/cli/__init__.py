@@ -29,6 +29,7 @@ from . import encoder_cmd  # noqa: E402,F401
 from . import run_cmd  # noqa: E402,F401
 from . import principles_cmd  # noqa: E402,F401
 from . import spark_cmd  # noqa: E402,F401
+from . import review_cmd  # noqa: E402,F401
 
 
 def main() -> None:
