@@ -9,18 +9,21 @@ import typer
 from . import app
 from .run_io import atomic_file
 from ..review import load, render
-from ..surrogates.keys import ENV_VAR, InvalidKeyError, MissingKeyError, pseudonymize_field, resolve_key
+from ..surrogates import keys
 
 
 def _pseudonym(key: Optional[str], demo_key: bool, id_field: str) -> Optional[Callable[[str], str]]:
     """The id `run` writes for an original id, when a key is at hand (else pairing goes without it)."""
-    if not key and not demo_key and not os.environ.get(ENV_VAR):
+    if not key and not demo_key and not os.environ.get(keys.ENV_VAR):
         return None
     try:
-        secret = resolve_key(key, demo_key=demo_key)
-    except (MissingKeyError, InvalidKeyError) as err:
+        secret = keys.resolve_key(key, demo_key=demo_key)
+    except (keys.MissingKeyError, keys.InvalidKeyError) as err:
         raise typer.BadParameter(str(err), param_hint="--key") from None
-    return lambda value: pseudonymize_field(secret, id_field, value)
+    # `run` pseudonymizes ids with this function (issue 47); module attribute so this file does not
+    # depend on the order in which the two changes land
+    pseudonymize = keys.pseudonymize_field
+    return lambda value: pseudonymize(secret, id_field, value)
 
 
 @app.command("review")
@@ -31,7 +34,7 @@ def review_command(
                                                  "`run`: shows the original side. The page then HOLDS PHI."),
     sample_size: Optional[int] = typer.Option(None, "--sample", min=1, help="Review a random sample of N notes."),
     seed: int = typer.Option(0, "--seed", help="Seed of --sample (same seed, same sample)."),
-    key: Optional[str] = typer.Option(None, "--key", help=f"The key `run` used (or {ENV_VAR}): pairs "
+    key: Optional[str] = typer.Option(None, "--key", help=f"The key `run` used (or {keys.ENV_VAR}): pairs "
                                       "pseudonymized ids with the original ids."),
     demo_key: bool = typer.Option(False, "--demo-key", help="`run` used the public demo key."),
     text_field: str = typer.Option("text", "--text-field"),
