@@ -93,11 +93,12 @@ def _caseless(value: str) -> bool:
 
 
 # -- drop -----------------------------------------------------------------------------------------
-def _judged(ent: Span) -> bool:
-    return (ent._.source or "ner") == "ner" and _category(ent.label_) in _JUDGED
+def _judged(ent: Span, categories: Sequence[str]) -> bool:
+    return (ent._.source or "ner") == "ner" and _category(ent.label_) in categories
 
 
-def drop_spans(doc: Doc, text: str, latin: bool, han: bool, needs_support: bool = True) -> int:
+def drop_spans(doc: Doc, text: str, latin: bool, han: bool, needs_support: bool = True,
+               categories: Sequence[str] = _JUDGED) -> int:
     """Drop each NER name or place that no relation word, title or physician's role stands beside and
     no tagger tags as the same kind of thing (`needs_support`), when it is in Latin script and written
     without a capital that marks a name (`latin`), or in Han script (`han`); returns how many."""
@@ -106,7 +107,7 @@ def drop_spans(doc: Doc, text: str, latin: bool, han: bool, needs_support: bool 
     dropped = 0
     for ent in doc.ents:
         value = text[ent.start_char:ent.end_char]
-        judged = _judged(ent) and (han if has_han(value) else (latin and (_caseless(value) or _common(value, ent.label_))))
+        judged = _judged(ent, categories) and (han if has_han(value) else (latin and (_caseless(value) or _common(value, ent.label_))))
         if (judged and not (needs_support and _supported(ent, value, tags))
                 and not _cued(text, ent.start_char, ent.end_char)):
             dropped += 1
@@ -174,6 +175,14 @@ def knowledge_drop_latin(doc: Doc, text: str) -> int:
     return drop_spans(doc, text, latin=True, han=False)
 
 
+def knowledge_drop_latin_names(doc: Doc, text: str) -> int:
+    return drop_spans(doc, text, latin=True, han=False, categories=("NAME",))
+
+
+def knowledge_drop_latin_places(doc: Doc, text: str) -> int:
+    return drop_spans(doc, text, latin=True, han=False, categories=("LOCATION",))
+
+
 def knowledge_drop_han(doc: Doc, text: str) -> int:
     return drop_spans(doc, text, latin=False, han=True)
 
@@ -196,7 +205,8 @@ def knowledge_add_places(doc: Doc, text: str) -> int:
     return add_tagged(doc, text, ("LOCATION",), lambda d, t, tag: tag.label_)
 
 
-STEPS = {step.__name__: step for step in (knowledge_drop_latin, knowledge_drop_han, knowledge_drop_caseless,
+STEPS = {step.__name__: step for step in (knowledge_drop_latin, knowledge_drop_latin_names,
+                                          knowledge_drop_latin_places, knowledge_drop_han, knowledge_drop_caseless,
                                           knowledge_add_cued, knowledge_add_names, knowledge_add_places)}
 for _name, _step in STEPS.items():
     note_steps.register(_name, func=_step)
