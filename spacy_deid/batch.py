@@ -13,11 +13,19 @@ keyed, not remembered), only the date vote sees fewer notes. `grouping="full"` i
 record until the input ends (memory grows with the whole input) so every patient is voted on whole.
 Records without a patient id are each their own group (per-document voting).
 
+Output fields: an output record carries only what the user chose (`OutputFields`): by default the
+id and patient fields become keyed pseudonyms (HMAC under the surrogate key, stable across runs) and
+every other input field is dropped; `keep` keeps a field verbatim, `pseudonymize` adds one.
+`output_record` builds the record that `spacy-deid run` (and everything that must match it) writes.
+
 Results come back in input order, one `DeidResult` per input item. A record that cannot be processed
 (no text, text over `max_chars`, a reader error passed in as a `CorpusError`, a failure inside the
 pipeline) gets `error` set, naming the record, never its text; the other records go on.
 """
 import logging
+import multiprocessing
+import signal
+import threading
 from dataclasses import dataclass, field
 from typing import Any, Callable, Dict, Iterable, Iterator, List, Optional, Sequence, Tuple, Union
 
@@ -26,6 +34,7 @@ from spacy.tokens import Doc
 
 from .corpus import CorpusError, Record
 from .extensions import install_extensions
+from .surrogates.keys import InvalidKeyError, MissingKeyError, pseudonymize_field
 
 logger = logging.getLogger(__name__)
 
@@ -44,7 +53,8 @@ class DeidResult:
     replacements: List[Dict[str, Any]] = field(default_factory=list)
     error: Optional[str] = None
     line: Optional[int] = None
-    record: Optional[Dict[str, Any]] = None  # the input fields (for writers that keep them)
+    record: Optional[Dict[str, Any]] = None  # the INPUT record (PHI): never write it out as such
+    fields: Optional[Dict[str, Any]] = None  # the chosen output fields (`OutputFields`), text aside
 
     @property
     def ok(self) -> bool:
@@ -53,11 +63,54 @@ class DeidResult:
     def to_dict(self) -> Dict[str, Any]:
         return {"id": self.id, "index": self.index, "patient_id": self.patient_id,
                 "deid_text": self.deid_text, "replacements": self.replacements, "error": self.error,
-                "line": self.line, "record": self.record}
+                "line": self.line, "record": self.record, "fields": self.fields}
 
     @classmethod
     def from_dict(cls, data: Dict[str, Any]) -> "DeidResult":
         return cls(**data)
+
+
+@dataclass(frozen=True)
+class OutputFields:
+    """Which input fields an output record carries besides the text. Why: an id like
+    `7730418-20210302` or a `name` column is PHI that the text's de-identification never sees."""
+
+    key: bytes
+    pseudonymize: Tuple[str, ...] = ("id", "patient_id")
+    keep: Tuple[str, ...] = ()
+
+    @classmethod
+    def default(cls, key: bytes, *, id_key: str = "id", patient_key: str = "patient_id",
+                keep: Sequence[str] = (), pseudonymize: Sequence[str] = ()) -> "OutputFields":
+        """The id and patient fields pseudonymized, plus `pseudonymize`; `keep` wins over both."""
+        names = [n for n in (id_key, patient_key, *pseudonymize) if n not in keep]
+        return cls(key, tuple(dict.fromkeys(names)), tuple(dict.fromkeys(keep)))
+
+    def apply(self, record: Optional[Dict[str, Any]], text_key: str) -> Dict[str, Any]:
+        """The chosen fields of `record`, in its order (the text field is left to `output_record`)."""
+        out: Dict[str, Any] = {}
+        for name, value in (record or {}).items():
+            if name == text_key:
+                out[name] = None  # a placeholder, so the text keeps its place among the fields
+            elif name in self.keep:
+                out[name] = value
+            elif name in self.pseudonymize:
+                out[name] = None if value in (None, "") else pseudonymize_field(self.key, name, value)
+        return out
+
+
+def output_record(result: "DeidResult", text_key: str = "text",
+                  replacements_key: Optional[str] = "replacements") -> Dict[str, Any]:
+    """The record written for a successful result: the chosen fields (`result.fields`) in input
+    order, the de-identified text in the text field, then the replacements (when `replacements_key`).
+    The one place that decides what leaves the machine: `run`'s writers and Spark use it."""
+    if result.fields is None:
+        raise ValueError(f"record {result.id!r}: no output fields chosen (pass fields=OutputFields(...))")
+    record = dict(result.fields)
+    record[text_key] = result.deid_text
+    if replacements_key:
+        record[replacements_key] = result.replacements
+    return record
 
 
 @dataclass
@@ -103,6 +156,17 @@ class Stages:
             self.nlp.get_pipe(name).resynthesize(doc)
         for name in self.surrogates:
             self.nlp.get_pipe(name)(doc)
+
+    def key(self) -> bytes:
+        """The surrogate key, resolved now (a missing or weak key fails here): the output fields'
+        pseudonyms are keyed with it, so one secret governs everything that leaves."""
+        for name in self.deid:
+            part = self.nlp.get_pipe(name).surrogates
+            if part is not None:
+                return part.engine.key
+        for name in self.surrogates:
+            return self.nlp.get_pipe(name).engine.key
+        raise ValueError("the pipeline's deid has surrogates switched off: nothing to key the output with")
 
 
 def _to_item(index: int, raw: InputItem, *, id_key: str, text_key: str, patient_key: str,
@@ -185,10 +249,6 @@ def _group_items(items: Iterable[_Item], grouping: str) -> Iterator[List[_Item]]
 
 
 def _fatal_errors() -> Tuple[type, ...]:
-    try:
-        from .surrogates.keys import InvalidKeyError, MissingKeyError
-    except ImportError:  # pragma: no cover - surrogates are part of the package
-        return ()
     return (MissingKeyError, InvalidKeyError)
 
 
@@ -251,19 +311,29 @@ def prepare(records: Iterable[InputItem], *, id_key: str = "id", text_key: str =
 
 def deidentify(nlp: Language, records: Iterable[InputItem], *, patient_key: str = "patient_id",
                id_key: str = "id", text_key: str = "text", max_chars: int = DEFAULT_MAX_CHARS,
-               grouping: str = "contiguous") -> Iterator[DeidResult]:
+               grouping: str = "contiguous", keep_fields: Sequence[str] = (),
+               pseudonymize_fields: Sequence[str] = (),
+               fields: Optional[OutputFields] = None) -> Iterator[DeidResult]:
     """Yield one DeidResult per input item, in input order (see the module docstring).
 
     `records`: dicts (with `id_key`, `text_key`, `patient_key`), `corpus.Record`s, or `CorpusError`s
     from a reader (passed through as error results, so a broken line keeps its place).
+    `result.fields` holds what `spacy-deid run` writes besides the text: `id_key` and `patient_key`
+    pseudonymized with the surrogate key, `pseudonymize_fields` too, `keep_fields` verbatim, nothing
+    else (`fields` overrides all three); `output_record(result)` is the whole output record.
     """
     install_extensions()
     if nlp.max_length <= max_chars:
         nlp.max_length = max_chars + 1  # the limit is ours (max_chars), per note and reported per note
     stages = Stages(nlp)
+    if fields is None:
+        fields = OutputFields.default(stages.key(), id_key=id_key, patient_key=patient_key,
+                                      keep=keep_fields, pseudonymize=pseudonymize_fields)
     groups = prepare(records, id_key=id_key, text_key=text_key, patient_key=patient_key,
                      max_chars=max_chars, grouping=grouping)
-    yield from ordered(process_group(nlp, group, stages) for group in groups)
+    for result in ordered(process_group(nlp, group, stages) for group in groups):
+        result.fields = fields.apply(result.record, text_key)
+        yield result
 
 
 def ordered(result_groups: Iterable[List[DeidResult]]) -> Iterator[DeidResult]:
@@ -289,6 +359,9 @@ class WorkerError(RuntimeError):
 
 
 def _worker_init(load_nlp: Callable[[], Language], max_chars: int) -> None:
+    # Ctrl-C reaches the whole process group: the parent alone handles it (and ends the workers), so
+    # a worker never dies half-way with a traceback of its own.
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
     # An exception escaping a pool initializer kills the worker, and the pool starts another one,
     # forever: keep the failure and report it on the first task instead.
     try:
@@ -310,25 +383,33 @@ def deidentify_parallel(load_nlp: Callable[[], Language], records: Iterable[Inpu
                         n_process: int = 2, patient_key: str = "patient_id", id_key: str = "id",
                         text_key: str = "text", max_chars: int = DEFAULT_MAX_CHARS,
                         grouping: str = "contiguous", chunksize: int = 4,
-                        max_in_flight: Optional[int] = None) -> Iterator[DeidResult]:
+                        max_in_flight: Optional[int] = None,
+                        fields: Optional[OutputFields] = None) -> Iterator[DeidResult]:
     """Like `deidentify`, with `n_process` worker processes, each loading its own pipeline with the
     picklable `load_nlp`. Patients go to workers whole; results come back in input order, identical
-    to a single process (surrogates are keyed, not stateful).
+    to a single process (surrogates are keyed, not stateful). `fields` chooses `result.fields` (the
+    key lives in the workers' pipelines, so the caller passes it); None leaves them unset.
 
     Memory: at most `max_in_flight` groups (default 16 per worker) are read ahead of the writer,
     so a large input streams instead of being queued whole (Pool.imap alone would read it all).
-    The input fields stay in this process; workers get the text and return only results."""
-    import multiprocessing
-    import threading
+    The input fields stay in this process; workers get the text and return only results.
 
+    Shutdown: when the consumer stops (an exception, Ctrl-C, a closed generator) the feeding thread
+    is told to stop and the workers are terminated; the feeder never blocks without a timeout, since
+    `Pool.terminate()` joins it (a feeder stuck on the read-ahead limit used to hang the run)."""
     limit = max(max_in_flight or 16 * n_process, chunksize)  # >= chunksize, or imap would stall
     slots = threading.BoundedSemaphore(limit)
+    stop = threading.Event()
     kept: Dict[int, Optional[Dict[str, Any]]] = {}
 
     def feed() -> Iterator[List[_Item]]:
         for group in prepare(records, id_key=id_key, text_key=text_key, patient_key=patient_key,
                              max_chars=max_chars, grouping=grouping):
-            slots.acquire()
+            while not slots.acquire(timeout=0.05):
+                if stop.is_set():
+                    return
+            if stop.is_set():
+                return
             light = []
             for it in group:
                 kept[it.index] = it.record
@@ -340,8 +421,16 @@ def deidentify_parallel(load_nlp: Callable[[], Language], records: Iterable[Inpu
             slots.release()
             for res in group:
                 res.record = kept.pop(res.index, None)
+                if fields is not None:
+                    res.fields = fields.apply(res.record, text_key)
             yield group
 
     ctx = multiprocessing.get_context("spawn")  # no fork of a threaded parent (progress bars, BLAS)
-    with ctx.Pool(n_process, initializer=_worker_init, initargs=(load_nlp, max_chars)) as pool:
+    pool = ctx.Pool(n_process, initializer=_worker_init, initargs=(load_nlp, max_chars))
+    try:
         yield from ordered(restored(pool.imap(_worker_run, feed(), chunksize=chunksize)))
+        pool.close()
+    finally:
+        stop.set()
+        pool.terminate()  # a no-op for workers already gone; ends busy ones at once
+        pool.join()

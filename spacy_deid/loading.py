@@ -8,7 +8,11 @@ from pathlib import Path
 from typing import Any, Dict, Optional, Union
 
 import spacy
+from spacy import util
 from spacy.language import Language
+
+from .extensions import install_extensions
+from .tokenizer import blank
 
 DEFAULT_PIPELINE_DIR = "default_pipeline"
 
@@ -27,8 +31,6 @@ def load(name: Optional[Union[str, Path]] = None, *, config: Optional[Dict[str, 
 
     `config` overrides settings, e.g. `{"components": {"deid": {"demo_key": True}}}`.
     """
-    from .extensions import install_extensions
-
     install_extensions()
     if name is None:
         if not has_default_pipeline():
@@ -43,8 +45,6 @@ def load(name: Optional[Union[str, Path]] = None, *, config: Optional[Dict[str, 
 def saved_config(name: Union[str, Path]):
     """A saved pipeline's config (a path, or a package's), read without loading it; None when it
     cannot be read (a package laid out otherwise: it is then loaded without overrides)."""
-    from spacy import util
-
     try:
         path = Path(name) if Path(name).exists() else Path(util.get_package_path(str(name)))
         # an installed `spacy package` keeps its pipeline one folder down (`<name>-<version>/`)
@@ -74,8 +74,6 @@ def load_recognizer(name: Union[str, Path], recall_bias: Optional[float] = None)
     NER adds), or a pipeline path / package name. Surrogates are switched off, so no key is needed.
     `recall_bias`: the NER's precision/recall dial (`closed_ner`); None keeps the pipeline's own.
     """
-    from . import blank
-
     if str(name) == "rules":
         recall_bias_overrides(None, recall_bias)  # no NER: a dial asked for is an error, not ignored
         nlp = blank()

@@ -5,9 +5,19 @@ Patients are processed whole (dates voted over all their notes, see `spacy_deid.
 process. The output is written atomically; records that cannot be processed go to `--errors` (id,
 line and reason, never text) and make the exit code 1. Nothing PHI-bearing is printed or logged:
 the progress bar and the summary show counts and rates only.
+
+The output carries only what the user chose (`spacy_deid.batch.OutputFields`): the de-identified
+text, the replacements, the id and patient fields as keyed pseudonyms, `--pseudonymize-field`s, and
+`--keep-field`s verbatim; every other input field is dropped.
+
+Stopping: Ctrl-C (SIGINT) and SIGTERM end the workers and the run within seconds, remove every
+temporary file and exit 130 / 143; a rerun starts over and replaces the output atomically (an
+interrupted run leaves no partial output to resume from, by design: nothing half-written is ever
+mistaken for a result).
 """
 import functools
 import os
+import signal
 import sys
 import time
 from pathlib import Path
@@ -16,14 +26,38 @@ from typing import Any, Dict, Iterable, Iterator, List, Optional
 import typer
 
 from . import app
+from ..batch import OutputFields, WorkerError, deidentify, deidentify_parallel, output_record
 from .gpu import use_gpu
 from .recall_bias import RECALL_BIAS_OPTION, recall_bias_errors
 from .run_io import (
-    atomic_dir, atomic_file, count_csv, count_jsonl, csv_fieldnames, detect_format, json_line,
-    read_csv, read_jsonl, read_txt_dir, txt_files,
+    UnsupportedInput, atomic_dir, atomic_file, count_csv, count_jsonl, csv_fieldnames, detect_format,
+    encodable, json_line, printable, read_csv, read_jsonl, read_txt_dir, same_or_inside,
+    sweep_private_dir, txt_files,
 )
 
 KEY_ENV = "SPACY_DEID_KEY"
+EXIT_OK, EXIT_FAILED_RECORDS, EXIT_USAGE, EXIT_CRASH = 0, 1, 2, 3
+EXIT_CODES_HELP = ("Exit codes: 0 every record written; 1 some records failed (see --errors), the rest "
+                   "written; 2 usage or configuration error (bad option, key, model, input type, "
+                   "unwritable or unsafe output), nothing written; 3 crash (a worker or the writer "
+                   "failed), nothing written; 130 / 143 interrupted by Ctrl-C / SIGTERM, nothing "
+                   "written, temporary files removed.")
+
+
+class Interrupted(BaseException):
+    """SIGTERM (or Ctrl-C) while running: unwinds like KeyboardInterrupt, so every temporary file is
+    removed and the workers are ended on the way out."""
+
+    def __init__(self, signum: int):
+        super().__init__(signum)
+        self.signum = signum
+
+
+def _raise_interrupted(signum, frame) -> None:
+    # once: a second Ctrl-C must not cut short the cleanup the first one started (a few seconds)
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.signal(signal.SIGTERM, signal.SIG_IGN)
+    raise Interrupted(signum)
 
 
 def load_pipeline(model: Optional[str], overrides: Dict[str, Any], max_chars: int, gpu_id: int = -1,
@@ -68,9 +102,10 @@ def load_pipeline(model: Optional[str], overrides: Dict[str, Any], max_chars: in
     return nlp
 
 
-def _preflight(nlp) -> None:
-    """Run the pipeline once on a fixed synthetic note, so a missing or short key (or a pipeline
-    without surrogates) is one clear message instead of an error on every record."""
+def _preflight(nlp) -> bytes:
+    """Run the pipeline once on a fixed synthetic note, so a missing or weak key (or a pipeline
+    without surrogates) is one clear message instead of an error on every record; returns the key
+    (the output fields' pseudonyms use it)."""
     from ..batch import Stages
 
     try:
@@ -81,6 +116,7 @@ def _preflight(nlp) -> None:
         stages.resynthesize(doc)
         if doc._.deid_text is None:
             raise ValueError("the pipeline writes no doc._.deid_text")
+        return stages.key()
     except Exception as err:  # noqa: BLE001 - our own message on synthetic text: no PHI
         typer.secho(f"error: {type(err).__name__}: {err}", err=True, fg=typer.colors.RED)
         raise typer.Exit(code=2) from None
@@ -102,70 +138,118 @@ def _total(path: Path, fmt: str) -> int:
     return len(txt_files(path))
 
 
-def _output_record(result, text_field: str, replacements_field: str) -> Dict[str, Any]:
-    record = dict(result.record or {})
-    record[text_field] = result.deid_text
-    if replacements_field:
-        record[replacements_field] = result.replacements
-    return record
+def _safe_error_line(result) -> str:
+    return json_line({"id": printable(result.id), "line": result.line, "error": printable(result.error)})
 
 
 class _Writers:
-    """Output, errors and audit streams, all opened atomically."""
+    """Output, errors and audit streams, all opened atomically. Each record is serialized whole
+    before anything of it is written, so one that cannot be written (a lone surrogate in a field)
+    becomes an error record and the others go on.
+
+    `fields` (an `OutputFields`) chooses the output fields of results that have none yet; a writer
+    given none writes results whose `fields` are unset with their input fields (legacy callers)."""
 
     def __init__(self, out_file, out_fmt: str, out_dir: Optional[Path], fieldnames: List[str],
-                 text_field: str, replacements_field: str, errors_file, audit_file):
+                 text_field: str, replacements_field: str, errors_file, audit_file,
+                 fields: Optional[OutputFields] = None):
         self.out_file, self.out_fmt, self.out_dir = out_file, out_fmt, out_dir
         self.text_field, self.replacements_field = text_field, replacements_field
         self.errors_file, self.audit_file = errors_file, audit_file
+        self.fields = fields
         self.csv_writer = None
+        self.csv_buffer = None
         if out_fmt == "csv":
             import csv
+            import io
 
-            columns = list(fieldnames)
+            columns = [n for n in fieldnames if fields is None or n == text_field or n in fields.keep
+                       or n in fields.pseudonymize]
             if replacements_field and replacements_field not in columns:
                 columns.append(replacements_field)
-            self.csv_writer = csv.DictWriter(out_file, fieldnames=columns, extrasaction="ignore")
+            self.csv_buffer = io.StringIO(newline="")
+            self.csv_writer = csv.DictWriter(self.csv_buffer, fieldnames=columns, extrasaction="ignore")
             self.csv_writer.writeheader()
-        self.replacements_log = None
+            out_file.write(self._take_csv())
 
-    def write(self, result) -> None:
+    def _take_csv(self) -> str:
+        text = self.csv_buffer.getvalue()
+        self.csv_buffer.seek(0)
+        self.csv_buffer.truncate()
+        return text
+
+    def _record(self, result) -> Dict[str, Any]:
+        if result.fields is None:
+            if self.fields is not None:
+                result.fields = self.fields.apply(result.record, self.text_field)
+            else:
+                result.fields = {**(result.record or {}), self.text_field: None}
+        return output_record(result, self.text_field, self.replacements_field)
+
+    def _serialize(self, result) -> List[str]:
+        """The output text of one good record (output line, then audit lines), all checked."""
         import json
 
-        if not result.ok:
-            if self.errors_file is not None:
-                self.errors_file.write(json_line({"id": result.id, "line": result.line, "error": result.error}))
-            return
-        if self.audit_file is not None:
-            original = (result.record or {}).get(self.text_field, "")
-            for rep in result.replacements:
-                self.audit_file.write(json_line({
-                    "id": result.id, "patient_id": result.patient_id, "label": rep.get("label"),
-                    "start": rep.get("start"), "end": rep.get("end"),
-                    "original": original[rep["start"]:rep["end"]], "surrogate": rep.get("surrogate")}))
         if self.out_fmt == "jsonl":
-            self.out_file.write(json_line(_output_record(result, self.text_field, self.replacements_field)))
+            out = json_line(self._record(result))
         elif self.out_fmt == "csv":
-            row = _output_record(result, self.text_field, self.replacements_field)
+            row = self._record(result)
             if self.replacements_field:
                 row[self.replacements_field] = json.dumps(row[self.replacements_field], ensure_ascii=False)
             self.csv_writer.writerow(row)
+            out = self._take_csv()
         else:
-            target = self.out_dir / f"{result.id}.txt"
-            target.parent.mkdir(parents=True, exist_ok=True)
-            target.write_text(result.deid_text, encoding="utf8")
-            if self.replacements_field:
-                self.out_file.write(json_line({"id": result.id, "replacements": result.replacements}))
+            out = json_line({"id": result.id, "replacements": result.replacements}) if self.replacements_field else ""
+        lines = [out]
+        if self.audit_file is not None:
+            original = (result.record or {}).get(self.text_field, "")
+            for rep in result.replacements:
+                lines.append(json_line({
+                    "id": result.id, "patient_id": result.patient_id, "label": rep.get("label"),
+                    "start": rep.get("start"), "end": rep.get("end"),
+                    "original": original[rep["start"]:rep["end"]], "surrogate": rep.get("surrogate")}))
+        return lines
+
+    def write(self, result) -> bool:
+        """Write one result; False when it failed (as given, or because it cannot be written)."""
+        if result.ok:
+            lines = self._serialize(result)
+            if all(encodable(line) for line in lines):
+                out, audit = lines[0], lines[1:]
+                if self.out_fmt == "txt":
+                    target = self.out_dir / f"{result.id}.txt"
+                    target.parent.mkdir(parents=True, exist_ok=True)
+                    target.write_text(result.deid_text, encoding="utf8")
+                if out:
+                    self.out_file.write(out)
+                for line in audit:
+                    self.audit_file.write(line)
+                return True
+            result.error = (f"record {printable(result.id)!r}: a field holds text that is not valid Unicode "
+                            "(a lone surrogate such as \\udc00); it cannot be written")
+            result.deid_text, result.replacements = None, []
+        if self.errors_file is not None:
+            self.errors_file.write(_safe_error_line(result))
+        return False
 
 
-@app.command("run")
+@app.command("run", help=f"De-identify INPUT_PATH into OUTPUT_PATH. {EXIT_CODES_HELP}")
 def run_command(
     input_path: Path = typer.Argument(..., exists=True, help="Notes: .jsonl, .csv or a folder of .txt files."),
     output_path: Path = typer.Argument(..., help="Output: same format as the input (a folder for .txt)."),
     text_field: str = typer.Option("text", "--text-field", help="Field holding the note text."),
     patient_field: str = typer.Option("patient_id", "--patient-field",
-                                      help="Field grouping a patient's notes (dates voted together)."),
-    id_field: str = typer.Option("id", "--id-field", help="Field naming the record in errors."),
+                                      help="Field grouping a patient's notes (dates voted together); "
+                                      "written as a keyed pseudonym."),
+    id_field: str = typer.Option("id", "--id-field", help="Field naming the record in errors; written as "
+                                 "a keyed pseudonym."),
+    keep_fields: List[str] = typer.Option([], "--keep-field", help="Copy this input field into the output "
+                                          "VERBATIM (repeatable; it is not de-identified). Other fields "
+                                          "are dropped."),
+    pseudonymize_fields: List[str] = typer.Option([], "--pseudonymize-field", help="Write this input field "
+                                                  "as a keyed pseudonym, like the id (repeatable)."),
+    force: bool = typer.Option(False, "--force", help="Allow OUTPUT_PATH to be INPUT_PATH (replaced "
+                               "atomically at the end) or inside the input folder."),
     model: Optional[str] = typer.Option(None, "--model", help="Pipeline path or package; default: the "
                                         "shipped default pipeline, else a blank pipeline + deid."),
     n_process: int = typer.Option(1, "--n-process", min=1, help="Worker processes (patients stay whole)."),
@@ -189,15 +273,60 @@ def run_command(
     recall_bias: Optional[float] = RECALL_BIAS_OPTION,
 ) -> None:
     """De-identify INPUT_PATH into OUTPUT_PATH."""
-    from tqdm import tqdm
+    previous = {sig: signal.signal(sig, _raise_interrupted) for sig in (signal.SIGINT, signal.SIGTERM)}
+    try:
+        code = _run(input_path, output_path, text_field=text_field, patient_field=patient_field,
+                    id_field=id_field, keep_fields=keep_fields, pseudonymize_fields=pseudonymize_fields,
+                    force=force, model=model, n_process=n_process, key=key, demo_key=demo_key, policy=policy,
+                    errors_path=errors_path, audit_path=audit_path, max_chars=max_chars, unsorted=unsorted,
+                    replacements_field=replacements_field, progress=progress, gpu_id=gpu_id,
+                    recall_bias=recall_bias)
+    except (KeyboardInterrupt, Interrupted) as err:
+        signum = err.signum if isinstance(err, Interrupted) else signal.SIGINT
+        typer.secho(f"\ninterrupted ({signal.Signals(signum).name}): nothing written, temporary files "
+                    "removed; run again to start over", err=True, fg=typer.colors.RED)
+        raise typer.Exit(code=128 + int(signum)) from None
+    finally:
+        for sig, handler in previous.items():
+            signal.signal(sig, handler)
+    if code:
+        raise typer.Exit(code=code)
 
-    from ..batch import WorkerError, deidentify, deidentify_parallel
 
-    fmt = detect_format(input_path)
+def _fail(message: str, code: int) -> "typer.Exit":
+    typer.secho(f"error: {message}", err=True, fg=typer.colors.RED)
+    return typer.Exit(code=code)
+
+
+def _check_paths(input_path: Path, output_path: Path, fmt: str, errors_path: Optional[Path],
+                 audit_path: Optional[Path], force: bool) -> None:
     if fmt == "txt" and output_path.suffix:
         raise typer.BadParameter("a folder of .txt notes is written to a folder", param_hint="OUTPUT_PATH")
     if fmt != "txt" and output_path.exists() and output_path.is_dir():
         raise typer.BadParameter("output is a folder; give a file name", param_hint="OUTPUT_PATH")
+    for target, hint in ((output_path, "OUTPUT_PATH"), (errors_path, "--errors"), (audit_path, "--audit")):
+        if target is not None and same_or_inside(target, input_path) and not force:
+            where = "is the input" if target.resolve() == input_path.resolve() else "is inside the input folder"
+            raise typer.BadParameter(f"{target} {where}: the source notes would be overwritten or read "
+                                     "back; choose another path (or --force)", param_hint=hint)
+    targets = [p for p in (output_path, errors_path, audit_path) if p is not None]
+    if len({t.resolve() for t in targets}) < len(targets):
+        raise typer.BadParameter("output, --errors and --audit must be different files", param_hint="OUTPUT_PATH")
+
+
+def _run(input_path: Path, output_path: Path, *, text_field: str, patient_field: str, id_field: str,
+         keep_fields: List[str], pseudonymize_fields: List[str], force: bool, model: Optional[str],
+         n_process: int, key: Optional[str], demo_key: bool, policy: Optional[str],
+         errors_path: Optional[Path], audit_path: Optional[Path], max_chars: int, unsorted: bool,
+         replacements_field: str, progress: bool, gpu_id: int, recall_bias: Optional[float]) -> int:
+    """The run; returns the exit code (see EXIT_CODES_HELP) or raises typer.Exit / BadParameter."""
+    from tqdm import tqdm
+
+    try:
+        fmt = detect_format(input_path)
+    except UnsupportedInput as err:
+        raise typer.BadParameter(str(err), param_hint="INPUT_PATH") from None
+    _check_paths(input_path, output_path, fmt, errors_path, audit_path, force)
     if key:
         os.environ[KEY_ENV] = key  # passed on to workers; never into a config that could be saved
     overrides: Dict[str, Any] = {}
@@ -208,48 +337,74 @@ def run_command(
     if audit_path is not None:
         typer.secho(f"warning: {audit_path} will hold PHI (original<->surrogate pairs); store and delete "
                     "it like the source notes", err=True, fg=typer.colors.YELLOW)
+    for name in keep_fields:
+        typer.secho(f"warning: field {name!r} is copied into the output verbatim, NOT de-identified",
+                    err=True, fg=typer.colors.YELLOW)
     use_gpu(gpu_id, "run")
     loader = functools.partial(load_pipeline, model, overrides, max_chars, gpu_id, recall_bias)
     nlp = loader()  # a bad --model or missing key fails here, before any worker starts or file is opened
-    _preflight(nlp)
+    secret = _preflight(nlp)
+    fields = OutputFields.default(secret, id_key=id_field, patient_key=patient_field, keep=keep_fields,
+                                  pseudonymize=pseudonymize_fields)
+    for target in (output_path, errors_path, audit_path):
+        if target is not None and sweep_private_dir(target):
+            typer.secho(f"note: removed the temporary files an interrupted run left beside {target}",
+                        err=True, fg=typer.colors.YELLOW)
 
     records = _records(input_path, fmt, id_field=id_field, text_field=text_field, patient_field=patient_field)
     options = dict(patient_key=patient_field, id_key=id_field, text_key=text_field, max_chars=max_chars,
-                   grouping="full" if unsorted else "contiguous")
+                   grouping="full" if unsorted else "contiguous", fields=fields)
     if n_process == 1:
-        results: Iterable = deidentify(nlp, records, **options)
+        results: Iterator = deidentify(nlp, records, **options)
     else:
         results = deidentify_parallel(loader, records, n_process=n_process, **options)
     total = _total(input_path, fmt)
 
     start = time.perf_counter()
     counts = {"ok": 0, "failed": 0}
-    out_fmt = fmt
     fieldnames = csv_fieldnames(input_path) if fmt == "csv" else []
-    with _open_outputs(output_path, out_fmt, errors_path, audit_path, replacements_field) as handles:
-        writers = _Writers(handles["out"], out_fmt, handles.get("dir"), fieldnames, text_field,
-                           replacements_field, handles.get("errors"), handles.get("audit"))
-        bar = tqdm(total=total, unit="note", file=sys.stderr, disable=not progress, dynamic_ncols=True,
-                   desc="de-identifying")
-        with bar:
-            try:
+    try:
+        handles_cm = _open_outputs(output_path, fmt, errors_path, audit_path, replacements_field)
+        try:
+            handles = handles_cm.__enter__()
+        except OSError as err:  # unwritable output: configuration, before any record
+            raise _fail(f"cannot write the output ({type(err).__name__}: {err.strerror or err})", EXIT_USAGE) from None
+        try:
+            writers = _Writers(handles["out"], fmt, handles.get("dir"), fieldnames, text_field,
+                               replacements_field, handles.get("errors"), handles.get("audit"), fields)
+            with tqdm(total=total, unit="note", file=sys.stderr, disable=not progress, dynamic_ncols=True,
+                      desc="de-identifying") as bar:
                 for result in results:
-                    writers.write(result)
-                    counts["ok" if result.ok else "failed"] += 1
+                    ok = writers.write(result)
+                    counts["ok" if ok else "failed"] += 1
                     bar.update(1)
-                    if not result.ok and errors_path is None and counts["failed"] <= 20:
-                        tqdm.write(f"error: {result.error}", file=sys.stderr)
-            except WorkerError as err:  # nothing is written: the temporary files are removed
-                typer.secho(f"error: {err}", err=True, fg=typer.colors.RED)
-                raise typer.Exit(code=2) from None
+                    if not ok and errors_path is None and counts["failed"] <= 20:
+                        tqdm.write(f"error: {printable(result.error)}", file=sys.stderr)
+        except BaseException:
+            handles_cm.__exit__(*sys.exc_info())
+            raise
+        handles_cm.__exit__(None, None, None)
+    except WorkerError as err:  # nothing is written: the temporary files are removed
+        raise _fail(str(err), EXIT_CRASH) from None
+    except OSError as err:  # the disk filled up, the file grew too big, the folder went away
+        raise _fail(f"writing failed ({type(err).__name__}: {err.strerror or err}); nothing written",
+                    EXIT_CRASH) from None
+    except Exception as err:  # noqa: BLE001 - an unexpected crash: its type only (messages may quote notes)
+        if os.environ.get("SPACY_DEID_DEBUG"):
+            raise
+        raise _fail(f"crashed ({type(err).__name__}); nothing written. Set SPACY_DEID_DEBUG=1 for the "
+                    "traceback (it may show note text)", EXIT_CRASH) from None
+    finally:
+        close = getattr(results, "close", None)
+        if close is not None:
+            close()  # ends the workers (deidentify_parallel) even when the writer stopped first
     elapsed = time.perf_counter() - start
     n = counts["ok"] + counts["failed"]
     rate = n / elapsed if elapsed > 0 else 0.0
     where = f" (see {errors_path})" if errors_path is not None and counts["failed"] else ""
     typer.echo(f"spacy-deid run: {n} records, {counts['ok']} de-identified, {counts['failed']} failed{where}; "
                f"{elapsed:.1f}s, {rate:.1f} notes/s", err=True)
-    if counts["failed"]:
-        raise typer.Exit(code=1)
+    return EXIT_FAILED_RECORDS if counts["failed"] else EXIT_OK
 
 
 class _open_outputs:

@@ -1,23 +1,36 @@
 """Input and output for `spacy-deid run`: JSONL, CSV or a folder of .txt notes; atomic writes.
 
 Readers yield one item per record: a dict (a `LineRecord`, which remembers its line) or, for a record
-that cannot be read (broken JSON, invalid UTF-8), a `CorpusError` naming the line, so the batch keeps
-going and the error keeps its place. Nothing here logs or raises with note text.
+that cannot be read (broken JSON, invalid UTF-8, a CSV quote never closed), a `CorpusError` naming
+the line, so the batch keeps going and the error keeps its place. Nothing here logs or raises with
+note text.
+
+Temporary files: everything is written inside a private folder beside its target
+(`.NAME.deid-tmp/`, mode 0700, files 0600) and renamed onto the target at the end. An interrupted
+run removes it; a run killed with SIGKILL cannot, and the next run writing that target sweeps it
+(`sweep_private_dir`), so PHI-bearing leftovers are never readable by others and never pile up.
 """
 import csv
 import io
 import json
 import os
+import re
 import shutil
 import tempfile
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Any, ContextManager, Dict, Iterator, List, Optional, TextIO, Union
+from typing import Any, Dict, Iterator, List, Optional, TextIO, Union
 
 from ..corpus import CorpusError
-from ..corpus.atomic import atomic_open
 
 FORMATS = ("jsonl", "csv", "txt")
+PRIVATE_SUFFIX = ".deid-tmp"
+_BOM = b"\xef\xbb\xbf"
+_LINE_END_RE = re.compile(r"\r\n|\r|\n")
+
+
+class UnsupportedInput(ValueError):
+    """An input whose format `run` cannot read (named by file name, not content)."""
 
 
 class LineRecord(dict):
@@ -34,7 +47,7 @@ def detect_format(path: Path) -> str:
         return "jsonl"
     if suffix in (".csv", ".tsv"):
         return "csv"
-    raise ValueError(f"cannot tell the format of {path.name!r}: use .jsonl, .csv or a folder of .txt")
+    raise UnsupportedInput(f"cannot tell the format of {path.name!r}: use .jsonl, .csv or a folder of .txt")
 
 
 def _utf8_error(err: UnicodeDecodeError) -> str:
@@ -46,6 +59,8 @@ def read_jsonl(path: Path) -> Iterator[Union[LineRecord, CorpusError]]:
     source = path.name
     with path.open("rb") as f:
         for number, raw in enumerate(f, start=1):
+            if number == 1 and raw.startswith(_BOM):  # written by Windows tools; not part of the JSON
+                raw = raw[len(_BOM):]
             if not raw.strip():
                 continue
             try:
@@ -68,15 +83,24 @@ def read_jsonl(path: Path) -> Iterator[Union[LineRecord, CorpusError]]:
 
 def count_jsonl(path: Path) -> int:
     with path.open("rb") as f:
-        return sum(1 for raw in f if raw.strip())
+        return sum(1 for number, raw in enumerate(f, start=1)
+                   if (raw[len(_BOM):] if number == 1 and raw.startswith(_BOM) else raw).strip())
+
+
+def _csv_text(path: Path) -> str:
+    # surrogateescape: a bad byte does not stop the file; the row holding it is reported below.
+    data = path.read_bytes()
+    if data.startswith(_BOM):
+        data = data[len(_BOM):]
+    return data.decode("utf-8", errors="surrogateescape")
 
 
 def _open_csv_text(path: Path) -> TextIO:
-    # surrogateescape: a bad byte does not stop the file; the row holding it is reported below.
-    data = path.read_bytes()
-    if data.startswith(b"\xef\xbb\xbf"):
-        data = data[3:]
-    return io.StringIO(data.decode("utf-8", errors="surrogateescape"), newline="")
+    return io.StringIO(_csv_text(path), newline="")
+
+
+def _dialect(path: Path) -> str:
+    return "excel-tab" if path.suffix.lower() == ".tsv" else "excel"
 
 
 def _has_bad_bytes(values: List[Any]) -> bool:
@@ -85,41 +109,60 @@ def _has_bad_bytes(values: List[Any]) -> bool:
 
 def csv_fieldnames(path: Path) -> List[str]:
     with _open_csv_text(path) as f:
-        dialect = "excel-tab" if path.suffix.lower() == ".tsv" else "excel"
-        return next(csv.reader(f, dialect=dialect), [])
+        return next(csv.reader(f, dialect=_dialect(path)), [])
 
 
 def read_csv(path: Path) -> Iterator[Union[LineRecord, CorpusError]]:
-    source = path.name
-    dialect = "excel-tab" if path.suffix.lower() == ".tsv" else "excel"
-    with _open_csv_text(path) as f:
-        reader = csv.DictReader(f, dialect=dialect)
-        if reader.fieldnames and _has_bad_bytes(list(reader.fieldnames)):
-            yield CorpusError("header is not valid UTF-8", line=1, source=source)
+    """Rows as records. The reader is strict, so a quote that is never closed is an error on the line
+    where its row starts (not, as a lenient reader would, one huge cell swallowing every row after
+    it); reading then goes on from the next line, so the rows after it are still de-identified."""
+    source, dialect = path.name, _dialect(path)
+    text = _csv_text(path)
+    line_starts = [0] + [m.end() for m in _LINE_END_RE.finditer(text)]  # offset of line n at [n-1]
+    f = io.StringIO(text, newline="")
+    reader = csv.reader(f, dialect=dialect, strict=True)
+    try:
+        header = next(reader, None)
+    except csv.Error:
+        yield CorpusError("malformed CSV header", line=1, source=source)
+        return
+    if not header:
+        return
+    if _has_bad_bytes(header):
+        yield CorpusError("header is not valid UTF-8", line=1, source=source)
+        return
+    base = 0  # lines before the current reader's start
+    while True:
+        first = base + reader.line_num + 1  # the line where the next row starts
+        try:
+            row = next(reader)
+        except StopIteration:
             return
-        while True:
-            try:
-                row = next(reader)
-            except StopIteration:
+        except csv.Error as err:  # csv's messages name the problem, never the cell's content
+            yield CorpusError(f"malformed CSV ({err}) in the row starting on line {first}; reading "
+                              f"goes on from line {first + 1}", line=first, source=source)
+            if first >= len(line_starts):
                 return
-            except csv.Error as err:
-                yield CorpusError(f"malformed CSV ({type(err).__name__})", line=reader.line_num, source=source)
-                continue
-            if _has_bad_bytes(list(row.values())):
-                yield CorpusError("not valid UTF-8", line=reader.line_num, source=source)
-                continue
-            if None in row:  # more cells than header columns
-                yield CorpusError("row has more cells than the header", line=reader.line_num, source=source)
-                continue
-            record = LineRecord(row)
-            record.line = reader.line_num
-            yield record
+            f.seek(line_starts[first])
+            base = first
+            reader = csv.reader(f, dialect=dialect, strict=True)
+            continue
+        if not row:
+            continue
+        if _has_bad_bytes(row):
+            yield CorpusError("not valid UTF-8", line=first, source=source)
+            continue
+        if len(row) > len(header):
+            yield CorpusError("row has more cells than the header", line=first, source=source)
+            continue
+        record = LineRecord(zip(header, row + [None] * (len(header) - len(row))))
+        record.line = first
+        yield record
 
 
 def count_csv(path: Path) -> int:
-    with _open_csv_text(path) as f:
-        dialect = "excel-tab" if path.suffix.lower() == ".tsv" else "excel"
-        return max(0, sum(1 for _ in csv.reader(f, dialect=dialect)) - 1)
+    """How many items `read_csv` yields (records and errors), for the progress bar."""
+    return sum(1 for _ in read_csv(path))
 
 
 def txt_files(folder: Path) -> List[Path]:
@@ -145,27 +188,96 @@ def read_txt_dir(folder: Path, *, id_field: str, text_field: str, patient_field:
         yield record
 
 
-# -- atomic writing ------------------------------------------------------------------------------
-def atomic_file(path: Path, *, newline: Optional[str] = None) -> ContextManager[TextIO]:
-    """Write to a temporary file next to `path`, then rename over it (see corpus.atomic)."""
-    return atomic_open(path, newline=newline)
+# -- atomic writing in a private folder ------------------------------------------------------------
+def private_dir(target: Path) -> Path:
+    """The private temporary folder of `target`: beside it (same file system, so the final rename is
+    atomic), hidden, named after it."""
+    return target.parent / f".{target.name}{PRIVATE_SUFFIX}"
+
+
+def sweep_private_dir(target: Path) -> bool:
+    """Remove what a killed run left for `target`; True when there was something."""
+    folder = private_dir(target)
+    if not folder.exists():
+        return False
+    shutil.rmtree(folder, ignore_errors=True)
+    return True
+
+
+def _make_private_dir(target: Path) -> Path:
+    folder = private_dir(target)
+    target.parent.mkdir(parents=True, exist_ok=True)
+    folder.mkdir(mode=0o700, exist_ok=True)
+    os.chmod(folder, 0o700)  # mkdir's mode is masked by the umask
+    return folder
+
+
+def _drop_private_dir(folder: Path) -> None:
+    try:
+        folder.rmdir()
+    except OSError:  # another temporary still in it (errors beside the output): removed with its last
+        pass
+
+
+@contextmanager
+def atomic_file(path: Path, *, newline: Optional[str] = None) -> Iterator[TextIO]:
+    """A UTF-8 handle on a 0600 file in `path`'s private folder, flushed and renamed onto `path` on
+    success; removed (with the folder) on any failure or interruption."""
+    folder = _make_private_dir(path)
+    fd, tmp = tempfile.mkstemp(suffix=".tmp", dir=folder)
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8", newline=newline) as fh:
+            yield fh
+            fh.flush()
+            os.fsync(fh.fileno())
+        os.replace(tmp, path)
+    finally:
+        if os.path.exists(tmp):
+            os.unlink(tmp)
+        _drop_private_dir(folder)
 
 
 @contextmanager
 def atomic_dir(path: Path) -> Iterator[Path]:
-    """A temporary folder renamed to `path` at the end (`path` must not exist or be empty)."""
+    """A folder in `path`'s private folder, renamed to `path` at the end (`path` must not exist or
+    be empty)."""
     if path.exists() and (not path.is_dir() or any(path.iterdir())):
         raise FileExistsError(f"output folder {path} exists and is not empty")
-    path.parent.mkdir(parents=True, exist_ok=True)
-    tmp = Path(tempfile.mkdtemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent))
+    folder = _make_private_dir(path)
+    tmp = Path(tempfile.mkdtemp(suffix=".tmp", dir=folder))
     try:
         yield tmp
         if path.exists():
             path.rmdir()
         os.replace(tmp, path)
-    except BaseException:
+    finally:
         shutil.rmtree(tmp, ignore_errors=True)
-        raise
+        _drop_private_dir(folder)
+
+
+def encodable(text: str) -> bool:
+    """False for a string holding a lone surrogate (`"\\udc00"`), which no UTF-8 file can take."""
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True
+
+
+def printable(value: Any) -> Any:
+    """`value` for an errors file or a message: a string with lone surrogates escaped (\\udc00)."""
+    if isinstance(value, str) and not encodable(value):
+        return value.encode("utf-8", "backslashreplace").decode("utf-8")
+    return value
+
+
+def same_or_inside(output: Path, source: Path) -> bool:
+    """True when writing `output` would overwrite `source` (the same file) or land inside the input
+    folder `source` (whose notes would then be read as input next time)."""
+    out, src = output.resolve(), source.resolve()
+    if out == src:
+        return True
+    return source.is_dir() and src in out.parents
 
 
 def json_line(data: Dict[str, Any]) -> str:

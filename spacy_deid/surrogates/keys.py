@@ -8,6 +8,7 @@ choice (a 20-character URL) extends it with SHA-256(digest || counter).
 """
 import hashlib
 import hmac
+import json
 import logging
 import os
 import unicodedata
@@ -22,6 +23,8 @@ DEMO_KEY = b"spacy-deid public demo key - NOT SECRET - output is NOT de-identifi
 # Below this a key can be brute-forced from a few known (original, surrogate) pairs (Presidio asks the
 # same of its hash salt).
 MIN_KEY_BYTES = 16
+# A key of 16 bytes drawn from 2 symbols ("aaaaaaaaaaaaaaab", 16 spaces) is as weak as a short one.
+MIN_DISTINCT_BYTES = 12
 
 T = TypeVar("T")
 
@@ -68,10 +71,55 @@ def resolve_key(key: Optional[Union[str, bytes]] = None, *, demo_key: bool = Fal
                 f"no surrogate key: set the environment variable {ENV_VAR}, pass key=... (or "
                 f"'env:VAR' / 'file:PATH'), or set demo_key=true for a demo (output then NOT safe)")
     raw = _to_bytes(key)
+    check_key(raw, source, demo_key=demo_key or (source == "argument" and key is DEMO_KEY))
+    return raw
+
+
+def check_key(raw: bytes, source: str = "argument", *, demo_key: bool = False) -> None:
+    """Refuse a key that can be guessed: too short, too few distinct bytes, or the published demo key
+    (unless `demo_key`, i.e. the user asked for a demo). Messages name the source, never the key."""
+    if raw == DEMO_KEY and not demo_key:
+        raise InvalidKeyError(f"the key from the {source} is the public demo key: anyone can reverse its "
+                              "surrogates; use a secret key, or --demo-key / demo_key=true for a demo")
     if len(raw) < MIN_KEY_BYTES:
         raise InvalidKeyError(f"the key from the {source} is {len(raw)} bytes; at least {MIN_KEY_BYTES} are needed "
-                        f"so that surrogates cannot be reversed by trying keys")
-    return raw
+                              f"so that surrogates cannot be reversed by trying keys")
+    distinct = len(set(raw))
+    if distinct < MIN_DISTINCT_BYTES and raw != DEMO_KEY:
+        raise InvalidKeyError(f"the key from the {source} has {distinct} distinct bytes; at least "
+                              f"{MIN_DISTINCT_BYTES} are needed (a repeated character is guessable)")
+
+
+def is_literal_key(setting: Optional[Union[str, bytes]]) -> bool:
+    """A key written out in a config (not None, not an `env:VAR` / `file:PATH` reference)."""
+    if setting is None or setting == "" or setting == b"":
+        return False
+    return not (isinstance(setting, str) and setting.startswith(("env:", "file:")))
+
+
+def refuse_literal_key(setting: Optional[Union[str, bytes]], where: str) -> None:
+    """Saving a pipeline (`to_disk`, `to_bytes`, hence `spacy package`) with a literal key would write
+    the secret into config.cfg: an error, so the key never leaves the machine inside a pipeline."""
+    if is_literal_key(setting):
+        raise InvalidKeyError(f"{where}: refusing to save a pipeline whose config holds a literal key "
+                              "(it would be written into config.cfg); set key = null and give the key "
+                              "in SPACY_DEID_KEY, or use key = \"env:VAR\" or \"file:PATH\"")
+
+
+def pseudonymize_field(key: bytes, name: str, value: object) -> str:
+    """A keyed pseudonym for an input field's value (`id`, `patient_id`, ...): the first 80 bits of
+    HMAC-SHA256(key, "field" / name / value) in hex. Stable across runs, machines and workers for one key;
+    without the key it reveals nothing of the value, with it a value can be confirmed by recomputing.
+    The name is part of the message, so equal values in two fields get unrelated pseudonyms."""
+    if isinstance(value, str):
+        text = value
+    elif isinstance(value, (int, float, bool)) or value is None:
+        text = json.dumps(value)
+    else:
+        text = json.dumps(value, ensure_ascii=False, sort_keys=True, separators=(",", ":"))
+    # surrogatepass: a lone surrogate in a value still gets a pseudonym instead of failing the record
+    msg = b"field\x1f" + name.encode("utf-8", "surrogatepass") + b"\x1f" + text.encode("utf-8", "surrogatepass")
+    return hmac.digest(key, msg, "sha256")[:10].hex()
 
 
 def normalize(text: str) -> str:
