@@ -84,12 +84,12 @@ def read_outputs(path: Path, **fields: str) -> Tuple[List[OutputNote], List[str]
     notes, errors = [], []
     for item in read_jsonl(path):
         if isinstance(item, CorpusError):
-            errors.append(f"{path.name} line {item.line}: {item.args[0] if item.args else item}")
+            errors.append(str(item))  # names the file and line, never the text
             continue
         try:
             notes.append(check_output(item, **fields))
         except ValueError as err:
-            errors.append(f"{path.name} line {item.line}: {err}; record skipped")
+            errors.append(f"{path.name}, line {item.line}: {err}; record skipped")
     return notes, errors
 
 
