@@ -93,3 +93,60 @@ def test_patient_steps_run_over_a_patients_notes_and_count_once_per_patient():
     RefineStage([], DEFAULT_PATIENT_STEPS).refine_patient(docs)
     assert [(e.text, e.label_) for e in docs[1].ents] == [("林美玲", "PATIENT")]
     assert step_counts(docs)["propagate"] == 1 and COUNTS_KEY not in docs[1].user_data
+
+
+@Language.component("fake_ner_family_everywhere")
+def fake_ner_family_everywhere(doc):
+    """Stands in for a NER that calls every capitalised name after the first word a relative."""
+    start = next(t.i for t in doc[1:] if t.text[:1].isupper())
+    doc.ents = [doc[start:start + 2].char_span(0, len(doc[start:start + 2].text), label="FAMILY")]
+    return doc
+
+
+def _with_context_vectors(nlp):
+    """Context words of one kind of name along one axis, of another along another (words no rule or
+    cue of the package reads, so only the prototypes can tell the two apart)."""
+    import numpy
+
+    for word in ("kib", "zat", "lom"):
+        nlp.vocab.set_vector(word, numpy.array([1.0, 0.0, 0.0], dtype="float32"))
+    for word in ("mep", "vor", "dux"):
+        nlp.vocab.set_vector(word, numpy.array([0.0, 1.0, 0.0], dtype="float32"))
+
+
+def test_prototypes_relabel_a_name_by_the_words_around_it(tmp_path):
+    from spacy.training import Example
+
+    nlp = spacy_deid.blank()
+    _with_context_vectors(nlp)
+    nlp.add_pipe("fake_ner_family_everywhere")
+    steps = list(DEFAULT_NOTE_STEPS[:-1]) + ["prototypes", "ner_shapes"]
+    nlp.add_pipe("deid", config={"surrogates": False, "note_steps": steps})
+
+    def gold(text, name, label):
+        doc = nlp.make_doc(text)
+        start = text.index(name)
+        doc.ents = [doc.char_span(start, start + len(name), label=label)]
+        return Example(nlp.make_doc(text), doc)
+
+    examples = [gold("kib Amy Lin zat lom", "Amy Lin", "DOCTOR"),
+                gold("mep Tom Wu vor dux", "Tom Wu", "FAMILY")]
+    before = nlp("kib Ken Ho zat lom")
+    assert [(e.text, e.label_) for e in before.ents] == [("Ken Ho", "FAMILY")]
+    nlp.get_pipe("deid").initialize(lambda: examples, nlp=nlp, prototypes=True)
+    doc = nlp("kib Ken Ho zat lom")
+    assert [(e.text, e.label_) for e in doc.ents] == [("Ken Ho", "DOCTOR")]
+    assert doc.user_data[COUNTS_KEY]["prototypes"] == 1
+    assert [(e.text, e.label_) for e in nlp("mep Ken Ho vor dux").ents] == [("Ken Ho", "FAMILY")]
+    nlp.to_disk(tmp_path / "p")
+    assert [(e.text, e.label_) for e in spacy.load(tmp_path / "p")("kib Ken Ho zat lom").ents] == [
+        ("Ken Ho", "DOCTOR")]
+
+
+def test_without_prototypes_the_step_changes_nothing():
+    nlp = spacy_deid.blank()
+    nlp.add_pipe("fake_ner_family_everywhere")
+    nlp.add_pipe("deid", config={"surrogates": False, "note_steps": ["prototypes"], "patient_steps": []})
+    doc = nlp("kib Ken Ho zat lom")
+    assert [(e.text, e.label_) for e in doc.ents] == [("Ken Ho", "FAMILY")]
+    assert doc.user_data[COUNTS_KEY] == {"prototypes": 0}

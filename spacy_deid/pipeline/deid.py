@@ -16,8 +16,9 @@ the one overlap policy (`spacy_deid.overlap`), marked `span._.source = "ner"`.
 Surrogate settings (`key`, `demo_key`, `policy`, `scope`, `date_shift_days`, `age_cap`) are passed to
 `deid_surrogates`; `null` means "that component's default". The key is best given at run time in the
 environment variable `SPACY_DEID_KEY`, or referenced (`key = "env:VAR"`, `key = "file:PATH"`): a
-literal key written in the config is saved with the pipeline (config.cfg, and a wheel), which is why
-`deid` warns about it. Without a key, processing fails unless
+literal key written in the config would be saved with the pipeline (config.cfg, and a wheel), so
+`deid` warns about it at creation and refuses to save such a pipeline (`to_disk`, `to_bytes`, hence
+`spacy package`) with an error, removing the config.cfg spaCy wrote just before. Without a key, processing fails unless
 `demo_key = true` (a fixed, public key: fine for demos, NOT de-identification).
 """
 import warnings
@@ -32,9 +33,11 @@ from spacy import util
 
 from ..extensions import install_extensions
 from ..doctext import doc_text
+from ..surrogates.keys import discard_config_with_key, is_literal_key, refuse_literal_key
 from ..overlap import OverlapPolicy, merge_into_ents
 from ..principles import Principle, PrincipleMatcher, read_principles, write_principles
 from ..refine import DEFAULT_NOTE_STEPS, DEFAULT_PATIENT_STEPS, RefineStage
+from ..refine.prototypes import compute_prototypes, store_prototypes
 
 SUBCOMPONENTS = ("rules", "dates", "surrogates")
 FACTORY_OF = {"rules": "deid_rules", "dates": "deid_dates", "surrogates": "deid_surrogates"}
@@ -54,6 +57,7 @@ class Deid:
         self.overlap_policy = overlap_policy
         self.refine = RefineStage(note_steps, patient_steps)
         self.principles = PrincipleMatcher()
+        self.config_key: Optional[str] = None  # the config's `key`, checked before any save
         present = set(nlp.pipe_factories.values())
         wanted = {"rules": rules, "dates": dates, "surrogates": surrogates}
         configs = {"rules": rules_config, "dates": dates_config, "surrogates": surrogates_config}
@@ -140,11 +144,16 @@ class Deid:
     def initialize(self, get_examples: Optional[Callable[[], Iterable[Example]]] = None, *,
                    nlp: Optional[Language] = None, rules: Optional[Dict[str, Any]] = None,
                    dates: Optional[Dict[str, Any]] = None,
-                   surrogates: Optional[Dict[str, Any]] = None, principles: Optional[str] = None) -> None:
+                   surrogates: Optional[Dict[str, Any]] = None, principles: Optional[str] = None,
+                   prototypes: bool = False) -> None:
         """Initialize each part; `[initialize.components.deid.rules]` etc. pass their settings on
-        (e.g. extra `patterns` for the rules); `principles` is a principle file (JSON) to load."""
+        (e.g. extra `patterns` for the rules); `principles` is a principle file (JSON) to load;
+        `prototypes` computes the subcategory prototypes of the `prototypes` step from the training
+        examples' gold spans (`refine/prototypes.py`; saved in the vocab's lookups)."""
         if principles:
             self.principles = PrincipleMatcher(read_principles(principles))
+        if prototypes and get_examples is not None and nlp is not None:
+            store_prototypes(nlp.vocab, compute_prototypes(get_examples()))
         settings = {"rules": rules or {}, "dates": dates or {}, "surrogates": surrogates or {}}
         for part, comp in self.parts.items():
             if hasattr(comp, "initialize"):
@@ -162,6 +171,9 @@ class Deid:
     # -- serialization --------------------------------------------------------------------------
     def to_disk(self, path: Union[str, Path], *, exclude: Iterable[str] = tuple()) -> None:
         path = util.ensure_path(path)
+        if is_literal_key(self.config_key):  # spaCy has just written config.cfg, key included
+            discard_config_with_key(path.parent, self.config_key)
+            refuse_literal_key(self.config_key, f"deid {self.name!r}")
         path.mkdir(parents=True, exist_ok=True)
         srsly.write_json(path / "parts.json", sorted(self.parts))
         if self.principles.principles:
@@ -180,6 +192,7 @@ class Deid:
         return self
 
     def to_bytes(self, *, exclude: Iterable[str] = tuple()) -> bytes:
+        refuse_literal_key(self.config_key, f"deid {self.name!r}")
         data = {part: comp.to_bytes(exclude=exclude) for part, comp in self.parts.items()
                 if hasattr(comp, "to_bytes")}
         data["principles"] = [p.to_dict() for p in self.principles.principles]
@@ -235,12 +248,15 @@ def make_deid(nlp: Language, name: str, *, rules: bool, dates: bool, surrogates:
     `note_steps` and `patient_steps` name the refine stage's registered steps, run in that order
     (`spacy_deid.refine`; an empty list switches the stage off)."""
     if key is not None and not str(key).startswith(("env:", "file:")):
-        warnings.warn("deid: a key in the config is saved with the pipeline (config.cfg, wheels); "
-                      "prefer the SPACY_DEID_KEY environment variable or a reference "
-                      "(key = \"env:VAR\" or \"file:PATH\")", UserWarning, stacklevel=2)
+        warnings.warn("deid: a literal key in the config would be saved with the pipeline (config.cfg, "
+                      "wheels), so saving this pipeline is refused; prefer the SPACY_DEID_KEY "
+                      "environment variable or a reference (key = \"env:VAR\" or \"file:PATH\")",
+                      UserWarning, stacklevel=2)
     settings = {"key": key, "demo_key": demo_key, "policy": policy, "scope": scope,
                 "date_shift_days": date_shift_days, "age_cap": age_cap}
-    return Deid(nlp, name, rules=rules, dates=dates, surrogates=surrogates, rules_config=rules_config,
+    deid = Deid(nlp, name, rules=rules, dates=dates, surrogates=surrogates, rules_config=rules_config,
                 dates_config=dates_config,
                 surrogates_config=_surrogate_config(surrogates_config, settings),
                 overlap_policy=overlap_policy, note_steps=note_steps, patient_steps=patient_steps)
+    deid.config_key = key
+    return deid

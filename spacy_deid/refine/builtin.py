@@ -9,7 +9,9 @@ span, spans where one is split, or None to keep it; they change only spans whose
 - `jurisdictions`, `districts`, `hospital_physician`, `institutions`, `departments`, `workplaces`,
   `care_or_study`, `name_ends`, `titles`, `relations`, `apposition`: see the modules named below;
 - `cued_names`, `hospital_units`: add a name a relation word or title marks, a department written
-  right after a hospital, where nothing was found.
+  right after a hospital, where nothing was found;
+- `prototypes` (`prototypes.py`, optional): a span takes the subcategory whose prototype context is
+  closest to its own.
 Patient steps read one patient's notes together (in `recognize`, the one note): `propagate`,
 `spread_relations`, `given_names`, `not_the_patient`.
 """
@@ -34,6 +36,7 @@ from ..spanedges import trimmed
 from ..spanshape import drop_misshapen
 from ..titled_names import titled_place
 from ..workplaces import as_workplace
+from .prototypes import relabel_by_prototype
 from .registry import NoteStep, note_steps, patient_steps
 
 # (doc, text, entity, next entity or None) -> the repaired span or spans, or None to keep the entity
@@ -86,6 +89,9 @@ def ner_shapes(doc: Doc, text: str) -> int:
 @note_steps.register("joined_institutions")
 def joined_institutions(doc: Doc, text: str) -> int:
     return joined(doc, text) if doc.ents else 0
+
+
+note_steps.register("prototypes", func=relabel_by_prototype)  # optional: not in the default steps
 
 
 @note_steps.register("cued_names")
