@@ -19,7 +19,7 @@ NOTES = [
       ("0933-218-546", "PHONE", "rule", "0993-060-487")]),
     ("n2", "p1", "Dr. 蔡 saw her on 111/8/10.", [("蔡", "DOCTOR", "ner", "許"), ("111/8/10", "DATE", "date", "110/9/11")]),
     ("n3", "p2", "No PHI here at all.", []),
-    ("n4", "p2", "Ms. Wang (王𠀋明) called.", [("Wang", "PATIENT", "ner", "Chen"), ("王𠀋明", "PATIENT", "ner", "陳大同")]),
+    ("n4", "p2", "Ms. Wang (王𠀋明) called.", [("Wang", "PATIENT", "ner", "Chen"), ("王𠀋明", "PATIENT", "ner", "陳𠀋同")]),
 ]
 
 
@@ -128,13 +128,13 @@ def test_payload_with_original_rebuilds_it_and_warns(tmp_path):
     assert "CONTAINS PHI" in page
     body = json.loads(_embedded(page))
     assert body["hasOriginal"] and body["notes"][0][4] == ["林美玲", "63", "新北市", "0933-218-546"]
-    # n4 has an astral Han character (U+2000B): offsets are UTF-16 in the page, code points in Python
+    # n4 has an astral Han character (U+2000B) in its surrogate: offsets are UTF-16 in the page (what
+    # JavaScript indexes), code points in Python
     row = body["notes"][3]
-    assert row[3][1][:2] == [10, 14] and row[4][1] == "王𠀋明"
-    assert [r[2:4] for r in row[3]] == [[4, 8], [10, 13]]
+    assert [r[:2] for r in row[3]] == [[4, 8], [10, 14]] and row[4] == ["Wang", "王𠀋明"]
     labels = body["labels"]
-    assert [labels[r[4]] for r in body["notes"][0][3]] == ["PATIENT", "AGE", "CITY", "PHONE"]
-    assert [body["sources"][r[5]] for r in body["notes"][0][3]] == ["ner", "rule", "knowledge", "rule"]
+    assert [labels[r[2]] for r in body["notes"][0][3]] == ["PATIENT", "AGE", "CITY", "PHONE"]
+    assert [body["sources"][r[3]] for r in body["notes"][0][3]] == ["ner", "rule", "knowledge", "rule"]
 
 
 def test_script_safe_and_deterministic(tmp_path):

@@ -247,3 +247,37 @@ def test_han_characters_are_drawn(browser, built):
         for j in range(i + 1, len(glyphs)):
             differ = sum(a != b for a, b in zip(glyphs[i], glyphs[j]))
             assert differ >= 10, f"{chars[i]} and {chars[j]} are drawn alike (tofu?)"
+
+
+def test_deid_only_page_exports_code_point_offsets(browser, built):
+    """Without --original: one pane, nothing original embedded, corrections on the de-identified
+    text; an astral Han character (U+2000B, two UTF-16 units) before a span must not shift its
+    exported offsets (Python counts code points)."""
+    folder = built[0]
+    deid = "病人 陳𠀋同 於 110/9/11 來診, 住 竹北市."
+    reps = [{"label": "PATIENT", "source": "ner", "start": 3, "end": 6, "out_start": 3, "out_end": 6,
+             "surrogate": "陳𠀋同"},
+            {"label": "DATE", "source": "date", "start": 9, "end": 17, "out_start": 9, "out_end": 17,
+             "surrogate": "110/9/11"}]
+    assert deid[3:6] == "陳𠀋同" and deid[9:17] == "110/9/11"
+    out, html = folder / "astral.jsonl", folder / "astral.html"
+    out.write_text(json.dumps({"id": "x1", "patient_id": "p1", "text": deid, "replacements": reps},
+                              ensure_ascii=False) + "\n", encoding="utf-8")
+    result = CliRunner().invoke(app, ["review", str(out), "--html", str(html)])
+    assert result.exit_code == 0, result.output
+    _open(browser, html)
+    assert "no original text is embedded" in browser.find_element(By.ID, "banner").text
+    assert not browser.find_elements(By.CSS_SELECTOR, '.text[data-side="orig"]')
+    assert [m.get_attribute("textContent") for m in _marks(browser, "deid")] == ["陳𠀋同", "110/9/11"]
+    _select_text(browser, "deid", "竹北市")
+    Select(browser.find_element(By.ID, "popup-label")).select_by_value("CITY")
+    browser.find_element(By.ID, "popup-apply").click()
+    for old in browser.downloads.glob("*"):
+        old.unlink()
+    browser.find_element(By.ID, "download").click()
+    path = _wait_file(browser.downloads / "corrections.jsonl")
+    [record] = [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines()]
+    start = deid.index("竹北市")
+    assert record["text"] == deid
+    assert [(s["start"], s["end"], s["label"], s["text"]) for s in record["spans"]] == [
+        (3, 6, "PATIENT", "陳𠀋同"), (9, 17, "DATE", "110/9/11"), (start, start + 3, "CITY", "竹北市")]

@@ -155,9 +155,10 @@ def _utf16_index(text: str) -> Callable[[int], int]:
 
 def payload(data: ReviewData) -> Dict[str, Any]:
     """The page's data: labels, sources, colours and one compact row per note:
-    [id, patient, deid text, [[start, end, out_start, out_end, label#, source#, operator#], ...],
-    [original string per replacement] or null]. Offsets are UTF-16; start/end are only meaningful when
-    the original is there (they index the rebuilt original text)."""
+    [id, patient, deid text, [[out_start, out_end, label#, source#, operator#], ...],
+    [original string per replacement] or null]. Offsets are UTF-16. The original offsets are not
+    embedded: the page rebuilds them with the original text (same gaps, so each start is the output
+    start shifted by the length differences of the spans before it)."""
     labels = sorted(CATEGORY_OF, key=lambda l: (sorted(set(CATEGORY_OF.values())).index(CATEGORY_OF[l]), l))
     sources, operators = list(SOURCES), []
     label_ix = {l: i for i, l in enumerate(labels)}
@@ -174,10 +175,9 @@ def payload(data: ReviewData) -> Dict[str, Any]:
     for k, note in enumerate(data.notes):
         original = data.originals[k] if data.originals is not None else None
         out16 = _utf16_index(note.text)
-        in16 = _utf16_index(original) if original is not None else (lambda i: i)
         reps, strings = [], []
         for rep in note.replacements:
-            reps.append([in16(rep["start"]), in16(rep["end"]), out16(rep["out_start"]), out16(rep["out_end"]),
+            reps.append([out16(rep["out_start"]), out16(rep["out_end"]),
                          index(label_ix, labels, rep["label"]),
                          index(source_ix, sources, str(rep.get("source") or "unknown")),
                          index(operator_ix, operators, str(rep.get("operator") or ""))])

@@ -9,19 +9,24 @@
   const esc = (s) => s.replace(/[&<>"]/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;" }[c]));
   const notes = DATA.notes.map((row) => ({
     id: row[0], patient: row[1], deid: row[2], strings: row[4],
-    reps: row[3].map((r) => ({ s: r[0], e: r[1], os: r[2], oe: r[3], label: L[r[4]], source: S[r[5]], op: OPS[r[6]] })),
+    reps: row[3].map((r) => ({ s: -1, e: -1, os: r[0], oe: r[1], label: L[r[2]], source: S[r[3]], op: OPS[r[4]] })),
     _orig: null,
   }));
   const edits = new Map(); // note index -> {rejected: Set, relabel: Map, added: [{s, e, label}]}
   const reviewed = new Set();
   let view = [], pos = 0; // filtered note indices; position of the current note in `view`
 
-  function original(k) { // the original text, rebuilt: the gaps are the de-identified text's gaps
+  function original(k) { // the original text and offsets, rebuilt: the gaps are the de-identified text's gaps
     const n = notes[k];
     if (!HAS_ORIG || n.strings === null) return null;
     if (n._orig === null) {
-      const parts = []; let prev = 0;
-      n.reps.forEach((r, i) => { parts.push(n.deid.slice(prev, r.os), n.strings[i]); prev = r.oe; });
+      const parts = []; let prev = 0, length = 0;
+      n.reps.forEach((r, i) => {
+        const gap = n.deid.slice(prev, r.os);
+        parts.push(gap, n.strings[i]);
+        r.s = length + gap.length; r.e = r.s + n.strings[i].length;
+        length = r.e; prev = r.oe;
+      });
       parts.push(n.deid.slice(prev));
       n._orig = parts.join("");
     }
