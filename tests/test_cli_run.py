@@ -8,6 +8,7 @@ import pytest
 from typer.testing import CliRunner
 
 from spacy_deid.cli import app
+from spacy_deid.surrogates.keys import DEMO_KEY, pseudonymize_field
 
 from deid_notegen import make_notes
 
@@ -30,9 +31,14 @@ def read_jsonl(path):
     return [json.loads(l) for l in Path(path).read_text(encoding="utf8").splitlines() if l.strip()]
 
 
+def pseudo(value, name="id"):
+    """What `run --demo-key` writes for an input field by default: its keyed pseudonym."""
+    return pseudonymize_field(DEMO_KEY, name, value)
+
+
 def check_output(inputs, outputs, text_field="text"):
     for rec, out in zip(inputs, outputs):
-        assert out["id"] == rec["id"]
+        assert out["id"] == pseudo(rec["id"]) and out["id"] != rec["id"]
         for rep in out["replacements"]:
             assert out[text_field][rep["out_start"]:rep["out_end"]] == rep["surrogate"]
             original = rec[text_field][rep["start"]:rep["end"]]
@@ -103,7 +109,7 @@ def test_bad_input_records_are_reported_and_others_written(tmp_path):
     result = run(src, out, "--demo-key", "--errors", errors, "--no-progress")
     assert result.exit_code == 1
     written = read_jsonl(out)
-    assert [r["id"] for r in written] == [good[0]["id"], "empty", good[1]["id"]]
+    assert [r["id"] for r in written] == [pseudo(good[0]["id"]), pseudo("empty"), pseudo(good[1]["id"])]
     assert written[1]["text"] == ""
     errs = read_jsonl(errors)
     assert [(e["id"], e["line"]) for e in errs] == [(None, 2), (None, 3), ("notext", 5), ("big", 6)]
@@ -136,8 +142,9 @@ def test_csv_in_and_out(tmp_path):
                  "--id-field", "note_id", "--no-progress")
     assert result.exit_code == 0, result.output
     rows = list(csv.DictReader(io.StringIO(out.read_text(encoding="utf8"), newline="")))
-    assert [r["note_id"] for r in rows] == [r["id"] for r in read_jsonl(SAMPLE)]
-    assert list(rows[0]) == ["note_id", "mrn_owner", "body", "ward", "replacements"]
+    assert [r["note_id"] for r in rows] == [pseudo(r["id"], "note_id") for r in read_jsonl(SAMPLE)]
+    assert [r["mrn_owner"] for r in rows] == [pseudo(r["patient_id"], "mrn_owner") for r in read_jsonl(SAMPLE)]
+    assert list(rows[0]) == ["note_id", "mrn_owner", "body", "replacements"]  # `ward` was not chosen
     for row in rows:
         for rep in json.loads(row["replacements"]):
             assert row["body"][rep["out_start"]:rep["out_end"]] == rep["surrogate"]
@@ -224,7 +231,7 @@ def test_unsorted_input_groups_whole_patients(tmp_path):
     assert run(src, unsorted_out, "--demo-key", "--no-progress", "--unsorted").exit_code == 0
     by_id = {r["id"]: r for r in read_jsonl(sorted_out)}
     got = read_jsonl(unsorted_out)
-    assert [r["id"] for r in got] == [r["id"] for r in shuffled]  # input order kept
+    assert [r["id"] for r in got] == [pseudo(r["id"]) for r in shuffled]  # input order kept
     assert all(r == by_id[r["id"]] for r in got)  # same result as the sorted input
 
 
@@ -236,7 +243,7 @@ def test_csv_row_with_bad_bytes_is_reported(tmp_path):
     result = run(src, out, "--demo-key", "--errors", errors, "--no-progress")
     assert result.exit_code == 1
     rows = list(csv.DictReader(io.StringIO(out.read_text(encoding="utf8"), newline="")))
-    assert [r["id"] for r in rows] == ["1", "3"]
+    assert [r["id"] for r in rows] == [pseudo("1"), pseudo("3")]
     assert [(e["line"], "UTF-8" in e["error"]) for e in read_jsonl(errors)] == [(3, True)]
 
 

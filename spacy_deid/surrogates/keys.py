@@ -106,6 +106,18 @@ def refuse_literal_key(setting: Optional[Union[str, bytes]], where: str) -> None
                               "in SPACY_DEID_KEY, or use key = \"env:VAR\" or \"file:PATH\"")
 
 
+def discard_config_with_key(folder: Path, setting: Union[str, bytes]) -> None:
+    """Remove `folder/config.cfg` when it holds the literal key `setting` (spaCy writes the config
+    before the components, so a refused save would otherwise leave the key on disk)."""
+    config = Path(folder) / "config.cfg"
+    needle = setting if isinstance(setting, bytes) else str(setting).encode("utf-8")
+    try:
+        if needle and needle in config.read_bytes():
+            config.unlink()
+    except OSError:
+        pass
+
+
 def pseudonymize_field(key: bytes, name: str, value: object) -> str:
     """A keyed pseudonym for an input field's value (`id`, `patient_id`, ...): the first 80 bits of
     HMAC-SHA256(key, "field" / name / value) in hex. Stable across runs, machines and workers for one key;
