@@ -63,12 +63,43 @@ def make_longest_span_wins(source_priority: Dict[str, int] = DEFAULT_SOURCE_PRIO
     return policy
 
 
+# The spans a merge left out, kept so that a span a wrong NER span displaced comes back when the refine
+# stage trims or drops that NER span (`restore_displaced`).
+DISPLACED_KEY = "deid_displaced"
+
+
 def merge_into_ents(doc, new_spans: Sequence[Span], policy: OverlapPolicy) -> None:
-    """Merge `new_spans` with `doc.ents` under `policy` and write the result back to `doc.ents`."""
+    """Merge `new_spans` with `doc.ents` under `policy` and write the result back to `doc.ents`; the
+    spans left out are added to `doc.spans[DISPLACED_KEY]`."""
     for span in doc.ents:
         if span._.source is None:
             span._.source = "ner"
-    doc.ents = policy(list(doc.ents) + list(new_spans))
+    candidates = list(doc.ents) + list(new_spans)
+    kept = policy(candidates)
+    if len(kept) < len(candidates):
+        kept_keys = {(s.start, s.end, s.label) for s in kept}
+        lost = [s for s in candidates if (s.start, s.end, s.label) not in kept_keys]
+        if lost:
+            before = list(doc.spans[DISPLACED_KEY]) if DISPLACED_KEY in doc.spans else []
+            doc.spans[DISPLACED_KEY] = before + lost
+    doc.ents = kept
+
+
+def restore_displaced(doc: Doc, sources: Sequence[str] = ("rule", "date", "principle")) -> int:
+    """Put back, where no entity now stands, the spans of `sources` that a merge left out (longest
+    first); returns how many. A recognizer's span lost to a longer NER span that the refine stage then
+    trimmed or dropped (`[韓國出差]` -> `[韓國]`) was right where the NER was wrong."""
+    if DISPLACED_KEY not in doc.spans or not len(doc.spans[DISPLACED_KEY]):
+        return 0
+    taken = {i for ent in doc.ents for i in range(ent.start, ent.end)}
+    added: List[Span] = []
+    for span in sorted(doc.spans[DISPLACED_KEY], key=lambda s: (-(s.end_char - s.start_char), s.start_char)):
+        if (span._.source or "ner") in sources and not any(i in taken for i in range(span.start, span.end)):
+            added.append(span)
+            taken.update(range(span.start, span.end))
+    if added:
+        doc.ents = sorted(list(doc.ents) + added, key=lambda s: s.start)
+    return len(added)
 
 
 def taken_characters(doc: Doc, length: int) -> List[bool]:

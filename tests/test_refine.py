@@ -150,3 +150,29 @@ def test_without_prototypes_the_step_changes_nothing():
     doc = nlp("kib Ken Ho zat lom")
     assert [(e.text, e.label_) for e in doc.ents] == [("Ken Ho", "FAMILY")]
     assert doc.user_data[COUNTS_KEY] == {"prototypes": 0}
+
+
+def test_a_recognizers_span_a_wrong_ner_span_displaced_comes_back():
+    from spacy.tokens import Span
+
+    from spacy_deid.overlap import DISPLACED_KEY, make_longest_span_wins, merge_into_ents, restore_displaced
+
+    text = "病人住台北市中正區"
+    doc = spacy_deid.blank().make_doc(text)
+    doc.ents = [doc.char_span(2, 6, label="LOCATION")]  # the NER took the verb into the place
+    rule = doc.char_span(3, 6, label="CITY")
+    rule._.source = "rule"
+    merge_into_ents(doc, [rule], make_longest_span_wins())
+    assert [(e.text, e.label_) for e in doc.ents] == [("住台北市", "LOCATION")]
+    assert [s.text for s in doc.spans[DISPLACED_KEY]] == ["台北市"]
+    assert restore_displaced(doc) == 0  # the NER's span still stands there
+    doc.ents = []  # a refine step dropped the NER span
+    assert restore_displaced(doc) == 1
+    assert [(e.text, e.label_, e._.source) for e in doc.ents] == [("台北市", "CITY", "rule")]
+    assert restore_displaced(doc) == 0
+    # a NER span that lost a merge never comes back
+    doc2 = spacy_deid.blank().make_doc(text)
+    date = Span(doc2, 1, 2, label="DATE")
+    date._.source = "ner"
+    doc2.spans[DISPLACED_KEY] = [date]
+    assert restore_displaced(doc2) == 0 and list(doc2.ents) == []

@@ -8,6 +8,8 @@ span, spans where one is split, or None to keep it; they change only spans whose
 - `edges` (`spanedges.trimmed`): a span drops the preposition, article or activity at its edges;
 - `jurisdictions`, `districts`, `hospital_physician`, `institutions`, `departments`, `workplaces`,
   `care_or_study`, `name_ends`, `titles`, `relations`, `apposition`: see the modules named below;
+- `restore_displaced` (`overlap.restore_displaced`): a rule's, date's or principle's span that a longer
+  NER span displaced in the merge comes back where the steps before trimmed or dropped that span;
 - `cued_names`, `hospital_units`: add a name a relation word or title marks, a department written
   right after a hospital, where nothing was found;
 - `prototypes` (`prototypes.py`, optional): a span takes the subcategory whose prototype context is
@@ -29,6 +31,7 @@ from ..institutions import completed, joined
 from ..jurisdictions import as_jurisdiction
 from ..name_ends import completed_name
 from ..name_parts import relabel_given_names
+from ..overlap import restore_displaced
 from ..patient_identity import relabel_not_the_patient
 from ..propagate import propagate, spread_relations
 from ..relations import by_relation, relation_in_apposition
@@ -92,6 +95,11 @@ def joined_institutions(doc: Doc, text: str) -> int:
 
 
 note_steps.register("prototypes", func=relabel_by_prototype)  # optional: not in the default steps
+
+
+@note_steps.register("restore_displaced")
+def put_back_displaced(doc: Doc, text: str) -> int:
+    return restore_displaced(doc)
 
 
 @note_steps.register("cued_names")

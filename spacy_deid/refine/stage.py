@@ -13,13 +13,14 @@ from .registry import NoteStep, PatientStep, note_steps, patient_steps
 
 COUNTS_KEY = "deid_refine_counts"
 
-# After the merge, in this order; the shape check last, on what the repairs made of each span.
+# After the merge, in this order: the span repairs, the shape check on what they made of each span,
+# the recognizers' spans those displaced put back, then the steps that add spans where nothing stands.
 # `edges` runs again once `institutions` has made a span an institution, `name_ends` again once
 # `relations` has cut a relation word off a name.
 DEFAULT_NOTE_STEPS: Tuple[str, ...] = (
     "joined_institutions", "edges", "jurisdictions", "districts", "hospital_physician", "institutions",
     "edges", "departments", "workplaces", "care_or_study", "name_ends", "titles", "relations",
-    "apposition", "name_ends", "cued_names", "hospital_units", "ner_shapes",
+    "apposition", "name_ends", "ner_shapes", "restore_displaced", "cued_names", "hospital_units",
 )
 DEFAULT_PATIENT_STEPS: Tuple[str, ...] = ("propagate", "spread_relations", "given_names", "not_the_patient")
 
