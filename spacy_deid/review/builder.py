@@ -10,6 +10,7 @@ converts them back to code points when it exports corrections (`text[start:end] 
 """
 import json
 import random
+import re
 from html import escape
 from dataclasses import dataclass, field
 from importlib import resources
@@ -24,6 +25,7 @@ from .pairing import Replacement, pair
 
 SOURCES = ("ner", "rule", "date", "knowledge", "principle")
 _OFFSETS = ("start", "end", "out_start", "out_end")
+_ASTRAL = re.compile("[\U00010000-\U0010FFFF]")  # one character class: linear time
 
 
 @dataclass
@@ -145,7 +147,7 @@ def load(output_path: Path, original_path: Optional[Path] = None, *, sample_size
 
 def _utf16_index(text: str) -> Callable[[int], int]:
     """Code point offset -> UTF-16 offset (identity unless the text has astral characters)."""
-    if all(ord(c) < 0x10000 for c in text):
+    if not _ASTRAL.search(text):
         return lambda i: i
     prefix = [0]
     for c in text:
