@@ -33,25 +33,12 @@ from .doctext import doc_text
 from .han import HAN_RANGES
 from .labels import NAME_LABELS
 from .lexicons import load
-from .propagate import MIN_ASCII_CHARS, SOURCE, not_a_physician, relabel_ents
+from .name_forms import (_LATIN_NAME, _WORD, han_name_parts, is_full_name, is_given_name, latin_surnames,
+                         name_forms)
+from .propagate import SOURCE, not_a_physician, relabel_ents
 from .relations import relation_label
 
-_WORD = re.compile(r"[A-Za-z][A-Za-z'-]*")
-# A Latin-script name as the NER marks it: words, with the spaces, commas and periods between them.
-_LATIN_NAME = re.compile(r"[A-Za-z][A-Za-z'-]*(?:[ ,.]+[A-Za-z][A-Za-z'-]*)+")
 _HAN_NAME = re.compile(f"[{HAN_RANGES}]{{2,4}}")
-
-
-@lru_cache(maxsize=1)
-def latin_surnames() -> FrozenSet[str]:
-    """Lower-cased surnames of the lexicons: Chinese ones romanized (`chen`, `ou-yang`) and English ones."""
-    romanized = (entry.get("romanized", "") for entry in load("surnames_zh").entries)
-    return frozenset(name.lower() for name in (*romanized, *load("surnames_en").values()) if name)
-
-
-def is_given_name(word: str) -> bool:
-    """May a word of a full name say whose name it is (module docstring)?"""
-    return len(word) >= MIN_ASCII_CHARS and word.lower() not in latin_surnames()
 
 
 @lru_cache(maxsize=1)
@@ -120,4 +107,5 @@ def _role_of_lone_name(text: str, ent: Span, roles: Dict[str, str]) -> Optional[
     return role
 
 
-__all__ = ["given_name_roles", "is_given_name", "latin_surnames", "relabel_given_names", "romanized_given_names"]
+__all__ = ["given_name_roles", "han_name_parts", "is_full_name", "name_forms", "is_given_name", "latin_surnames", "relabel_given_names",
+           "romanized_given_names"]

@@ -37,14 +37,17 @@ from spacy.tokens import Doc, Span
 
 from .clinical_terms import is_clinical_term
 from .doctext import doc_text
+from .han import HAN_CHAR
 from .labels import LOCATION_LABELS, NAME_LABELS
 from .relations import honorific_beside, relation_label
+from .name_forms import MIN_ASCII_CHARS, han_name_parts, is_full_name, name_forms
+from .romanize import NAME_LINK
+from .titles_zh import TITLES_AFTER_NAME_ZH
 from .rules.phrases import phrase_regex
 
 SOURCE = "propagated"
 PROPAGATED_LABELS = frozenset(NAME_LABELS | {"PROFESSION"} | (LOCATION_LABELS - {"DEPARTMENT", "NUMBER", "ROOM"}))
 MIN_CHARS = 2
-MIN_ASCII_CHARS = 4
 # A string spreads where the recognizers found at least this share of its occurrences: a real name
 # found once in two mentions spreads, a word the model tags in 2 of its 20 uses does not.
 MIN_FOUND_SHARE = 0.5
@@ -70,11 +73,25 @@ def found_strings(docs: Sequence[Doc]) -> Dict[str, str]:
 
 def propagate(docs: Sequence[Doc]) -> int:
     """Mark the other occurrences of the docs' names, professions and places (one note, or all of one
-    patient's notes) where the model found at least `MIN_FOUND_SHARE` of the string's occurrences;
-    returns how many spans were added."""
+    patient's notes) where the model found at least `MIN_FOUND_SHARE` of the string's occurrences,
+    and every occurrence of a full name and of the forms it is written in (`name_forms`); returns how
+    many spans were added."""
+    added = complete_surnames(docs)
     found = found_strings(docs)
+    links: Dict[str, str] = {}
+    vouched: Set[str] = {string for string, label in found.items() if label in NAME_LABELS and is_full_name(string)}
+    for string in sorted(vouched, key=lambda s: _first_seen(docs, s)):
+        forms = name_forms(string)
+        if any(link is not None for link in forms.values()):
+            links.setdefault(string, string)  # every mention of the Han name, written one way
+        for form, link in forms.items():
+            if spreads(form):
+                found.setdefault(form, found[string])
+                vouched.add(form)
+                if link is not None:
+                    links.setdefault(form, link)
     if not found:
-        return 0
+        return added
     pattern = re.compile(phrase_regex(found))
     # Occurrences per string: found by a recognizer, not found (to mark), or marked by an earlier
     # pass (a note's own pass before the patient's: they count as not found by the model).
@@ -93,19 +110,75 @@ def propagate(docs: Sequence[Doc]) -> int:
                 not_found[string] = not_found.get(string, 0) + 1
                 if (start, end) not in propagated:
                     misses.append((doc, start, end, string))
+            elif string in vouched and _only_names_inside(doc, start, end):
+                misses.append((doc, start, end, string))  # `[郭]大衛` where `郭大衛` is found
     new_spans: Dict[Doc, List[Span]] = {}
     for doc, start, end, string in misses:
         hits = found_by_model.get(string, 0)
-        if hits < MIN_FOUND_SHARE * (hits + not_found[string]):
+        if string not in vouched and hits < MIN_FOUND_SHARE * (hits + not_found[string]):
             continue
         span = doc.char_span(start, end, label=found[string])
         if span is not None:
             new_spans.setdefault(doc, []).append(span)
     for doc, spans in new_spans.items():
-        doc.ents = list(doc.ents) + spans
-        for span in spans:
-            span._.source = SOURCE
-    return sum(len(spans) for spans in new_spans.values())
+        covered = [(s.start_char, s.end_char) for s in spans]
+        kept = [e for e in doc.ents if not any(s <= e.start_char and e.end_char <= t for s, t in covered)]
+        sources = {(e.start_char, e.end_char): e._.source for e in kept}
+        doc.ents = kept + spans
+        for ent in doc.ents:
+            ent._.source = sources.get((ent.start_char, ent.end_char), SOURCE)
+    for doc in docs:
+        for ent in doc.ents:
+            if ent.text in links and ent.label_ in NAME_LABELS:
+                doc.user_data[("._.", NAME_LINK, ent.start_char, ent.end_char)] = links[ent.text]
+    return added + sum(len(spans) for spans in new_spans.values())
+
+
+def _first_seen(docs: Sequence[Doc], string: str) -> Tuple[int, int]:
+    """Where `string` is first an entity (note, start): a form two names share links to the first."""
+    for i, doc in enumerate(docs):
+        for ent in doc.ents:
+            if ent.text == string:
+                return i, ent.start_char
+    return len(docs), 0
+
+
+def _only_names_inside(doc: Doc, start: int, end: int) -> bool:
+    """Do only name entities overlap [start, end), each inside it (so the longer name may take them)?"""
+    inside = [e for e in doc.ents if e.start_char < end and start < e.end_char]
+    return bool(inside) and all(e.label_ in NAME_LABELS and start <= e.start_char and e.end_char <= end
+                                for e in inside)
+
+
+def complete_surnames(docs: Sequence[Doc]) -> int:
+    """A given name that follows a tagged Han surname belongs to its span: a name entity of one
+    surname character followed by one or two Han characters up to a plain end (no Han character, or
+    the text's end) is that full name (`[郭]大衛 ID` -> `[郭大衛] ID`); returns how many."""
+    changed = 0
+    for doc in docs:
+        text = doc_text(doc)
+        ents = list(doc.ents)
+        starts = {e.start_char for e in ents}
+        grown = {}
+        for i, ent in enumerate(ents):
+            if ent.label_ not in NAME_LABELS or len(ent.text) != 1 or ent.end_char in starts:
+                continue
+            end = ent.end_char
+            while end < len(text) and end - ent.start_char < 3 and HAN_CHAR.fullmatch(text[end]):
+                end += 1
+            if end - ent.start_char < 2 or (end < len(text) and HAN_CHAR.fullmatch(text[end])):
+                continue
+            if han_name_parts(text[ent.start_char:end]) is None or text[ent.end_char:end] in TITLES_AFTER_NAME_ZH:
+                continue
+            span = doc.char_span(ent.start_char, end, label=ent.label_)
+            if span is not None:
+                grown[i] = (span, ent._.source)
+        if grown:
+            doc.ents = [grown[i][0] if i in grown else e for i, e in enumerate(ents)]
+            for span, source in grown.values():
+                span._.source = source
+            changed += len(grown)
+    return changed
 
 
 def _overlaps(taken: List[Tuple[int, int]], start: int, end: int) -> bool:
@@ -114,7 +187,7 @@ def _overlaps(taken: List[Tuple[int, int]], start: int, end: int) -> bool:
     return i > 0 and taken[i - 1][1] > start
 
 
-__all__ = ["PROPAGATED_LABELS", "SOURCE", "found_strings", "not_a_physician", "propagate", "relabel_ents",
+__all__ = ["PROPAGATED_LABELS", "SOURCE", "complete_surnames", "found_strings", "not_a_physician", "propagate", "relabel_ents",
            "spread_relations", "spreads"]
 
 

@@ -14,6 +14,7 @@ from spacy.tokens import Doc, Span
 from ..extensions import install_extensions
 from ..han import HAN_RANGES
 from ..labels import NAME_LABELS
+from ..romanize import NAME_LINK
 from .generators import SurrogateGenerator
 from .keys import Keyed, normalize, resolve_key
 from .names import gender_hint
@@ -199,11 +200,17 @@ class Resynthesizer:
         """The label's surrogate generator, memoized: a patient's notes repeat the same doctors,
         hospitals and departments, and the result is a pure function of these inputs."""
         hint = ctx.gender_hint()
-        key = (ctx.keyed.scope_id, ctx.label, text, hint, text in ctx.known_given)
+        # a mention that `propagate` linked to a patient's Han name (`Wang Da-Ming`, `大明` of `王大明`)
+        # is written from that name's surrogate
+        link = ctx.ext(NAME_LINK) if ctx.label in NAME_LABELS else None
+        key = (ctx.keyed.scope_id, ctx.label, text, hint, text in ctx.known_given, link)
         out = self._cache.get(key)
         if out is None:
-            out = self.generator.generate(ctx.keyed, ctx.label, text, gender_hint=hint,
-                                          known_given=ctx.known_given)
+            out = self.generator.names.linked_name(ctx.keyed, text, link, hint, ctx.known_given) \
+                if link else None
+            if out is None:
+                out = self.generator.generate(ctx.keyed, ctx.label, text, gender_hint=hint,
+                                              known_given=ctx.known_given)
             if len(self._cache) >= CACHE_SIZE:
                 self._cache.clear()
             self._cache[key] = out

@@ -11,6 +11,7 @@ import re
 from typing import Callable, FrozenSet, List, Optional, Tuple
 
 from ..han import HAN_RUN
+from ..romanize import PINYIN, WADE_GILES, spellings, style_of, syllable
 from .keys import Keyed, KeyedDraw, normalize
 from .shapes import case_of, is_han, match_case
 from .tables import NameTables, rom_key
@@ -21,6 +22,7 @@ _MALE_BEFORE = re.compile(r"(?:\bMr|\bMister|\bSir)\.?\s*$")
 _FEMALE_BEFORE = re.compile(r"(?:\bMrs|\bMs|\bMiss|\bMme|\bMadam)\.?\s*$")
 _MALE_AFTER = ("先生", "伯伯", "爺爺", "阿公", "叔叔", "哥", "弟", "君")
 _FEMALE_AFTER = ("小姐", "太太", "女士", "阿姨", "阿嬤", "奶奶", "姐", "姊", "妹", "嫂")
+_LETTERS_RE = re.compile("[A-Za-z]+")
 _PRONOUN_RE = re.compile(r"\b(?:(he|him|his|himself)|(she|her|hers|herself))\b|(他)|(她)", re.I)
 
 
@@ -219,6 +221,57 @@ class NameSurrogates:
         draw = keyed.draw("NAME.letters", normalize(word))
         return _letters(word, draw)
 
+    # -- a romanized mention linked to a Han name --------------------------------------------------
+    def linked_name(self, keyed: Keyed, name: str, han: str, hint: Optional[str],
+                    known_given: FrozenSet[str]) -> Optional[str]:
+        """The surrogate of `name`, a mention of the Han name `han` (its given name `大明`, or a
+        romanized form: `Wang Da-Ming`, `WANG TA MING`, `Da-Ming Wang`, `Wang DM`), written from the
+        surrogate `han_name` gives `han`, in the mention's own system, order, separators and case;
+        None when `name` is no such form."""
+        surnames, given = self.split_han(han, known_given)
+        if len(surnames) != 1 or not given:
+            return None
+        sur_han, sur_rom = self.surname(keyed, han=surnames[0])
+        # the given name's characters alone say the sex: every mention, whatever its context, then
+        # gets the same surrogate
+        gender = self.han_gender(given)
+        picked = self.given(keyed, len(given), gender, han=given)
+        new_given = "".join(c for c, _ in picked)
+        if name == han:
+            return sur_han + new_given
+        if name == given:
+            return new_given
+        words = list(_LETTERS_RE.finditer(name))
+        if not words:
+            return None
+        own = spellings(surnames[0])
+        if words[0].group().lower() in own and len(words) > 1:
+            sur_word, rest = words[0], words[1:]
+        elif words[-1].group().lower() in own and len(words) > 1:
+            sur_word, rest = words[-1], words[:-1]
+        else:
+            sur_word, rest = None, words
+        pieces = _given_pieces(rest, given)
+        if pieces is None:
+            return None
+        style, initials, spans = pieces
+        if sur_word is not None:
+            style = style_of([(surnames[0], sur_word.group().lower())]) if style is None else style
+        style = style or WADE_GILES
+        new_sylls = [syllable(c, style) if style == PINYIN else (rom_key(r) or syllable(c, style))
+                     for c, r in picked]
+        new_sur = syllable(sur_han, style) if style == PINYIN else (rom_key(sur_rom) or syllable(sur_han, style))
+        replace = [(s, e, (n[:1] if initials else n)) for (s, e), n in zip(spans, new_sylls)]
+        if sur_word is not None:
+            replace.append((sur_word.start(), sur_word.end(), new_sur))
+        out, pos = [], 0
+        for s, e, new in sorted(replace):
+            out.append(name[pos:s])
+            out.append(_cased_like(name[s:e], new))
+            pos = e
+        out.append(name[pos:])
+        return "".join(out)
+
     # -- entry point --------------------------------------------------------------------------------
     def __call__(self, keyed: Keyed, name: str, hint: Optional[str] = None,
                  known_given: FrozenSet[str] = frozenset(),
@@ -233,6 +286,36 @@ class NameSurrogates:
         if _WORD_RE.search(name):
             return self.latin_name(keyed, name, hint)
         return fallback(name) if fallback else name
+
+
+def _given_pieces(words, given: str):
+    """(style or None when either, initials?, [(start, end)] of each given character's letters) when
+    the words spell the Han given name in one system, whole or as initials; else None."""
+    letters = [(m.start() + i, ch) for m in words for i, ch in enumerate(m.group().lower())]
+    spelled = "".join(ch for _, ch in letters)
+    for style in (WADE_GILES, PINYIN):
+        sylls = [syllable(c, style) for c in given]
+        for initials in (False, True):
+            parts = [s[:1] for s in sylls] if initials else sylls
+            if not all(parts) or "".join(parts) != spelled:
+                continue
+            spans, i = [], 0
+            for part in parts:
+                spans.append((letters[i][0], letters[i + len(part) - 1][0] + 1))
+                i += len(part)
+            other = WADE_GILES if style == PINYIN else PINYIN
+            either = [syllable(c, other)[:1] if initials else syllable(c, other) for c in given] == parts
+            return (None if either else style), initials, spans
+    return None
+
+
+def _cased_like(original: str, new: str) -> str:
+    """`new` in the case of `original` (upper, lower or title), letter runs only."""
+    if original.isupper() and (len(original) > 1 or len(new) == 1):
+        return new.upper()
+    if original.islower():
+        return new.lower()
+    return new[:1].upper() + new[1:].lower()
 
 
 def _pick_other(draw: KeyedDraw, pool, original: str) -> str:
