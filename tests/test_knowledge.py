@@ -114,6 +114,13 @@ def test_an_unknown_tagger_is_named_in_the_error():
         nlp.initialize()
 
 
+def test_a_tagger_not_installed_names_the_extra_at_initialize():
+    nlp = blank()
+    nlp.add_pipe("deid_knowledge", config={"chinese": None, "english": "en_no_such_pipeline_installed"})
+    with pytest.raises(ImportError, match=r"spacy-deid\[knowledge\]"):
+        nlp.initialize()
+
+
 # -- the voting steps -----------------------------------------------------------------------------
 def with_ents(nlp, text, ents):
     """`text` through the knowledge component, then `ents` ((value, label, source), found in order) as
