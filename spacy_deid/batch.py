@@ -157,16 +157,17 @@ class Stages:
         for name in self.surrogates:
             self.nlp.get_pipe(name)(doc)
 
-    def key(self) -> bytes:
+    def key(self) -> Optional[bytes]:
         """The surrogate key, resolved now (a missing or weak key fails here): the output fields'
-        pseudonyms are keyed with it, so one secret governs everything that leaves."""
+        pseudonyms are keyed with it, so one secret governs everything that leaves. None when the
+        pipeline replaces nothing (surrogates switched off: every record fails anyway)."""
         for name in self.deid:
             part = self.nlp.get_pipe(name).surrogates
             if part is not None:
                 return part.engine.key
         for name in self.surrogates:
             return self.nlp.get_pipe(name).engine.key
-        raise ValueError("the pipeline's deid has surrogates switched off: nothing to key the output with")
+        return None
 
 
 def _to_item(index: int, raw: InputItem, *, id_key: str, text_key: str, patient_key: str,
@@ -326,13 +327,15 @@ def deidentify(nlp: Language, records: Iterable[InputItem], *, patient_key: str 
     if nlp.max_length <= max_chars:
         nlp.max_length = max_chars + 1  # the limit is ours (max_chars), per note and reported per note
     stages = Stages(nlp)
-    if fields is None:
-        fields = OutputFields.default(stages.key(), id_key=id_key, patient_key=patient_key,
+    key = stages.key() if fields is None else None
+    if key is not None:
+        fields = OutputFields.default(key, id_key=id_key, patient_key=patient_key,
                                       keep=keep_fields, pseudonymize=pseudonymize_fields)
     groups = prepare(records, id_key=id_key, text_key=text_key, patient_key=patient_key,
                      max_chars=max_chars, grouping=grouping)
     for result in ordered(process_group(nlp, group, stages) for group in groups):
-        result.fields = fields.apply(result.record, text_key)
+        if fields is not None:
+            result.fields = fields.apply(result.record, text_key)
         yield result
 
 

@@ -116,7 +116,10 @@ def _preflight(nlp) -> bytes:
         stages.resynthesize(doc)
         if doc._.deid_text is None:
             raise ValueError("the pipeline writes no doc._.deid_text")
-        return stages.key()
+        secret = stages.key()
+        if secret is None:
+            raise ValueError("the pipeline's surrogates are switched off")
+        return secret
     except Exception as err:  # noqa: BLE001 - our own message on synthetic text: no PHI
         typer.secho(f"error: {type(err).__name__}: {err}", err=True, fg=typer.colors.RED)
         raise typer.Exit(code=2) from None
