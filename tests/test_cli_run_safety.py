@@ -38,6 +38,11 @@ def run(*args):
     return CliRunner().invoke(app, ["run", *map(str, args)], catch_exceptions=False)
 
 
+def flat(output):
+    """CLI output without the error box's borders and line breaks."""
+    return " ".join(output.replace("│", " ").split())
+
+
 def write_jsonl(path, records):
     path.write_text("".join(json.dumps(r, ensure_ascii=False) + "\n" for r in records), encoding="utf8")
 
@@ -221,7 +226,7 @@ def test_output_equal_to_input_is_refused_unless_forced(tmp_path):
     write_jsonl(src, read_jsonl(SAMPLE))
     before = src.read_bytes()
     result = run(src, src, "--demo-key", "--no-progress")
-    assert result.exit_code == 2 and "is the input" in result.output
+    assert result.exit_code == 2 and "is the input" in flat(result.output)
     assert src.read_bytes() == before
     assert run(src, tmp_path / "." / "notes.jsonl", "--demo-key", "--no-progress").exit_code == 2
     forced = run(src, src, "--demo-key", "--no-progress", "--force")
@@ -234,7 +239,7 @@ def test_output_inside_the_input_folder_is_refused(tmp_path):
     src.mkdir()
     (src / "a.txt").write_text("Tel 0912-345-678", encoding="utf8")
     result = run(src, src / "deid", "--demo-key", "--no-progress")
-    assert result.exit_code == 2 and "inside the input folder" in result.output
+    assert result.exit_code == 2 and "inside the input folder" in flat(result.output)
     assert sorted(p.name for p in src.iterdir()) == ["a.txt"]
 
 
@@ -265,12 +270,12 @@ def test_unwritable_output_and_unsupported_input_are_clear_errors(tmp_path):
     blocker = tmp_path / "file"
     blocker.write_text("x")
     result = CliRunner().invoke(app, ["run", str(SAMPLE), str(blocker / "out.jsonl"), "--demo-key", "--no-progress"])
-    assert result.exit_code == 2 and "cannot write the output" in result.output
+    assert result.exit_code == 2 and "cannot write the output" in flat(result.output)
     assert result.exception is None or isinstance(result.exception, SystemExit)
     odd = tmp_path / "notes.xml"
     odd.write_text("<notes/>")
     result = CliRunner().invoke(app, ["run", str(odd), str(tmp_path / "o.jsonl"), "--demo-key", "--no-progress"])
-    assert result.exit_code == 2 and "cannot tell the format" in result.output
+    assert result.exit_code == 2 and "cannot tell the format" in flat(result.output)
     assert result.exception is None or isinstance(result.exception, SystemExit)
 
 

@@ -387,6 +387,8 @@ def _run(input_path: Path, output_path: Path, *, text_field: str, patient_field:
             handles_cm.__exit__(*sys.exc_info())
             raise
         handles_cm.__exit__(None, None, None)
+    except typer.Exit:
+        raise
     except WorkerError as err:  # nothing is written: the temporary files are removed
         raise _fail(str(err), EXIT_CRASH) from None
     except OSError as err:  # the disk filled up, the file grew too big, the folder went away
