@@ -10,10 +10,13 @@ and a patient one date shift on every worker without shared state.
 
 How a row travels: its columns become one JSON payload (`to_json`, column order kept), parsed on the
 worker into the record dict `run`'s readers would give. Records without a patient are each their own
-group (per-note voting, as in `run`). A record that cannot be processed (no text, text that is not a
-string, over `max_chars`, a failure inside the pipeline) becomes an error row (id, line, message
-naming the record, never its text); only a missing or unusable key, which is the run's problem, fails
-the job.
+group (per-note voting, as in `run`). What leaves is chosen on the worker as `run` chooses it
+(`batch.OutputFields`: id and patient as keyed pseudonyms, `keep_fields` verbatim, nothing else):
+the `fields` column, from which `batch.output_record` builds `run`'s output record.
+
+A record that cannot be processed (no text, text that is not a string, over `max_chars`, a failure
+inside the pipeline) becomes an error row (id, line, message naming the record, never its text);
+only a missing or unusable key, which is the run's problem, fails the job.
 
 The pipeline is loaded once per Python worker process (`_PIPELINES`, module level; Spark reuses its
 Python workers across tasks), never per group. The key travels as a broadcast variable: it is not in
@@ -25,11 +28,11 @@ pyspark is an optional extra (`pip install spacy-deid[spark]`), imported when a 
 import hashlib
 import json
 import os
-from typing import TYPE_CHECKING, Any, Callable, Dict, List, Optional, Tuple
+from typing import TYPE_CHECKING, Any, Callable, Dict, List, Optional, Sequence, Tuple
 
 from spacy.language import Language
 
-from .batch import DEFAULT_MAX_CHARS, DeidResult, Stages, _to_item, process_group
+from .batch import DEFAULT_MAX_CHARS, DeidResult, OutputFields, Stages, _to_item, output_record, process_group
 from .extensions import install_extensions
 from .loading import load as load_default
 from .surrogates.keys import ENV_VAR
@@ -39,16 +42,17 @@ if TYPE_CHECKING:  # pragma: no cover - names for type hints only; pyspark is op
     from pyspark.broadcast import Broadcast
     from pyspark.sql import DataFrame, SparkSession
 
-# The columns of the returned DataFrame; `record` holds the input's fields with the text field
-# de-identified (JSON, null on error rows): what a writer such as `run`'s builds its line from.
+# The columns of the returned DataFrame. `id` and `patient_id` are the input's (for joins and error
+# reports inside the secure zone); `fields` (JSON, null on error rows) holds what `run` writes beside
+# the text and the replacements: the pseudonymized id and patient, the kept fields, the text's place.
 RESULT_SCHEMA = ("index long, line int, id string, patient_id string, deid_text string, "
-                 "replacements string, error string, record string")
-RESULT_COLUMNS = ("index", "line", "id", "patient_id", "deid_text", "replacements", "error", "record")
+                 "replacements string, error string, fields string")
+RESULT_COLUMNS = ("index", "line", "id", "patient_id", "deid_text", "replacements", "error", "fields")
 
 # Internal transport columns (prefixed so they cannot clash with the input's own columns).
 INDEX, LINE, GROUP, PAYLOAD = "__deid_index", "__deid_line", "__deid_group", "__deid_payload"
 
-_PIPELINES: Dict[Tuple[str, str], Tuple[Language, Stages]] = {}
+_PIPELINES: Dict[Tuple[str, str], Tuple[Language, Stages, bytes]] = {}
 LOADS = {"count": 0}  # pipelines loaded by this process (a worker loads one per setting)
 _OWN_KEY = os.environ.get(ENV_VAR)  # the worker's own environment, restored when no key is broadcast
 
@@ -57,8 +61,10 @@ class _Settings:
     """What a worker needs besides the rows: field names, the limit and how to load the pipeline."""
 
     def __init__(self, load_nlp: Callable[[], Language], text_field: str, id_field: str,
-                 patient_field: str, max_chars: int):
+                 patient_field: str, max_chars: int, keep_fields: Sequence[str] = (),
+                 pseudonymize_fields: Sequence[str] = ()):
         self.load_nlp, self.max_chars = load_nlp, max_chars
+        self.keep_fields, self.pseudonymize_fields = tuple(keep_fields), tuple(pseudonymize_fields)
         # what names the pipeline in a worker's cache: the loader as the driver wrote it
         self.token = repr((load_nlp, max_chars))
         self.text_field, self.id_field, self.patient_field = text_field, id_field, patient_field
@@ -105,12 +111,14 @@ def group_key(patient_id: Optional[str], index: int) -> str:
 
 def deidentify_payloads(prepared: "DataFrame", load_nlp: Callable[[], Language], key: "Broadcast", *,
                         text_field: str = "text", id_field: str = "id", patient_field: str = "patient_id",
-                        max_chars: int = DEFAULT_MAX_CHARS, partitions: Optional[int] = None) -> "DataFrame":
+                        max_chars: int = DEFAULT_MAX_CHARS, partitions: Optional[int] = None,
+                        keep_fields: Sequence[str] = (), pseudonymize_fields: Sequence[str] = ()) -> "DataFrame":
     """De-identify a DataFrame of transport columns (`with_payload`, or the CLI's reader): one result
     row per input row (RESULT_SCHEMA), in no particular order (sort by `index`)."""
     from pyspark.sql import functions as F
 
-    settings = _Settings(load_nlp, text_field, id_field, patient_field, max_chars)
+    settings = _Settings(load_nlp, text_field, id_field, patient_field, max_chars, keep_fields,
+                         pseudonymize_fields)
     if partitions:
         prepared = prepared.repartition(partitions, F.col(GROUP))  # groupBy reuses this partitioning
 
@@ -123,8 +131,10 @@ def deidentify_payloads(prepared: "DataFrame", load_nlp: Callable[[], Language],
 def deidentify_dataframe(df: "DataFrame", *, text_field: str = "text", id_field: str = "id",
                          patient_field: str = "patient_id", load_nlp: Optional[Callable[[], Language]] = None,
                          key: Optional[str] = None, max_chars: int = DEFAULT_MAX_CHARS,
-                         partitions: Optional[int] = None, index_column: Optional[str] = None) -> "DataFrame":
-    """De-identify `df` (a text, an id and a patient column, any others kept in `record`).
+                         partitions: Optional[int] = None, index_column: Optional[str] = None,
+                         keep_fields: Sequence[str] = (), pseudonymize_fields: Sequence[str] = ()) -> "DataFrame":
+    """De-identify `df` (a text, an id and a patient column; other columns only as `keep_fields`
+    verbatim or `pseudonymize_fields`, in the `fields` column, as `spacy-deid run` writes them).
 
     `load_nlp`: a picklable function returning the pipeline (default: `spacy_deid.load`, the shipped
     default); each Python worker calls it once. `key`: the surrogate key (default: $SPACY_DEID_KEY on
@@ -136,19 +146,23 @@ def deidentify_dataframe(df: "DataFrame", *, text_field: str = "text", id_field:
     prepared = with_payload(df, patient_field=patient_field, index_column=index_column)
     return deidentify_payloads(prepared, load_nlp or load_default, key_bc, text_field=text_field,
                                id_field=id_field, patient_field=patient_field, max_chars=max_chars,
-                               partitions=partitions)
+                               partitions=partitions, keep_fields=keep_fields,
+                               pseudonymize_fields=pseudonymize_fields)
 
 
 def result_from_row(row: Any) -> DeidResult:
-    """A result row back as the `DeidResult` `deidentify` yields (for `run`'s writers)."""
+    """A result row back as the `DeidResult` `deidentify` yields, output fields chosen, input record
+    left on the worker (for `run`'s writers)."""
     return DeidResult(row["id"], row["index"], row["patient_id"], row["deid_text"],
                       json.loads(row["replacements"]) if row["replacements"] is not None else [],
-                      row["error"], row["line"], json.loads(row["record"]) if row["record"] is not None else None)
+                      row["error"], row["line"], None,
+                      json.loads(row["fields"]) if row["fields"] is not None else None)
 
 
 # -- worker side ---------------------------------------------------------------------------------
-def _pipeline(settings: _Settings, key: "Broadcast") -> Tuple[Language, Stages]:
-    """This worker's pipeline for these settings and key, loaded on first use only."""
+def _pipeline(settings: _Settings, key: "Broadcast") -> Tuple[Language, Stages, bytes]:
+    """This worker's pipeline for this loader and key, loaded on first use only, and the key bytes
+    it resolved."""
     secret = key.value
     cache_key = (settings.token, hashlib.sha256(secret.encode("utf-8")).hexdigest() if secret else "")
     cached = _PIPELINES.get(cache_key)
@@ -162,25 +176,20 @@ def _pipeline(settings: _Settings, key: "Broadcast") -> Tuple[Language, Stages]:
         nlp = settings.load_nlp()
         nlp.max_length = max(nlp.max_length, settings.max_chars + 1)
         stages = Stages(nlp)
-        _resolve_key_now(nlp, stages)
-        cached = _PIPELINES[cache_key] = (nlp, stages)
+        # the key, resolved now: a later load with another key changes the environment, and a
+        # missing key fails here, before any record
+        cached = _PIPELINES[cache_key] = (nlp, stages, stages.key())
         LOADS["count"] += 1
     return cached
-
-
-def _resolve_key_now(nlp: Language, stages: Stages) -> None:
-    """Run a fixed synthetic note once, so the surrogates take the key now (a later load with
-    another key changes the environment) and a missing key fails here, before any record."""
-    doc = nlp.make_doc("Tel 0912-345-678, 病歷號 1234567.")
-    doc._.doc_id = "preflight"
-    stages.resynthesize(stages.recognize([doc])[0])
 
 
 def _process_frame(settings: _Settings, key: "Broadcast", frame: "pandas.DataFrame") -> "pandas.DataFrame":
     """One patient group: the rows in input order through `process_group`, one result row each."""
     import pandas
 
-    nlp, stages = _pipeline(settings, key)
+    nlp, stages, secret = _pipeline(settings, key)
+    fields = OutputFields.default(secret, id_key=settings.id_field, patient_key=settings.patient_field,
+                                  keep=settings.keep_fields, pseudonymize=settings.pseudonymize_fields)
     frame = frame.sort_values(INDEX, kind="stable")
     items = []
     for index, line, payload in zip(frame[INDEX], frame[LINE], frame[PAYLOAD]):
@@ -190,7 +199,11 @@ def _process_frame(settings: _Settings, key: "Broadcast", frame: "pandas.DataFra
         record.line = line
         items.append(_to_item(index, record, id_key=settings.id_field, text_key=settings.text_field,
                               patient_key=settings.patient_field, max_chars=settings.max_chars))
-    rows = [_row(result, settings.text_field) for result in process_group(nlp, items, stages)]
+    rows = []
+    for result in process_group(nlp, items, stages):
+        if result.ok:
+            result.fields = fields.apply(result.record, settings.text_field)
+        rows.append(_row(result, settings.text_field))
     return pandas.DataFrame(rows, columns=list(RESULT_COLUMNS))
 
 
@@ -201,14 +214,14 @@ class RecordLine(dict):
 
 
 def _row(result: DeidResult, text_field: str) -> List[Any]:
-    """A result as a row: JSON for the replacements and the record, nothing of the note on errors.
-    A value Arrow cannot carry (a lone surrogate in an id or a field) makes an error row, not a
-    failed job."""
+    """A result as a row: JSON for the replacements and the output fields (`run`'s output record
+    without them), nothing of the note on errors. A value Arrow cannot carry (a lone surrogate in an
+    id or a field) makes an error row, not a failed job."""
     if result.ok:
-        record = dict(result.record or {})
-        record[text_field] = result.deid_text
+        fields = output_record(result, text_field, None)
+        fields[text_field] = None  # its place; the text travels in deid_text
         row = [result.index, result.line, result.id, result.patient_id, result.deid_text,
-               json.dumps(result.replacements, ensure_ascii=False), None, json.dumps(record)]
+               json.dumps(result.replacements, ensure_ascii=False), None, json.dumps(fields)]
         if all(_encodable(v) for v in row):
             return row
         error = "record holds text that is not valid Unicode (a lone surrogate); it cannot be written"

@@ -147,8 +147,8 @@ def test_bad_records_are_error_rows_and_the_rest_is_written(cli, notes, tmp_path
                                                       (None, 14)]
     assert "not a string" in errors[1]["error"] and "over the limit" in errors[2]["error"]
     assert all("陳志明" not in e["error"] for e in errors)
-    assert [json.loads(line)["id"] for line in outputs["spark"][0].decode("utf8").splitlines()] == \
-        [r["id"] for r in good]
+    written = [json.loads(line) for line in outputs["spark"][0].decode("utf8").splitlines()]
+    assert len(written) == len(good) and all(w["id"] not in {r["id"] for r in records} for w in written)
 
 
 def test_dataframe_bad_records_become_error_rows(spark, key_env):
@@ -159,7 +159,7 @@ def test_dataframe_bad_records_become_error_rows(spark, key_env):
     assert got["a-1"]["error"] is None and "0912-345-678" not in got["a-1"]["deid_text"]
     assert got["a-4"]["error"] is None and got["a-4"]["patient_id"] is None
     assert "missing text field" in got["a-2"]["error"] and got["a-2"]["deid_text"] is None
-    assert "over the limit" in got["a-3"]["error"] and got["a-3"]["record"] is None
+    assert "over the limit" in got["a-3"]["error"] and got["a-3"]["fields"] is None
     assert "xxxx" not in got["a-3"]["error"]
 
 
@@ -239,15 +239,19 @@ def test_parquet_and_csv_in_and_out(cli, run_output, notes, spark, tmp_path):
     assert cli("spark", jsonl_in, parquet_out, "--no-progress").exit_code == 0
     rows = spark.read.parquet(str(parquet_out)).orderBy("index").collect()
     want = [json.loads(line) for line in expected_lines]
-    assert [(r["id"], r["text"], json.loads(r["replacements"])) for r in rows] == \
+    assert [(json.loads(r["fields"])["id"], r["text"], json.loads(r["replacements"])) for r in rows] == \
         [(w["id"], w["text"], w["replacements"]) for w in want]
+    assert not {r["id"] for r in first} & {w["id"] for w in want}  # ids leave as pseudonyms only
 
     buffer = io.StringIO()
-    writer = csv.DictWriter(buffer, fieldnames=["id", "patient_id", "text"])
+    writer = csv.DictWriter(buffer, fieldnames=["id", "patient_id", "ward", "name", "text"])
     writer.writeheader()
-    writer.writerows(first[:30])
+    writer.writerows({**r, "ward": f"W{i % 4}", "name": "王大明"} for i, r in enumerate(first[:30]))
     csv_in = tmp_path / "in.csv"
     csv_in.write_text(buffer.getvalue(), encoding="utf8", newline="")
     for command in ("run", "spark"):
-        assert cli(command, csv_in, tmp_path / f"{command}.csv", "--no-progress").exit_code == 0
+        result = cli(command, csv_in, tmp_path / f"{command}.csv", "--keep-field", "ward", "--no-progress")
+        assert result.exit_code == 0, result.output
     assert (tmp_path / "spark.csv").read_bytes() == (tmp_path / "run.csv").read_bytes()
+    header, first_row = (tmp_path / "spark.csv").read_text(encoding="utf8").splitlines()[:2]
+    assert header == "id,patient_id,ward,text,replacements" and "王大明" not in first_row

@@ -11,7 +11,9 @@ votes on whole patients, as `run --unsorted` does).
 JSONL and CSV are read on the driver and written through it, as one file like `run`'s; Parquet input
 is read by Spark itself (use it, or `deidentify_dataframe` on your own DataFrame, for archives larger
 than the driver's memory) and Parquet output is written by Spark (a folder: id, patient id,
-de-identified text and replacements as JSON). Progress and counts go to stderr; no note text does.
+chosen output fields as JSON, de-identified text, replacements as JSON). Progress and counts go to
+stderr; no note text does. Output fields as `run`'s: id and patient pseudonymized, `--keep-field`
+verbatim, `--pseudonymize-field`, nothing else.
 """
 import functools
 import os
@@ -26,7 +28,7 @@ import typer
 from . import app
 from .recall_bias import RECALL_BIAS_OPTION
 from .run_cmd import KEY_ENV, _open_outputs, _records, _Writers, load_pipeline
-from .run_io import atomic_file, csv_fieldnames, detect_format
+from .run_io import atomic_file, csv_fieldnames, detect_format, printable
 
 EXIT_RECORDS_FAILED, EXIT_SETUP = 1, 2
 
@@ -38,7 +40,7 @@ def _format(path: Path) -> str:
     try:
         fmt = detect_format(path)
     except ValueError as err:
-        raise typer.BadParameter(str(err).replace(".jsonl, .csv or a folder of .txt", ".jsonl, .csv or .parquet"))
+        raise typer.BadParameter(str(err).replace(".jsonl, .csv or a folder of .txt", ".jsonl, .csv or .parquet")) from None
     if fmt == "txt":
         raise typer.BadParameter("spark reads .jsonl, .csv or .parquet", param_hint="IN")
     return fmt
@@ -53,8 +55,7 @@ def _session(master: Optional[str]):
         return active, False
     os.environ.setdefault("PYSPARK_PYTHON", sys.executable)  # workers run this interpreter
     builder = (SparkSession.builder.appName("spacy-deid")
-               .config("spark.ui.showConsoleProgress", "false")  # our own progress bar
-               .config("spark.sql.execution.arrow.pyspark.enabled", "true"))
+               .config("spark.ui.showConsoleProgress", "false"))  # our own progress bar
     if master:
         builder = builder.master(master)
     spark = builder.getOrCreate()
@@ -119,7 +120,13 @@ def spark_command(
     patient_field: str = typer.Option("patient_id", "--patient-field",
                                       help="Field grouping a patient's notes (dates voted together)."),
     text_field: str = typer.Option("text", "--text-field", help="Field holding the note text."),
-    id_field: str = typer.Option("id", "--id-field", help="Field naming the record in errors."),
+    id_field: str = typer.Option("id", "--id-field", help="Field naming the record in errors; written as "
+                                 "a keyed pseudonym."),
+    keep_fields: List[str] = typer.Option([], "--keep-field", help="Copy this input field into the output "
+                                          "VERBATIM (repeatable; it is not de-identified). Other fields "
+                                          "are dropped."),
+    pseudonymize_fields: List[str] = typer.Option([], "--pseudonymize-field", help="Write this input field "
+                                                  "as a keyed pseudonym, like the id (repeatable)."),
     master: Optional[str] = typer.Option(None, "--master", help="Spark master, e.g. local[2] or "
                                          "spark://host:7077 (default: spark-submit's or local[*])."),
     partitions: Optional[int] = typer.Option(None, "--partitions", min=1, help="Partitions the patient "
@@ -142,6 +149,7 @@ def spark_command(
     """De-identify INPUT_PATH into OUTPUT_PATH on Spark (output identical to `spacy-deid run`)."""
     from tqdm import tqdm
 
+    from ..batch import OutputFields
     from ..spark import deidentify_payloads, require_pyspark, with_payload
     from ..surrogates.keys import InvalidKeyError, MissingKeyError, resolve_key
 
@@ -156,10 +164,15 @@ def spark_command(
     if key:
         os.environ[KEY_ENV] = key  # broadcast to the workers below; never into a saved config
     try:  # a missing or short key is one clear message before Spark starts (workers would repeat it)
-        resolve_key(None, demo_key=demo_key)
+        secret = resolve_key(None, demo_key=demo_key)
     except (MissingKeyError, InvalidKeyError) as err:
         typer.secho(f"error: {type(err).__name__}: {err}", err=True, fg=typer.colors.RED)
         raise typer.Exit(code=EXIT_SETUP) from None
+    for name in keep_fields:
+        typer.secho(f"warning: field {name!r} is copied into the output verbatim, NOT de-identified",
+                    err=True, fg=typer.colors.YELLOW)
+    fields = OutputFields.default(secret, id_key=id_field, patient_key=patient_field, keep=keep_fields,
+                                  pseudonymize=pseudonymize_fields)  # chosen on the workers; here: CSV columns
     overrides: Dict[str, Any] = {}
     if demo_key:
         overrides["demo_key"] = True
@@ -186,7 +199,8 @@ def spark_command(
             fieldnames = csv_fieldnames(input_path) if in_fmt == "csv" else []
         results = deidentify_payloads(prepared, loader, key_bc, text_field=text_field, id_field=id_field,
                                       patient_field=patient_field, max_chars=max_chars,
-                                      partitions=n_partitions)
+                                      partitions=n_partitions, keep_fields=keep_fields,
+                                      pseudonymize_fields=pseudonymize_fields)
         results = results.persist()
         start = time.perf_counter()
         group = f"spacy-deid-{os.getpid()}-{time.monotonic_ns()}"
@@ -204,7 +218,7 @@ def spark_command(
                 sc.setLocalProperty("spark.jobGroup.id", None)
         counts = _write(results, failed_reading, output_path, out_fmt, fieldnames, text_field,
                         replacements_field, errors_path, processed + len(failed_reading), progress,
-                        n_partitions)
+                        n_partitions, fields)
         results.unpersist()
     except typer.Exit:
         raise
@@ -236,7 +250,7 @@ def _job_error(err: Exception) -> str:
 
 def _write(results, failed_reading: List, output_path: Path, out_fmt: str, fieldnames: List[str],
            text_field: str, replacements_field: str, errors_path: Optional[Path], total: int,
-           progress: bool, n_partitions: int) -> Dict[str, int]:
+           progress: bool, n_partitions: int, fields) -> Dict[str, int]:
     """Write the results in input order: JSONL/CSV through `run`'s writers, Parquet by Spark."""
     from tqdm import tqdm
 
@@ -245,8 +259,8 @@ def _write(results, failed_reading: List, output_path: Path, out_fmt: str, field
     if out_fmt == "parquet":
         from ..batch import DeidResult
 
-        good = ordered.where("error IS NULL").select(
-            "index", "id", "patient_id", ordered["deid_text"].alias(text_field),
+        good = ordered.where("error IS NULL").select(  # what leaves: the chosen fields, never raw ids
+            "index", "fields", ordered["deid_text"].alias(text_field),
             *([ordered["replacements"].alias(replacements_field)] if replacements_field else []))
         _write_parquet(good, output_path)
         counts["ok"] = good.count()
@@ -266,15 +280,15 @@ def _write(results, failed_reading: List, output_path: Path, out_fmt: str, field
         return counts
     with _open_outputs(output_path, out_fmt, errors_path, None, replacements_field) as handles:
         writers = _Writers(handles["out"], out_fmt, handles.get("dir"), fieldnames, text_field,
-                           replacements_field, handles.get("errors"), None)
+                           replacements_field, handles.get("errors"), None, fields)
         with tqdm(total=total, unit="note", file=sys.stderr, disable=not progress, dynamic_ncols=True,
                   desc="writing") as bar:
             for result in _merge(ordered.toLocalIterator(), failed_reading):
-                writers.write(result)
-                counts["ok" if result.ok else "failed"] += 1
+                ok = writers.write(result)
+                counts["ok" if ok else "failed"] += 1
                 bar.update(1)
-                if not result.ok and errors_path is None and counts["failed"] <= 20:
-                    tqdm.write(f"error: {result.error}", file=sys.stderr)
+                if not ok and errors_path is None and counts["failed"] <= 20:
+                    tqdm.write(f"error: {printable(result.error)}", file=sys.stderr)
     return counts
 
 
