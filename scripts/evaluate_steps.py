@@ -49,7 +49,8 @@ def variants(note: Sequence[str], patient: Sequence[str]) -> List[Tuple[str, Lis
     return out
 
 
-def _score_corpus(pipeline: str, path: str, label_map: Optional[str]) -> Dict[str, Dict[str, float]]:
+def _score_corpus(pipeline: str, path: str, label_map: Optional[str], ablate: bool = True
+                  ) -> Dict[str, Dict[str, float]]:
     nlp = load_recognizer(pipeline)
     deid = nlp.get_pipe("deid")
     lm = load_label_map(label_map, unmapped="ignore") if label_map else None
@@ -57,7 +58,8 @@ def _score_corpus(pipeline: str, path: str, label_map: Optional[str]) -> Dict[st
     with nlp.select_pipes(disable=["deid"]):
         statistical = [doc.to_bytes() for doc in nlp.pipe([g.text for g in gold], batch_size=64)]
     results: Dict[str, Dict[str, float]] = {}
-    for name, note, patient in variants(deid.refine.note_step_names, deid.refine.patient_step_names):
+    runs = variants(deid.refine.note_step_names, deid.refine.patient_step_names)
+    for name, note, patient in runs if ablate else runs[:1]:
         deid.refine = RefineStage(note, patient)
         docs: List[Doc] = []
         for _, group in groupby(range(len(gold)), key=lambda i: gold[i].patient_id or f"#{i}"):
@@ -83,13 +85,14 @@ def main() -> None:
     parser.add_argument("--splits", nargs="*", type=Path, default=[], help="Gold JSONL splits (our labels).")
     parser.add_argument("--corpora", type=Path, default=Path("../shared/corpora"))
     parser.add_argument("--jobs", type=int, default=os.cpu_count() or 1)
+    parser.add_argument("--no-ablation", action="store_true", help="Score with every step only.")
     args = parser.parse_args()
     jobs = [(split.stem, str(split), None) for split in args.splits if split.is_file()]
     jobs += [(stem, str(path), label_map) for stem, path, label_map in corpus_files(args.corpora)]
     if not jobs:
         print("nothing to score (no splits given, no shared corpora)")
     with ProcessPoolExecutor(max(1, min(args.jobs, len(jobs) or 1))) as pool:
-        futures = [pool.submit(_score_corpus, args.pipeline, path, lm) for _, path, lm in jobs]
+        futures = [pool.submit(_score_corpus, args.pipeline, path, lm, not args.no_ablation) for _, path, lm in jobs]
         results = {name: future.result() for (name, _, _), future in zip(jobs, futures)}
     names = list(next(iter(results.values()))) if results else []
     print(f"{'variant':26}" + "".join(f"{corpus[:16]:>18}" for corpus in results))

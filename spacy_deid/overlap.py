@@ -87,19 +87,32 @@ def merge_into_ents(doc, new_spans: Sequence[Span], policy: OverlapPolicy) -> No
 
 def restore_displaced(doc: Doc, sources: Sequence[str] = ("rule", "date", "principle")) -> int:
     """Put back, where no entity now stands, the spans of `sources` that a merge left out (longest
-    first); returns how many. A recognizer's span lost to a longer NER span that the refine stage then
-    trimmed or dropped (`[韓國出差]` -> `[韓國]`) was right where the NER was wrong."""
+    first), and where an entity now has exactly a left-out span's offsets, that span (an exact tie
+    goes to the recognizer, as in the merge); returns how many. A recognizer's span lost to a longer
+    NER span that the refine stage then trimmed or dropped (`[約旦遊學]` -> `[約旦]`) was right where
+    the NER was wrong."""
     if DISPLACED_KEY not in doc.spans or not len(doc.spans[DISPLACED_KEY]):
         return 0
-    taken = {i for ent in doc.ents for i in range(ent.start, ent.end)}
-    added: List[Span] = []
+    ents = list(doc.ents)
+    at = {(e.start, e.end): i for i, e in enumerate(ents)}
+    taken = {i for ent in ents for i in range(ent.start, ent.end)}
+    changed = 0
     for span in sorted(doc.spans[DISPLACED_KEY], key=lambda s: (-(s.end_char - s.start_char), s.start_char)):
-        if (span._.source or "ner") in sources and not any(i in taken for i in range(span.start, span.end)):
-            added.append(span)
+        if (span._.source or "ner") not in sources:
+            continue
+        same = at.get((span.start, span.end))
+        if same is not None:
+            if ents[same].label != span.label:
+                ents[same] = span
+                changed += 1
+        elif not any(i in taken for i in range(span.start, span.end)):
+            ents.append(span)
+            at[(span.start, span.end)] = len(ents) - 1
             taken.update(range(span.start, span.end))
-    if added:
-        doc.ents = sorted(list(doc.ents) + added, key=lambda s: s.start)
-    return len(added)
+            changed += 1
+    if changed:
+        doc.ents = sorted(ents, key=lambda s: s.start)
+    return changed
 
 
 def taken_characters(doc: Doc, length: int) -> List[bool]:

@@ -176,3 +176,17 @@ def test_a_recognizers_span_a_wrong_ner_span_displaced_comes_back():
     date._.source = "ner"
     doc2.spans[DISPLACED_KEY] = [date]
     assert restore_displaced(doc2) == 0 and list(doc2.ents) == []
+
+
+def test_an_exact_tie_with_a_displaced_recognizers_span_goes_to_the_recognizer():
+    from spacy_deid.overlap import make_longest_span_wins, merge_into_ents, restore_displaced
+
+    text = "最近打算去約旦遊學"
+    doc = spacy_deid.blank().make_doc(text)
+    doc.ents = [doc.char_span(5, 9, label="LOCATION")]  # the NER ran on into the activity
+    rule = doc.char_span(5, 7, label="COUNTRY")
+    rule._.source = "rule"
+    merge_into_ents(doc, [rule], make_longest_span_wins())
+    doc.ents = [doc.char_span(5, 7, label="LOCATION")]  # `edges` cut the activity off the NER's span
+    assert restore_displaced(doc) == 1
+    assert [(e.text, e.label_) for e in doc.ents] == [("約旦", "COUNTRY")]
