@@ -140,9 +140,12 @@ def main() -> None:
                 for _ in range(20):
                     body.send_keys("j")
                 step = (time.perf_counter() - t0) / 20
+                timings = driver.execute_script("return window.deidReview.timings")
                 print(f"{label}: {html.stat().st_size / 1e6:.1f} MB, built in {built:.1f} s{paired}; "
                       f"opens in {wall:.2f} s wall (median of 3; page ready at {inpage:.2f} s after "
-                      f"navigation start); next note (j) {step * 1000:.0f} ms per keypress incl. WebDriver")
+                      f"navigation start); next note (j) {step * 1000:.0f} ms per keypress incl. WebDriver\n"
+                      f"  page timings (ms from navigation start, last open): "
+                      + ", ".join(f"{k} {v:.0f}" for k, v in timings.items()))
         finally:
             driver.quit()
 

@@ -2,7 +2,9 @@
 // spacy-deid review page. Data: the JSON in #review-data (see spacy_deid/review/builder.py `payload`).
 // Notes are rendered one at a time, when shown; offsets are UTF-16 here and code points in exports.
 (function () {
+  const T = { start: performance.now() }; // load timings (ms since navigation start), for the benchmark
   const DATA = JSON.parse(document.getElementById("review-data").textContent);
+  T.parsed = performance.now();
   const L = DATA.labels, S = DATA.sources, OPS = DATA.operators, COLORS = DATA.colors;
   const HAS_ORIG = DATA.hasOriginal;
   const $ = (id) => document.getElementById(id);
@@ -61,10 +63,12 @@
     return html;
   }
   function setup() {
-    const all = notes.flatMap((n) => n.reps);
-    const used = new Set(all.map((r) => r.label));
-    $("legend").innerHTML = L.filter((l) => used.has(l)).map((l) =>
-      `<span class="key" data-label="${esc(l)}" style="background:${COLORS[l] || "#ddd"}">${esc(l)} ${all.filter((r) => r.label === l).length}</span>`).join("");
+    const all = [];
+    for (const n of notes) for (const r of n.reps) all.push(r);
+    const perLabel = new Map();
+    for (const r of all) perLabel.set(r.label, (perLabel.get(r.label) || 0) + 1);
+    $("legend").innerHTML = L.filter((l) => perLabel.has(l)).map((l) =>
+      `<span class="key" data-label="${esc(l)}" style="background:${COLORS[l] || "#ddd"}">${esc(l)} ${perLabel.get(l)}</span>`).join("");
     $("totals").innerHTML = countTable(all);
     $("summary").textContent = `${notes.length} notes · ${all.length} replacements` + (HAS_ORIG ? "" : " · de-identified side only");
     $("f-label").innerHTML += L.map((l) => `<option value="${esc(l)}">${esc(l)}</option>`).join("");
@@ -90,10 +94,21 @@
     renderList();
     show();
   }
-  function renderList() {
+  let listGeneration = 0;
+  function renderList() { // the first items now, the rest in chunks after the note is shown
     $("list-count").textContent = `${view.length} of ${notes.length} notes`;
-    $("note-list").innerHTML = view.map((k, i) =>
-      `<li data-pos="${i}" class="${listClass(k, i)}">${esc(String(notes[k].id))} <small>(${notes[k].reps.length})</small></li>`).join("");
+    const list = $("note-list"), generation = ++listGeneration, chunk = 2000;
+    const items = (from, to) => view.slice(from, to).map((k, j) =>
+      `<li data-pos="${from + j}" class="${listClass(k, from + j)}">${esc(String(notes[k].id))} <small>(${notes[k].reps.length})</small></li>`).join("");
+    list.innerHTML = items(0, Math.max(200, pos + 1));
+    let done = Math.max(200, pos + 1);
+    const more = () => {
+      if (generation !== listGeneration || done >= view.length) return;
+      list.insertAdjacentHTML("beforeend", items(done, done + chunk));
+      done += chunk;
+      setTimeout(more, 0);
+    };
+    setTimeout(more, 0);
   }
   const listClass = (k, i) => [i === pos ? "current" : "", reviewed.has(k) ? "reviewed" : "", isEdited(k) ? "edited" : ""].join(" ").trim();
   function refreshListItem(i) {
@@ -277,8 +292,11 @@
     } else if (ev.key === "/") { $("f-id").focus(); ev.preventDefault(); }
   });
 
+  T.decoded = performance.now();
   setup();
+  T.setup = performance.now();
   applyFilters(false);
-  window.deidReview = { exportLines, notes: notes.length };
+  T.shown = performance.now();
+  window.deidReview = { exportLines, notes: notes.length, timings: T };
   document.body.dataset.ready = String(performance.now());
 })();
