@@ -9,7 +9,7 @@ import pytest
 from typer.testing import CliRunner
 
 from spacy_deid.cli import app
-from spacy_deid.review import consistent, load, pair, payload, render
+from spacy_deid.review import consistent, load, pair, render
 from spacy_deid.review.builder import sample
 from spacy_deid.surrogates.keys import DEMO_KEY
 

@@ -15,7 +15,7 @@ from html import escape
 from dataclasses import dataclass, field
 from importlib import resources
 from pathlib import Path
-from typing import Any, Callable, Dict, Iterator, List, Optional, Sequence, Tuple, Union
+from typing import Any, Callable, Dict, Iterator, List, Optional, Tuple
 
 from ..cli.run_io import LineRecord, detect_format, read_csv, read_jsonl, read_txt_dir
 from ..corpus import CorpusError
