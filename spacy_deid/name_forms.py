@@ -16,8 +16,8 @@ from typing import Dict, FrozenSet, Optional, Tuple
 
 from .common_words_zh import common_words_zh, surnames_zh
 from .han import HAN_RANGES
-from .lexicons import load
-from .romanize import full_forms, given_forms
+from .lexicons import load, names as lexicon_names
+from .romanize import full_forms, given_forms, initials_forms, spellings
 
 # ASCII strings shorter than this are too often words to say whose name they are (`He`, `An`, `Amy`).
 MIN_ASCII_CHARS = 4
@@ -39,10 +39,23 @@ def is_given_name(word: str) -> bool:
     return len(word) >= MIN_ASCII_CHARS and word.lower() not in latin_surnames()
 
 
+_NAME_LEXICONS = frozenset({"given_chars_zh", "given_names_en", "given_names_romanized", "surnames_en",
+                            "surnames_zh"})
+
+
+@lru_cache(maxsize=1)
+def other_lexicon_values() -> FrozenSet[str]:
+    """Every value of the lexicons that name no person (places, institutions, professions...):
+    `舊金山` starts with a surname and is no one's name."""
+    return frozenset(value for name in lexicon_names() if name not in _NAME_LEXICONS
+                     for value in load(name).values())
+
+
 def han_name_parts(name: str) -> Optional[Tuple[str, str]]:
     """(surname, given) of a Han full name: a surname of the lexicons (one or two characters) and a
-    given name of one or two characters, the whole no common word; else None."""
-    if not _HAN_NAME.fullmatch(name) or name in common_words_zh():
+    given name of one or two characters, the whole no common word nor value of another lexicon
+    (`other_lexicon_values`); else None."""
+    if not _HAN_NAME.fullmatch(name) or name in common_words_zh() or name in other_lexicon_values():
         return None
     for surname_length in (2, 1):
         given = name[surname_length:]
@@ -80,12 +93,35 @@ def name_forms(name: str) -> Dict[str, Optional[str]]:
                 if " " not in form and len(form) >= MIN_ASCII_CHARS:
                     forms.setdefault(form, name)
     elif is_full_name(name):
-        for word in _WORD.findall(name):
-            if is_given_name(word) and word[:1].isupper():
-                forms.setdefault(word, None)
+        words = _WORD.findall(name)
+        given = [word for word in words if is_given_name(word) and word[:1].isupper()]
+        for word in given:
+            forms.setdefault(word, None)
+        initials = "".join(part[:1].upper() for word in given for part in word.split("-"))
+        surnames = [word for word in words if word.lower() in latin_surnames()]
+        if surnames and len(initials) >= 2:
+            forms.setdefault(f"{surnames[0]} {initials}", None)
     forms.pop(name, None)
     return forms
 
 
-__all__ = ["MIN_ASCII_CHARS", "han_name_parts", "is_full_name", "is_given_name", "latin_surnames",
-           "name_forms"]
+def identifying_forms(name: str) -> FrozenSet[str]:
+    """What of a full name must not survive de-identification anywhere in its patient's notes: the
+    name, its given name (`name_forms`' reading) and its surname with the given name's initials
+    (`Wang DM`, `Lin ML`); empty for a string that is no full name (the leak check of issue 47)."""
+    if not is_full_name(name):
+        return frozenset()
+    forms = {name}
+    parts = han_name_parts(name)
+    if parts is not None:
+        surname, given = parts
+        forms.update(form for form in name_forms(name) if form == given)
+        forms.update(f"{sur.capitalize()} {letters}" for sur in spellings(surname)
+                     for letters in initials_forms(given) if letters.isalpha() and len(given) > 1)
+    else:
+        forms.update(name_forms(name))
+    return frozenset(forms)
+
+
+__all__ = ["MIN_ASCII_CHARS", "han_name_parts", "identifying_forms", "is_full_name", "is_given_name",
+           "latin_surnames", "name_forms"]

@@ -1,0 +1,96 @@
+"""Names across a patient's notes (issue 47, point 8): a name found in one note, its given name and its
+romanized forms are found in all of them, a given name after a tagged surname joins its span, and a
+romanized form of a patient's Han name gets the romanization of that name's surrogate."""
+import re
+
+import pytest
+from pypinyin import Style, lazy_pinyin
+from spacy.language import Language
+
+import spacy_deid
+from spacy_deid.batch import deidentify
+from spacy_deid.name_forms import name_forms
+from spacy_deid.romanize import PINYIN, WADE_GILES, full_forms, style_of, syllable
+
+# Stands in for a trained NER that finds only these strings, as a model reading each context on its
+# own might: `郭` without its given name, `王大明` in one note only, `Wang` without its initials.
+TAGGED = {"郭": "PATIENT", "王大明": "PATIENT", "Wang Da-Ming": "PATIENT", "Wang Da Ming": "FAMILY",
+          "Wang": "PATIENT", "Lin Mei-Ling": "FAMILY"}
+_TAGGED = re.compile("|".join(sorted(map(re.escape, TAGGED), key=len, reverse=True)))
+
+
+@Language.component("fake_ner_for_name_linking")
+def fake_ner_for_name_linking(doc):
+    spans = [doc.char_span(*m.span(), label=TAGGED[m.group()]) for m in _TAGGED.finditer(doc.text)]
+    doc.ents = [s for s in spans if s is not None]
+    return doc
+
+
+@pytest.fixture(scope="module")
+def nlp():
+    nlp = spacy_deid.blank()
+    nlp.add_pipe("fake_ner_for_name_linking")
+    nlp.add_pipe("deid", config={"demo_key": True})
+    nlp.initialize()
+    return nlp
+
+
+def _run(nlp, *texts):
+    """De-identify the texts as one patient's notes; (result, {original span text: surrogate})."""
+    records = [{"id": f"n{i}", "patient_id": "p1", "text": t} for i, t in enumerate(texts)]
+    results = list(deidentify(nlp, records))
+    pairs = {}
+    for record, result in zip(records, results):
+        assert result.ok, result.error
+        for r in result.replacements:
+            assert result.deid_text[r["out_start"]:r["out_end"]] == r["surrogate"]
+            pairs[record["text"][r["start"]:r["end"]]] = r["surrogate"]
+    return results, pairs
+
+
+def test_given_name_after_a_tagged_surname_joins_its_span(nlp):
+    (result,), pairs = _run(nlp, "郭大衛 ID F134567890 admitted.")
+    assert "郭大衛" in pairs and "大衛" not in result.deid_text and "郭" not in result.deid_text
+
+
+def test_given_name_alone_is_found_in_the_patients_other_notes(nlp):
+    results, pairs = _run(nlp, "病人王大明，今日入院。", "大明 said he felt better today.")
+    assert "大明" not in results[1].deid_text
+    assert pairs["大明"] == pairs["王大明"][1:]  # the given name of the same person's surrogate
+
+
+def test_surname_plus_initials_is_the_person(nlp):
+    results, pairs = _run(nlp, "病人王大明入院。", "Wang DM signed the consent.")
+    assert "Wang DM" in pairs and "DM" not in results[1].deid_text
+    surrogate = pairs["王大明"]
+    sur, first, second = (lazy_pinyin(c) for c in surrogate)  # `DM` is pinyin's initials
+    assert pairs["Wang DM"] == f"{sur[0].capitalize()} {first[0][0].upper()}{second[0][0].upper()}"
+
+
+@pytest.mark.parametrize("form,style,sep", [("Wang Da-Ming", Style.NORMAL, "-"), ("Wang Da Ming", Style.NORMAL, " ")])
+def test_romanized_forms_link_to_the_han_name(nlp, form, style, sep):
+    _, pairs = _run(nlp, "病人王大明入院。", f"{form} was seen in clinic.")
+    sur, first, second = (lazy_pinyin(c, style=style)[0] for c in pairs["王大明"])
+    assert pairs[form] == f"{sur.capitalize()} {first.capitalize()}{sep}{second.capitalize()}"
+
+
+def test_wade_giles_form_gets_a_wade_giles_surrogate(nlp):
+    _, pairs = _run(nlp, "病人王大明入院。", "Patient WANG TA-MING, follow up.")
+    surrogate = pairs["王大明"]
+    expected = [syllable(c, WADE_GILES) for c in surrogate]
+    assert pairs["WANG TA-MING"] == f"{expected[0]} {expected[1]}-{expected[2]}".upper()
+
+
+def test_latin_given_name_is_found_in_other_notes(nlp):
+    results, _ = _run(nlp, "His daughter Lin Mei-Ling visited.", "Mei-Ling called about the bill.")
+    assert "Mei-Ling" not in results[1].deid_text
+
+
+def test_forms_and_styles():
+    assert {"大明", "Wang Da-Ming", "Wang Ta-Ming", "Wang Da Ming", "Wang Daming", "Wang DM", "Da-Ming Wang",
+            "WANG TA-MING"} <= set(name_forms("王大明"))
+    assert all(link == "王大明" for link in name_forms("王大明").values())
+    assert "大衛" not in name_forms("郭大衛")  # a common word alone (David): only the full name spreads
+    assert "Kuo Ta-Wei" in full_forms("郭", "大衛") and "Guo Da-Wei" in full_forms("郭", "大衛")
+    assert style_of([("大", "da")]) == PINYIN and style_of([("大", "ta")]) == WADE_GILES
+    assert style_of([("明", "ming")]) == WADE_GILES  # both: Taiwan's default
