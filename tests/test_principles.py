@@ -175,3 +175,14 @@ def test_cost_grows_linearly_on_long_runs(unit):
     def run(n):
         matcher.find("配偶: " + unit * n)
     assert_linear(run, 20000)
+
+
+def test_no_context_holds_another_spans_characters():
+    records = [Record(id=f"r{i}", text=f"配偶{name}陪同。", spans=[PhiSpan(2, 2 + len(name), "FAMILY", name)])
+               for i, name in enumerate(["陳志明", "林美玲", "王大明"])]
+    # a note where two names stand side by side: neither may become the other's context
+    records += [Record(id=f"s{i}", text=f"配偶{a}{b}陪同。", spans=[PhiSpan(2, 5, "FAMILY", a), PhiSpan(5, 8, "FAMILY", b)])
+                for i, (a, b) in enumerate([("陳志明", "林美玲"), ("王大明", "張家豪")])]
+    values = {s.text for r in records for s in r.spans}
+    for principle in learn_principles(records, min_support=2, min_precision=0.5):
+        assert not any(c in principle.left + principle.right for v in values for c in v[1:])

@@ -5,7 +5,8 @@ right, and on both sides, at a few widths (2 to 4 characters of Han, or one or t
 what separates them; a Han context holds 2 to 4 characters); a context never crosses a line and never cuts a Latin word or number. Each
 (left, shape, right, label) seen around at least `min_support` gold spans is a candidate; it is run
 over the whole corpus, and its precision is the share of its matches that are gold spans of its
-label. Candidates at `min_precision` or more are kept, most precise first, each only if it finds a
+label. A context never holds a character of another gold span, so the file holds no PHI value.
+Candidates at `min_precision` or more are kept, most precise first, each only if it finds a
 gold span that the ones kept before it do not (a greedy cover), so the file stays short enough for a
 person to review. Nothing of the corpus but the context words and the shapes is written.
 """
@@ -67,10 +68,14 @@ def candidates(records: Iterable[Record]) -> Dict[Tuple[str, str, str, str], int
     """(left, shape, right, label) -> how many gold spans it was seen around."""
     seen: Dict[Tuple[str, str, str, str], int] = defaultdict(int)
     for record in records:
+        phi = bytearray(len(record.text))
+        for span in record.spans:
+            phi[span.start:span.end] = b"\x01" * (span.end - span.start)
         for span in record.spans:
             shape = span_shape(record.text[span.start:span.end])
-            lefts = _left_contexts(record.text, span.start)
-            rights = _right_contexts(record.text, span.end)
+            # a context never holds another span's characters: the file must hold no PHI
+            lefts = [c for c in _left_contexts(record.text, span.start) if not any(phi[span.start - len(c):span.start])]
+            rights = [c for c in _right_contexts(record.text, span.end) if not any(phi[span.end:span.end + len(c)])]
             keys = {(left, shape, "", span.label) for left in lefts}
             keys |= {("", shape, right, span.label) for right in rights}
             keys |= {(left, shape, right, span.label) for left in lefts[:2] for right in rights[:2]}
