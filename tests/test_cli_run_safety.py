@@ -124,16 +124,19 @@ def _alive(pid):
         return False
 
 
-def _start_two_process_run(tmp_path, n_notes=1500, extra=(), **popen):
+def _start_two_process_run(tmp_path, n_notes=3000, extra=(), **popen):
     records, _ = make_notes(n_notes, seed=5)
     src = tmp_path / "in.jsonl"
     write_jsonl(src, records)
     out_dir = tmp_path / "out"
     out_dir.mkdir()
     out = out_dir / "out.jsonl"
+    nlp = spacy_deid.blank()  # rules, dates and surrogates: workers start in seconds
+    nlp.add_pipe("deid")
+    nlp.to_disk(tmp_path / "pipe")
     cmd = [sys.executable, "-c", "from spacy_deid.cli import main; main()", "run", str(src), str(out),
            "--n-process", "2", "--no-progress", "--errors", str(out_dir / "errors.jsonl"),
-           "--audit", str(out_dir / "audit.jsonl"), *extra]
+           "--audit", str(out_dir / "audit.jsonl"), "--model", str(tmp_path / "pipe"), *extra]
     proc = subprocess.Popen(cmd, env={**os.environ, "SPACY_DEID_KEY": KEY}, stdout=subprocess.PIPE,
                             stderr=subprocess.PIPE, text=True, **popen)
     # the private temporary folder exists once the outputs are open; wait for both workers to run
