@@ -33,6 +33,7 @@ from typing import TYPE_CHECKING, Any, Callable, Dict, List, Optional, Sequence,
 from spacy.language import Language
 
 from .batch import DEFAULT_MAX_CHARS, DeidResult, OutputFields, Stages, _to_item, output_record, process_group
+from .cli.run_io import LineRecord
 from .extensions import install_extensions
 from .loading import load as load_default
 from .surrogates.keys import ENV_VAR
@@ -195,7 +196,7 @@ def _process_frame(settings: _Settings, key: "Broadcast", frame: "pandas.DataFra
     for index, line, payload in zip(frame[INDEX], frame[LINE], frame[PAYLOAD]):
         index = int(index)
         line = None if pandas.isna(line) else int(line)
-        record = RecordLine(json.loads(payload)) if payload is not None else RecordLine()
+        record = LineRecord(json.loads(payload)) if payload is not None else LineRecord()
         record.line = line
         items.append(_to_item(index, record, id_key=settings.id_field, text_key=settings.text_field,
                               patient_key=settings.patient_field, max_chars=settings.max_chars))
@@ -205,12 +206,6 @@ def _process_frame(settings: _Settings, key: "Broadcast", frame: "pandas.DataFra
             result.fields = fields.apply(result.record, settings.text_field)
         rows.append(_row(result, settings.text_field))
     return pandas.DataFrame(rows, columns=list(RESULT_COLUMNS))
-
-
-class RecordLine(dict):
-    """A record dict that remembers its input line (what `_to_item` reads for names and errors)."""
-
-    line: Optional[int] = None
 
 
 def _row(result: DeidResult, text_field: str) -> List[Any]:

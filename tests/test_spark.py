@@ -201,11 +201,12 @@ def test_key_stays_out_of_the_plan_and_the_configuration(spark):
     assert secret not in os.environ.get("SPACY_DEID_KEY", "")
 
 
-def test_pipeline_is_loaded_once_per_worker(cli, run_output, spark, tmp_path):
-    src, expected = run_output  # 60 patient groups over 8 partitions: many groups per worker
+def test_pipeline_is_loaded_once_per_worker(cli, run_output, notes, spark, tmp_path):
+    src, expected = run_output  # 12 patient groups over 8 partitions: several groups per worker
+    first = write_jsonl(tmp_path / "in.jsonl", notes[:60])  # whole patients: their lines of run's output
     out = tmp_path / "out.jsonl"
-    assert cli("spark", src, out, "--partitions", 8, "--no-progress").exit_code == 0
-    assert out.read_bytes() == expected.read_bytes()
+    assert cli("spark", first, out, "--partitions", 8, "--no-progress").exit_code == 0
+    assert lines(out) == lines(expected)[:60]
 
     def loads_here(frame):  # on the grouped-map workers: that process's module, not a pickled copy
         import importlib
@@ -255,3 +256,16 @@ def test_parquet_and_csv_in_and_out(cli, run_output, notes, spark, tmp_path):
     assert (tmp_path / "spark.csv").read_bytes() == (tmp_path / "run.csv").read_bytes()
     header, first_row = (tmp_path / "spark.csv").read_text(encoding="utf8").splitlines()[:2]
     assert header == "id,patient_id,ward,text,replacements" and "王大明" not in first_row
+
+
+def test_no_key_or_no_pipeline_is_one_clear_error_and_nothing_written(cli, run_output, tmp_path, monkeypatch):
+    src, _ = run_output
+    out = tmp_path / "out.jsonl"
+    monkeypatch.delenv("SPACY_DEID_KEY")
+    result = cli("spark", src, out, "--no-progress")  # refused on the driver, before any job
+    assert result.exit_code == 2 and "SPACY_DEID_KEY" in result.output
+    monkeypatch.setenv("SPACY_DEID_KEY", KEY)
+    result = cli("spark", src, out, "--model", tmp_path / "no-such-pipeline", "--no-progress")
+    assert result.exit_code == 3 and "the Spark job failed" in result.output
+    assert "\tat org.apache" not in result.output  # no Java stack
+    assert not out.exists() and not list(tmp_path.glob(".*"))

@@ -27,10 +27,13 @@ import typer
 
 from . import app
 from .recall_bias import RECALL_BIAS_OPTION
-from .run_cmd import KEY_ENV, _open_outputs, _records, _Writers, load_pipeline
+from .run_cmd import (
+    EXIT_CRASH, EXIT_FAILED_RECORDS, EXIT_USAGE, KEY_ENV, _check_paths, _open_outputs, _records, _Writers,
+    load_pipeline,
+)
 from .run_io import atomic_file, csv_fieldnames, detect_format, printable
 
-EXIT_RECORDS_FAILED, EXIT_SETUP = 1, 2
+SAFE_JOB_ERRORS = ("MissingKeyError", "InvalidKeyError")  # messages about the key, never about a note
 
 
 def _format(path: Path) -> str:
@@ -40,7 +43,8 @@ def _format(path: Path) -> str:
     try:
         fmt = detect_format(path)
     except ValueError as err:
-        raise typer.BadParameter(str(err).replace(".jsonl, .csv or a folder of .txt", ".jsonl, .csv or .parquet")) from None
+        message = str(err).replace(".jsonl, .csv or a folder of .txt", ".jsonl, .csv or .parquet")
+        raise typer.BadParameter(message) from None
     if fmt == "txt":
         raise typer.BadParameter("spark reads .jsonl, .csv or .parquet", param_hint="IN")
     return fmt
@@ -154,20 +158,20 @@ def spark_command(
     from ..surrogates.keys import InvalidKeyError, MissingKeyError, resolve_key
 
     in_fmt, out_fmt = _format(input_path), _format(output_path)
-    if out_fmt != "parquet" and output_path.exists() and output_path.is_dir():
-        raise typer.BadParameter("output is a folder; give a file name", param_hint="OUTPUT_PATH")
+    if out_fmt != "parquet":  # run's checks: not a folder, not the input, not the errors file
+        _check_paths(input_path, output_path, "jsonl", errors_path, None, False)
     try:
         require_pyspark()
     except ImportError as err:
         typer.secho(f"error: {err}", err=True, fg=typer.colors.RED)
-        raise typer.Exit(code=EXIT_SETUP) from None
+        raise typer.Exit(code=EXIT_USAGE) from None
     if key:
         os.environ[KEY_ENV] = key  # broadcast to the workers below; never into a saved config
     try:  # a missing or short key is one clear message before Spark starts (workers would repeat it)
         secret = resolve_key(None, demo_key=demo_key)
     except (MissingKeyError, InvalidKeyError) as err:
         typer.secho(f"error: {type(err).__name__}: {err}", err=True, fg=typer.colors.RED)
-        raise typer.Exit(code=EXIT_SETUP) from None
+        raise typer.Exit(code=EXIT_USAGE) from None
     for name in keep_fields:
         typer.secho(f"warning: field {name!r} is copied into the output verbatim, NOT de-identified",
                     err=True, fg=typer.colors.YELLOW)
@@ -223,8 +227,11 @@ def spark_command(
     except typer.Exit:
         raise
     except Exception as err:  # noqa: BLE001 - a job failure (pipeline or key on a worker): no record text
-        typer.secho(f"error: the Spark job failed ({_job_error(err)})", err=True, fg=typer.colors.RED)
-        raise typer.Exit(code=EXIT_SETUP) from None
+        if os.environ.get("SPACY_DEID_DEBUG"):
+            raise
+        typer.secho(f"error: the Spark job failed ({_job_error(err)}); nothing written", err=True,
+                    fg=typer.colors.RED)
+        raise typer.Exit(code=EXIT_CRASH) from None
     finally:
         key_bc.destroy()
         if owned:
@@ -237,15 +244,22 @@ def spark_command(
                f"{elapsed:.1f}s, {rate:.1f} notes/s on {sc.master} in {n_partitions} partitions "
                f"(Spark start-up {startup:.1f}s)", err=True)
     if counts["failed"]:
-        raise typer.Exit(code=EXIT_RECORDS_FAILED)
+        raise typer.Exit(code=EXIT_FAILED_RECORDS)
 
 
 def _job_error(err: Exception) -> str:
-    """The last line of a job failure (the Python exception's type and message, which name no
-    record text: fatal errors are about the key or the pipeline), without Java's stack."""
+    """What failed, without Java's stack: the Python exception's type, and its message only for the
+    key errors (other messages may quote a note; SPACY_DEID_DEBUG=1 shows the whole failure)."""
+    import re
+
     text = str(err)
-    lines = [line.strip() for line in text.splitlines() if "Error" in line and ":" in line]
-    return (lines[-1] if lines else type(err).__name__)[:500]
+    names = re.findall(r"\b([A-Z]\w*(?:Error|Exception))\b", text)
+    name = names[-1] if names else type(err).__name__
+    if name in SAFE_JOB_ERRORS:
+        found = re.findall(rf"{name}: ([^\n]*)", text)
+        if found:
+            return f"{name}: {found[-1][:300]}"
+    return f"{name}; set SPACY_DEID_DEBUG=1 for the whole failure (it may show note text)"
 
 
 def _write(results, failed_reading: List, output_path: Path, out_fmt: str, fieldnames: List[str],
