@@ -35,6 +35,7 @@ from typing import Dict, List, Sequence, Set, Tuple
 
 from spacy.tokens import Doc, Span
 
+from .address_parts import street_parts
 from .clinical_terms import is_clinical_term
 from .doctext import doc_text
 from .han import HAN_CHAR
@@ -74,9 +75,10 @@ def found_strings(docs: Sequence[Doc]) -> Dict[str, str]:
 def propagate(docs: Sequence[Doc]) -> int:
     """Mark the other occurrences of the docs' names, professions and places (one note, or all of one
     patient's notes) where the model found at least `MIN_FOUND_SHARE` of the string's occurrences,
-    and every occurrence of a full name and of the forms it is written in (`name_forms`); returns how
-    many spans were added."""
-    added = complete_surnames(docs)
+    and every occurrence of a full name and of the forms it is written in (`name_forms`); first the
+    parts of what was found: a given name after its surname (`complete_surnames`), a street next to a
+    found address part (`address_parts.street_parts`); returns how many spans were added."""
+    added = complete_surnames(docs) + sum(len(street_parts(doc)) for doc in docs)
     found = found_strings(docs)
     links: Dict[str, str] = {}
     vouched: Set[str] = {string for string, label in found.items() if label in NAME_LABELS and is_full_name(string)}

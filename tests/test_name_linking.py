@@ -94,3 +94,23 @@ def test_forms_and_styles():
     assert "Kuo Ta-Wei" in full_forms("郭", "大衛") and "Guo Da-Wei" in full_forms("郭", "大衛")
     assert style_of([("大", "da")]) == PINYIN and style_of([("大", "ta")]) == WADE_GILES
     assert style_of([("明", "ming")]) == WADE_GILES  # both: Taiwan's default
+
+
+@Language.component("fake_ner_for_addresses")
+def fake_ner_for_addresses(doc):
+    """Finds the house number `7` and nothing else (the rules find the city)."""
+    spans = [doc.char_span(m.start(), m.end(), label="NUMBER") for m in re.finditer(r"(?<=address )7", doc.text)]
+    doc.ents = [s for s in spans if s is not None]
+    return doc
+
+
+def test_street_between_a_found_house_number_and_city_is_replaced():
+    nlp = spacy_deid.blank()
+    nlp.add_pipe("fake_ner_for_addresses")
+    nlp.add_pipe("deid", config={"demo_key": True})
+    nlp.initialize()
+    text = "Home address 7, Xinyi Rd., Taipei. ADDRESS: 12 XINYI RD., TAIPEI CITY."
+    doc = nlp(text)
+    found = {(e.text, e.label_) for e in doc.ents}
+    assert {("7", "NUMBER"), ("Xinyi Rd.", "STREET"), ("12", "NUMBER"), ("XINYI RD.", "STREET")} <= found
+    assert "Xinyi" not in doc._.deid_text and "XINYI" not in doc._.deid_text
