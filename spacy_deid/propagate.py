@@ -21,6 +21,17 @@ not a name. Only text outside every entity gets a span, and only where the span 
 tokens. The span takes the label of the string's first occurrence in the documents' order, and
 `span._.source = "propagated"`. The same input gives the same spans.
 
+A person's full name spreads whatever share was found (`name_forms.is_full_name`: a Han surname and
+given name, or Latin words with a lexicon surname), and so do the forms it is written in elsewhere
+(`name_forms.name_forms`): its given name (`王大明` -> `大明`, `Wang Mei-Ling` -> `Mei-Ling`) and, for a
+Han name, its romanized full names in pinyin and Wade-Giles, hyphenated, spaced or joined, surname
+first or last, or the surname and initials (`Wang Da-Ming`, `WANG TA MING`, `Wang DM`). Such a form
+also takes the place of shorter name entities inside it (`[Wang] DM`, `[郭]大衛`). Each mention of a
+Han name and of its forms carries `span._.name_link` (`romanize.NAME_LINK`, in `doc.user_data`): the
+Han name, so the surrogate engine writes every form from that name's one surrogate. Before it, the
+parts of what was found are marked: a given name after a tagged surname (`complete_surnames`) and a
+street next to a found address part (`address_parts.street_parts`).
+
 What a relation word says spreads too (`spread_relations`): a name a kinship word, a word for another
 person in the patient's life, a physician's title or a patient field stands next to in one place
 (`relations.relation_label`: `daughter [Amy Lin]`, `[林美玲]醫師`) is that in every other mention of the
