@@ -27,6 +27,7 @@ import typer
 
 from . import app
 from ..batch import OutputFields, WorkerError, deidentify, deidentify_parallel, output_record
+from ..surrogates.keys import resolve_key
 from .gpu import use_gpu
 from .recall_bias import RECALL_BIAS_OPTION, recall_bias_errors
 from .run_io import (
@@ -151,14 +152,19 @@ class _Writers:
     becomes an error record and the others go on.
 
     `fields` (an `OutputFields`) chooses the output fields of results that have none yet; a writer
-    given none writes results whose `fields` are unset with their input fields (legacy callers)."""
+    given none uses the default choice (`id_field` and `patient_field` pseudonymized) under the key
+    the surrogates use: SPACY_DEID_KEY, else the demo key (a run with neither has stopped before)."""
 
     def __init__(self, out_file, out_fmt: str, out_dir: Optional[Path], fieldnames: List[str],
                  text_field: str, replacements_field: str, errors_file, audit_file,
-                 fields: Optional[OutputFields] = None):
+                 fields: Optional[OutputFields] = None, *, id_field: str = "id",
+                 patient_field: str = "patient_id"):
         self.out_file, self.out_fmt, self.out_dir = out_file, out_fmt, out_dir
         self.text_field, self.replacements_field = text_field, replacements_field
         self.errors_file, self.audit_file = errors_file, audit_file
+        if fields is None:
+            fields = OutputFields.default(resolve_key(None, demo_key=True), id_key=id_field,
+                                          patient_key=patient_field)
         self.fields = fields
         self.csv_writer = None
         self.csv_buffer = None
@@ -166,8 +172,7 @@ class _Writers:
             import csv
             import io
 
-            columns = [n for n in fieldnames if fields is None or n == text_field or n in fields.keep
-                       or n in fields.pseudonymize]
+            columns = [n for n in fieldnames if n == text_field or n in fields.keep or n in fields.pseudonymize]
             if replacements_field and replacements_field not in columns:
                 columns.append(replacements_field)
             self.csv_buffer = io.StringIO(newline="")
@@ -183,10 +188,7 @@ class _Writers:
 
     def _record(self, result) -> Dict[str, Any]:
         if result.fields is None:
-            if self.fields is not None:
-                result.fields = self.fields.apply(result.record, self.text_field)
-            else:
-                result.fields = {**(result.record or {}), self.text_field: None}
+            result.fields = self.fields.apply(result.record, self.text_field)
         return output_record(result, self.text_field, self.replacements_field)
 
     def _serialize(self, result) -> List[str]:
