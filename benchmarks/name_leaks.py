@@ -8,11 +8,12 @@ given name's initials). Prints counts only (names are PHI, even synthetic ones s
     python benchmarks/name_leaks.py --patients 1000 [--pipeline default] [--seed 0] [--split heldout] [--n-process 2]
 """
 import argparse
+import re
 import sys
 import time
 from functools import partial
 from itertools import groupby
-from typing import Dict, List, Sequence, Tuple
+from typing import Dict, Iterable, List, Sequence, Tuple
 
 from spacy.language import Language
 
@@ -36,8 +37,20 @@ def patient_leaks(texts: Sequence[str], results: Sequence[DeidResult]) -> Tuple[
         for form in found:
             forms.setdefault(form, "full name" if form == name else
                              "initials" if " " in form and form.split()[-1].isupper() else "given name")
-    leaks = [kind for result in results for form, kind in forms.items() if form in (result.deid_text or "")]
+    leaks = [forms[form] for result in results for form in surviving(forms, result)]
     return full, len(forms), leaks
+
+
+def surviving(forms: Iterable[str], result: DeidResult) -> List[str]:
+    """The forms that stand in the output outside every surrogate (a surrogate that happens to hold a
+    real name's letters, `Hua-Yuan` for `Hua-Yu`, is no leak), a Latin form as a whole word."""
+    kept = list(result.deid_text or "")
+    for r in result.replacements:
+        kept[r["out_start"]:r["out_end"]] = "\0" * (r["out_end"] - r["out_start"])
+    text = "".join(kept)
+    return [form for form in forms
+            if re.search(r"(?<![A-Za-z])" + re.escape(form) + r"(?![A-Za-z])" if form.isascii() else re.escape(form),
+                         text)]
 
 
 def _load(pipeline: str) -> Language:

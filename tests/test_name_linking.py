@@ -2,6 +2,7 @@
 romanized forms are found in all of them, a given name after a tagged surname joins its span, and a
 romanized form of a patient's Han name gets the romanization of that name's surrogate."""
 import re
+from itertools import groupby
 
 import pytest
 from pypinyin import Style, lazy_pinyin
@@ -9,8 +10,10 @@ from spacy.language import Language
 
 import spacy_deid
 from spacy_deid.batch import deidentify
-from spacy_deid.name_forms import name_forms
+from spacy_deid.labels import NAME_LABELS
+from spacy_deid.name_forms import han_name_parts, identifying_forms, name_forms
 from spacy_deid.romanize import PINYIN, WADE_GILES, full_forms, style_of, syllable
+from spacy_deid.synth import generate
 
 # Stands in for a trained NER that finds only these strings, as a model reading each context on its
 # own might: `郭` without its given name, `王大明` in one note only, `Wang` without its initials.
@@ -114,3 +117,80 @@ def test_street_between_a_found_house_number_and_city_is_replaced():
     found = {(e.text, e.label_) for e in doc.ents}
     assert {("7", "NUMBER"), ("Xinyi Rd.", "STREET"), ("12", "NUMBER"), ("XINYI RD.", "STREET")} <= found
     assert "Xinyi" not in doc._.deid_text and "XINYI" not in doc._.deid_text
+
+
+# Generated patients: a stand-in NER that finds each gold name only at its first mention in the
+# patient's notes (as a model reading each context on its own might miss the others), plus one note
+# per patient that writes its Han names in pinyin, by the given name alone and as surname + initials.
+_FIRST_MENTIONS = {}
+
+
+@Language.component("fake_ner_first_mentions")
+def fake_ner_first_mentions(doc):
+    spans = [doc.char_span(s, e, label=label) for s, e, label in _FIRST_MENTIONS.get(doc.text, ())]
+    doc.ents = [s for s in spans if s is not None]
+    return doc
+
+
+def _pinyin_note(names):
+    lines = []
+    for name in names:
+        sur, given = han_name_parts(name)
+        syl = [lazy_pinyin(c)[0] for c in given]
+        lines.append(f"{''.join(lazy_pinyin(sur)).capitalize()} {'-'.join(s.capitalize() for s in syl)} called. "
+                     f"{given} said she was better. "
+                     f"{''.join(lazy_pinyin(sur)).capitalize()} {''.join(s[0].upper() for s in syl)} signed.")
+    return "\n".join(lines)
+
+
+def surviving(forms, result):
+    """The forms that stand in the output outside every surrogate (a surrogate that happens to hold a
+    real name's letters, `Hua-Yuan` for `Hua-Yu`, is no leak), a Latin form as a whole word."""
+    kept = list(result.deid_text)
+    for r in result.replacements:
+        kept[r["out_start"]:r["out_end"]] = "\0" * (r["out_end"] - r["out_start"])
+    kept = "".join(kept)
+    return [form for form in forms
+            if re.search(r"(?<![A-Za-z])" + re.escape(form) + r"(?![A-Za-z])" if form.isascii() else re.escape(form), kept)]
+
+
+def test_no_form_of_a_found_name_survives_in_generated_patients():
+    records, patients = [], 0
+    for patient, notes in groupby(generate(120, seed=3, split="heldout"), key=lambda r: r.patient_id):
+        patients += 1
+        seen, han_names = set(), []
+        for note in notes:
+            first = []
+            for span in note.spans:
+                if span.label in NAME_LABELS and span.text not in seen:
+                    seen.add(span.text)
+                    first.append((span.start, span.end, span.label))
+                    parts = han_name_parts(span.text)
+                    if parts is not None and len(span.text) >= 3 and len(parts[1]) == 2:
+                        han_names.append(span.text)
+            _FIRST_MENTIONS[note.text] = first
+            records.append({"id": note.id, "patient_id": patient, "text": note.text})
+        if han_names:
+            text = _pinyin_note(han_names[:2])
+            _FIRST_MENTIONS.setdefault(text, [])
+            records.append({"id": f"{patient}-pinyin", "patient_id": patient, "text": text})
+    nlp = spacy_deid.blank()
+    nlp.add_pipe("fake_ner_first_mentions")
+    nlp.add_pipe("deid", config={"demo_key": True})
+    nlp.initialize()
+    results = list(deidentify(nlp, records))
+    checked = 0
+    by_patient = {}
+    for record, result in zip(records, results):
+        assert result.ok, result.error
+        by_patient.setdefault(record["patient_id"], []).append((record, result))
+    for patient, pairs in by_patient.items():
+        found = {rec["text"][r["start"]:r["end"]] for rec, res in pairs for r in res.replacements
+                 if r["label"] in NAME_LABELS}
+        forms = set().union(*(identifying_forms(name) for name in found)) if found else set()
+        pinyin = [rec["text"] for rec, _ in pairs if rec["id"].endswith("-pinyin")]
+        forms |= {line.split(" called.")[0] for text in pinyin for line in text.splitlines()}
+        checked += len(forms)
+        for _, res in pairs:
+            assert not surviving(forms, res), patient
+    assert patients == 120 and checked > 1000
