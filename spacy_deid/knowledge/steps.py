@@ -5,17 +5,17 @@ WHY voting and not trusting: on real notes each side errs its own way. The NER, 
 notes, calls ward and chart shorthand names and places (`CCU`, `neuro`, `levo`) and misses real
 surnames; the newswire taggers know real names but tag a capitalised drug as a person. A span is
 changed only where the evidence agrees:
-- `knowledge_drop_*`: a NER name or place in Latin script that no tagger tags, that no relation word,
-  title or physician's role stands beside, and that is (`_words`) a clinical term or common English
-  words, or (`_caseless`) also any word written without a capital that marks a name (all lower
-  case, or all capitals while the tagger, reading the line title-cased, still saw no name), or
-  (`_unsupported`) anything else: the NER alone is not enough.
-- `knowledge_add_*`: a tagger's name where no recognizer found anything, that is no clinical term
-  and not only common words, when (`_cued`) a relation word, title or physician's role stands beside
-  it or a recognizer found the same name elsewhere in the note, or (`_names`) always; places
-  (`knowledge_add_places`) likewise, always.
-Which of them a pipeline runs is its `deid` config's `note_steps` (README, docs/architecture.md give
-the measured choice). Spans from the rules and the date finder are never dropped: they read their
+- `knowledge_drop_latin` (`_names`, `_places`: one category each): a NER name or place in Latin
+  script, written all lower case or all capitals or only common words or a clinical term, that no
+  tagger tags as the same kind of thing (for a place: nor is it a non-acronym value of the place
+  lexicons) and that no relation word, title or physician's role stands beside, is dropped;
+  `knowledge_drop_han` the same for Han spans (no case to read); `knowledge_drop_caseless` is the case
+  test without the taggers, the reference the others are measured against.
+- `knowledge_add_cued`: an English tagger's PERSON where no recognizer found anything, that is no
+  clinical term and not only common words, is added when a relation word, title or physician's role
+  stands beside it or a recognizer found the same name elsewhere in the note;
+  `knowledge_add_names` / `knowledge_add_places` add every such tag (measured: far more false alarms).
+Which of them a pipeline runs is its `deid` config's `note_steps` (README gives the measured choice). Spans from the rules and the date finder are never dropped: they read their
 own context. Each step returns how many spans it changed, never which.
 """
 import re
