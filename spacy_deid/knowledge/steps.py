@@ -15,8 +15,8 @@ changed only where the evidence agrees:
   clinical term and not only common words, is added when a relation word, title or physician's role
   stands beside it or a recognizer found the same name elsewhere in the note;
   `knowledge_add_names` / `knowledge_add_places` add every such tag (measured: far more false alarms).
-Which of them a pipeline runs is its `deid` config's `note_steps` (README gives the measured choice). Spans from the rules and the date finder are never dropped: they read their
-own context. Each step returns how many spans it changed, never which.
+Which of them a pipeline runs is its `deid` config's `note_steps` (README gives the measured choice).
+Spans from the rules and the date finder are never dropped: they read their own context. Each step returns how many spans it changed, never which.
 """
 import re
 from functools import lru_cache
