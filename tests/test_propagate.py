@@ -60,10 +60,16 @@ def test_other_occurrences_in_the_note_are_marked():
 
 def test_a_string_the_model_found_in_too_few_of_its_occurrences_does_not_spread():
     nlp = _nlp(surrogates=False)
-    doc = nlp("病人林美玲入院. 林美玲 and 林美玲 visited.")  # found once in three
+    doc = nlp("Dr. Chen came. Chen and Chen visited.")  # found once in three
     assert [e._.source for e in doc.ents] == ["ner"]
-    doc = nlp("病人林美玲入院. 林美玲 visited.")  # found once in two
+    doc = nlp("Dr. Chen came. Chen visited.")  # found once in two
     assert [e._.source for e in doc.ents] == ["ner", SOURCE]
+
+
+def test_a_full_name_spreads_whatever_share_was_found():
+    """A person's full name is a name by its shape: found once, it is found everywhere (issue 47)."""
+    doc = _nlp(surrogates=False)("病人林美玲入院. 林美玲 and 林美玲 visited.")
+    assert [e._.source for e in doc.ents] == ["ner", SOURCE, SOURCE]
 
 
 def test_switched_off_nothing_spreads():
