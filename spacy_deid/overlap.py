@@ -64,8 +64,10 @@ def make_longest_span_wins(source_priority: Dict[str, int] = DEFAULT_SOURCE_PRIO
 
 
 # The spans a merge left out, kept so that a span a wrong NER span displaced comes back when the refine
-# stage trims or drops that NER span (`restore_displaced`).
+# stage trims or drops that NER span (`restore_displaced`); and every span a recognizer proposed, so
+# that a tie is settled against a repaired NER span only, never against another recognizer's span.
 DISPLACED_KEY = "deid_displaced"
+PROPOSED_KEY = "deid_proposed"
 
 
 def merge_into_ents(doc, new_spans: Sequence[Span], policy: OverlapPolicy) -> None:
@@ -75,6 +77,9 @@ def merge_into_ents(doc, new_spans: Sequence[Span], policy: OverlapPolicy) -> No
         if span._.source is None:
             span._.source = "ner"
     candidates = list(doc.ents) + list(new_spans)
+    if new_spans:
+        before = list(doc.spans[PROPOSED_KEY]) if PROPOSED_KEY in doc.spans else []
+        doc.spans[PROPOSED_KEY] = before + list(new_spans)
     kept = policy(candidates)
     if len(kept) < len(candidates):
         kept_keys = {(s.start, s.end, s.label) for s in kept}
@@ -88,13 +93,15 @@ def merge_into_ents(doc, new_spans: Sequence[Span], policy: OverlapPolicy) -> No
 def restore_displaced(doc: Doc, sources: Sequence[str] = ("rule", "date", "principle")) -> int:
     """Put back, where no entity now stands, the spans of `sources` that a merge left out (longest
     first), and where an entity now has exactly a left-out span's offsets, that span (an exact tie
-    goes to the recognizer, as in the merge); returns how many. A recognizer's span lost to a longer
+    goes to the recognizer, as in the merge, unless that entity is itself a recognizer's span: two rules
+    that read one string two ways were settled by the merge); returns how many. A recognizer's span lost to a longer
     NER span that the refine stage then trimmed or dropped (`[約旦遊學]` -> `[約旦]`) was right where
     the NER was wrong."""
     if DISPLACED_KEY not in doc.spans or not len(doc.spans[DISPLACED_KEY]):
         return 0
     ents = list(doc.ents)
     at = {(e.start, e.end): i for i, e in enumerate(ents)}
+    proposed = {(s.start, s.end, s.label) for s in doc.spans[PROPOSED_KEY]} if PROPOSED_KEY in doc.spans else set()
     taken = {i for ent in ents for i in range(ent.start, ent.end)}
     changed = 0
     for span in sorted(doc.spans[DISPLACED_KEY], key=lambda s: (-(s.end_char - s.start_char), s.start_char)):
@@ -102,7 +109,8 @@ def restore_displaced(doc: Doc, sources: Sequence[str] = ("rule", "date", "princ
             continue
         same = at.get((span.start, span.end))
         if same is not None:
-            if ents[same].label != span.label:
+            current = ents[same]
+            if current.label != span.label and (current.start, current.end, current.label) not in proposed:
                 ents[same] = span
                 changed += 1
         elif not any(i in taken for i in range(span.start, span.end)):

@@ -190,3 +190,17 @@ def test_an_exact_tie_with_a_displaced_recognizers_span_goes_to_the_recognizer()
     doc.ents = [doc.char_span(5, 7, label="LOCATION")]  # `edges` cut the activity off the NER's span
     assert restore_displaced(doc) == 1
     assert [(e.text, e.label_) for e in doc.ents] == [("約旦", "COUNTRY")]
+
+
+def test_a_tie_between_two_recognizers_spans_stays_as_the_merge_settled_it():
+    from spacy_deid.overlap import make_longest_span_wins, merge_into_ents, restore_displaced
+
+    text = "SSN: 123-45-6789."
+    doc = spacy_deid.blank().make_doc(text)
+    first, second = doc.char_span(5, 16, label="MEDICAL_RECORD"), doc.char_span(5, 16, label="ID_NUMBER")
+    first._.source = second._.source = "rule"
+    merge_into_ents(doc, [first, second], make_longest_span_wins())
+    settled = [(e.text, e.label_) for e in doc.ents]
+    assert len(settled) == 1
+    assert restore_displaced(doc) == 0
+    assert [(e.text, e.label_) for e in doc.ents] == settled
