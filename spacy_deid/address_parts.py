@@ -40,7 +40,7 @@ def street_types() -> Tuple[str, ...]:
 def _street() -> Pattern[str]:
     kinds = "|".join(re.escape(t) for t in sorted(street_types(), key=len, reverse=True))
     word = r"(?:[A-Z][a-z'-]+|[A-Z][A-Z'-]+)"
-    return re.compile(rf"(?<![A-Za-z]){word}(?:[ ]{word}){{0,2}}[ ](?i:{kinds})(?![A-Za-z])")
+    return re.compile(rf"(?<![A-Za-z'-]){word}(?:[ ]{word}){{0,2}}[ ](?i:{kinds})(?![A-Za-z])")
 
 
 def street_parts(doc: Doc) -> List[Span]:

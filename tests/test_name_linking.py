@@ -9,6 +9,8 @@ from pypinyin import Style, lazy_pinyin
 from spacy.language import Language
 
 import spacy_deid
+from linear import assert_linear
+from spacy_deid.address_parts import _street
 from spacy_deid.batch import deidentify
 from spacy_deid.labels import NAME_LABELS
 from spacy_deid.name_forms import han_name_parts, identifying_forms, name_forms
@@ -194,3 +196,8 @@ def test_no_form_of_a_found_name_survives_in_generated_patients():
         for _, res in pairs:
             assert not surviving(forms, res), patient
     assert patients == 120 and checked > 1000
+
+
+@pytest.mark.parametrize("unit", ["A'", "Aa ", "AB-", "Xinyi Rd ", "Lin Mei "])
+def test_street_pattern_runs_in_linear_time(unit):
+    assert_linear(lambda n: list(_street().finditer(unit * n)), 20_000)
