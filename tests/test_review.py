@@ -1,5 +1,7 @@
 """spacy-deid review without a browser: pairing outputs with originals, the embedded data, the CLI.
 Outputs here are built by `_deid` (the same shape `run` writes), so each case controls its pairing."""
+import base64
+import gzip
 import json
 import re
 from pathlib import Path
@@ -111,14 +113,17 @@ def test_payload_without_original_embeds_no_original_text(tmp_path):
     for _, _, text, parts in NOTES:
         for start, end, _, _, surrogate in _spans(text, parts):
             if text[start:end] != surrogate:
-                assert text[start:end] not in page
+                assert text[start:end] not in page and text[start:end] not in _embedded(page)
     assert "CONTAINS PHI" not in page and "no original text is embedded" in page
-    assert "ner" in page and len(json.loads(_embedded(page))["notes"]) == 4
+    assert "ner" in _embedded(page) and len(json.loads(_embedded(page))["notes"]) == 4
 
 
 def _embedded(page: str) -> str:
-    match = re.search(r'<script type="application/json" id="review-data">(.*?)</script>', page, re.S)
-    return match.group(1)
+    """The embedded payload's JSON text: base64 gzip (fixed mtime) in a <script type="application/gzip">."""
+    match = re.search(r'<script type="application/gzip" id="review-data">([A-Za-z0-9+/=]*)</script>', page, re.S)
+    packed = base64.b64decode(match.group(1))
+    assert packed[:2] == b"\x1f\x8b" and packed[4:8] == b"\0\0\0\0"  # gzip, mtime 0
+    return gzip.decompress(packed).decode("utf-8")
 
 
 def test_payload_with_original_rebuilds_it_and_warns(tmp_path):

@@ -1,9 +1,10 @@
 "use strict";
-// spacy-deid review page. Data: the JSON in #review-data (see spacy_deid/review/builder.py `payload`).
+// spacy-deid review page. Data: the gzip+base64 JSON in #review-data (see spacy_deid/review/builder.py `payload`).
 // Notes are rendered one at a time, when shown; offsets are UTF-16 here and code points in exports.
-(function () {
+(async function () {
   const T = { start: performance.now() }; // load timings (ms since navigation start), for the benchmark
-  const DATA = JSON.parse(document.getElementById("review-data").textContent);
+  const packed = Uint8Array.from(atob(document.getElementById("review-data").textContent.trim()), (c) => c.charCodeAt(0));
+  const DATA = JSON.parse(await new Response(new Blob([packed]).stream().pipeThrough(new DecompressionStream("gzip"))).text());
   T.parsed = performance.now();
   const L = DATA.labels, S = DATA.sources, OPS = DATA.operators, COLORS = DATA.colors;
   const HAS_ORIG = DATA.hasOriginal;
