@@ -86,24 +86,24 @@ def test_a_surname_in_another_entity_stays_there():
 
 
 def test_cost_grows_linearly_with_the_number_of_romanized_spans():
-    from spacy_deid.repairs import apply_repair
+    from spacy_deid.refine.builtin import apply_span_repair
 
     def run(n: int) -> None:
         text = "Sung, Ching-Yu; " * n
         doc = doc_with_ents(text, [])
         doc.ents = [doc.char_span(16 * i + 6, 16 * i + 14, label="PERSON") for i in range(n)]
-        apply_repair(doc, text, completed_name)
+        apply_span_repair(doc, text, completed_name)
 
     assert_linear(run, 3000)
 
 
 def test_cost_grows_linearly_with_the_number_of_spans():
-    from spacy_deid.repairs import apply_repair
+    from spacy_deid.refine.builtin import apply_span_repair
 
     def run(n: int) -> None:
         text = "楊友昌, " * n
         doc = doc_with_ents(text, [])
         doc.ents = [doc.char_span(5 * i, 5 * i + 1, label="DOCTOR") for i in range(n)]
-        apply_repair(doc, text, completed_name)
+        apply_span_repair(doc, text, completed_name)
 
     assert_linear(run, 4000)

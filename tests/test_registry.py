@@ -18,8 +18,8 @@ def _declared():
     cfg.read(ROOT / "setup.cfg", encoding="utf8")
     declared = set()
     for group, body in cfg["options.entry_points"].items():
-        if not group.startswith("spacy_"):
-            continue
+        if not group.startswith("spacy_") or group.startswith("spacy_deid_"):
+            continue  # spacy_deid_* are this package's own registries (refine steps), not spaCy's
         registry = group[len("spacy_"):]
         for line in body.strip().splitlines():
             declared.add((registry, line.split("=")[0].strip()))
