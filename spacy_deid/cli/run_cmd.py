@@ -30,13 +30,14 @@ from ..batch import OutputFields, WorkerError, deidentify, deidentify_parallel, 
 from ..surrogates.keys import resolve_key
 from .gpu import use_gpu
 from .recall_bias import RECALL_BIAS_OPTION, recall_bias_errors
+from .record_options import (DEMO_KEY_OPTION, ERRORS_OPTION, ID_FIELD_OPTION, KEEP_FIELDS_OPTION, KEY_ENV, KEY_OPTION,
+                             MAX_CHARS_OPTION, POLICY_OPTION, PSEUDONYMIZE_FIELDS_OPTION, TEXT_FIELD_OPTION)
 from .run_io import (
     UnsupportedInput, atomic_dir, atomic_file, count_csv, count_jsonl, csv_fieldnames, detect_format,
     encodable, json_line, printable, read_csv, read_jsonl, read_txt_dir, same_or_inside,
     sweep_private_dir, txt_files,
 )
 
-KEY_ENV = "SPACY_DEID_KEY"
 EXIT_OK, EXIT_FAILED_RECORDS, EXIT_USAGE, EXIT_CRASH = 0, 1, 2, 3
 EXIT_CODES_HELP = ("Exit codes: 0 every record written; 1 some records failed (see --errors), the rest "
                    "written; 2 usage or configuration error (bad option, key, model, input type, "
@@ -242,32 +243,25 @@ class _Writers:
 def run_command(
     input_path: Path = typer.Argument(..., exists=True, help="Notes: .jsonl, .csv or a folder of .txt files."),
     output_path: Path = typer.Argument(..., help="Output: same format as the input (a folder for .txt)."),
-    text_field: str = typer.Option("text", "--text-field", help="Field holding the note text."),
+    text_field: str = TEXT_FIELD_OPTION,
     patient_field: str = typer.Option("patient_id", "--patient-field",
                                       help="Field grouping a patient's notes (dates voted together); "
                                       "written as a keyed pseudonym."),
-    id_field: str = typer.Option("id", "--id-field", help="Field naming the record in errors; written as "
-                                 "a keyed pseudonym."),
-    keep_fields: List[str] = typer.Option([], "--keep-field", help="Copy this input field into the output "
-                                          "VERBATIM (repeatable; it is not de-identified). Other fields "
-                                          "are dropped."),
-    pseudonymize_fields: List[str] = typer.Option([], "--pseudonymize-field", help="Write this input field "
-                                                  "as a keyed pseudonym, like the id (repeatable)."),
+    id_field: str = ID_FIELD_OPTION,
+    keep_fields: List[str] = KEEP_FIELDS_OPTION,
+    pseudonymize_fields: List[str] = PSEUDONYMIZE_FIELDS_OPTION,
     force: bool = typer.Option(False, "--force", help="Allow OUTPUT_PATH to be INPUT_PATH (replaced "
                                "atomically at the end) or inside the input folder."),
     model: Optional[str] = typer.Option(None, "--model", help="Pipeline path or package; default: the "
                                         "shipped default pipeline, else a blank pipeline + deid."),
     n_process: int = typer.Option(1, "--n-process", min=1, help="Worker processes (patients stay whole)."),
-    key: Optional[str] = typer.Option(None, "--key", help=f"Surrogate key; prefer the {KEY_ENV} "
-                                      "environment variable (command lines show in process lists)."),
-    demo_key: bool = typer.Option(False, "--demo-key", help="Use the public demo key: for trying the "
-                                  "tool only, NOT for de-identification."),
-    policy: Optional[str] = typer.Option(None, "--policy", help="Surrogate policy (see deid_surrogates)."),
-    errors_path: Optional[Path] = typer.Option(None, "--errors", help="JSONL of records that failed "
-                                               "(id, line, reason; no text)."),
+    key: Optional[str] = KEY_OPTION,
+    demo_key: bool = DEMO_KEY_OPTION,
+    policy: Optional[str] = POLICY_OPTION,
+    errors_path: Optional[Path] = ERRORS_OPTION,
     audit_path: Optional[Path] = typer.Option(None, "--audit", help="JSONL of original<->surrogate pairs. "
                                               "HOLDS PHI: protect it like the source notes."),
-    max_chars: int = typer.Option(1_000_000, "--max-chars", min=1, help="Notes longer than this fail."),
+    max_chars: int = MAX_CHARS_OPTION,
     unsorted: bool = typer.Option(False, "--unsorted", help="Input is not grouped by patient: hold all "
                                   "records in memory so each patient is processed whole."),
     replacements_field: str = typer.Option("replacements", "--replacements-field",

@@ -27,6 +27,8 @@ import typer
 
 from . import app
 from .recall_bias import RECALL_BIAS_OPTION
+from .record_options import (DEMO_KEY_OPTION, ERRORS_OPTION, ID_FIELD_OPTION, KEEP_FIELDS_OPTION, KEY_OPTION,
+                             MAX_CHARS_OPTION, POLICY_OPTION, PSEUDONYMIZE_FIELDS_OPTION, TEXT_FIELD_OPTION)
 from .run_cmd import (
     EXIT_CRASH, EXIT_FAILED_RECORDS, EXIT_USAGE, KEY_ENV, _check_paths, _open_outputs, _records, _Writers,
     load_pipeline,
@@ -123,28 +125,21 @@ def spark_command(
     output_path: Path = typer.Argument(..., help="Output: .jsonl, .csv (one file, as run) or .parquet (a folder)."),
     patient_field: str = typer.Option("patient_id", "--patient-field",
                                       help="Field grouping a patient's notes (dates voted together)."),
-    text_field: str = typer.Option("text", "--text-field", help="Field holding the note text."),
-    id_field: str = typer.Option("id", "--id-field", help="Field naming the record in errors; written as "
-                                 "a keyed pseudonym."),
-    keep_fields: List[str] = typer.Option([], "--keep-field", help="Copy this input field into the output "
-                                          "VERBATIM (repeatable; it is not de-identified). Other fields "
-                                          "are dropped."),
-    pseudonymize_fields: List[str] = typer.Option([], "--pseudonymize-field", help="Write this input field "
-                                                  "as a keyed pseudonym, like the id (repeatable)."),
+    text_field: str = TEXT_FIELD_OPTION,
+    id_field: str = ID_FIELD_OPTION,
+    keep_fields: List[str] = KEEP_FIELDS_OPTION,
+    pseudonymize_fields: List[str] = PSEUDONYMIZE_FIELDS_OPTION,
     master: Optional[str] = typer.Option(None, "--master", help="Spark master, e.g. local[2] or "
                                          "spark://host:7077 (default: spark-submit's or local[*])."),
     partitions: Optional[int] = typer.Option(None, "--partitions", min=1, help="Partitions the patient "
                                              "groups are spread over (default: 4 per core)."),
     model: Optional[str] = typer.Option(None, "--model", help="Pipeline path or package (must exist on "
                                         "every worker); default as run."),
-    key: Optional[str] = typer.Option(None, "--key", help=f"Surrogate key; prefer the {KEY_ENV} "
-                                      "environment variable (command lines show in process lists)."),
-    demo_key: bool = typer.Option(False, "--demo-key", help="Use the public demo key: for trying the "
-                                  "tool only, NOT for de-identification."),
-    policy: Optional[str] = typer.Option(None, "--policy", help="Surrogate policy (see deid_surrogates)."),
-    errors_path: Optional[Path] = typer.Option(None, "--errors", help="JSONL of records that failed "
-                                               "(id, line, reason; no text)."),
-    max_chars: int = typer.Option(1_000_000, "--max-chars", min=1, help="Notes longer than this fail."),
+    key: Optional[str] = KEY_OPTION,
+    demo_key: bool = DEMO_KEY_OPTION,
+    policy: Optional[str] = POLICY_OPTION,
+    errors_path: Optional[Path] = ERRORS_OPTION,
+    max_chars: int = MAX_CHARS_OPTION,
     replacements_field: str = typer.Option("replacements", "--replacements-field",
                                            help="Output field for replacement records ('' to omit)."),
     progress: bool = typer.Option(True, "--progress/--no-progress", help="Progress bars on stderr."),
