@@ -1,4 +1,6 @@
 """Keys (issue 47, point 7): weak and public keys refused; a literal key never saved; field pseudonyms."""
+import os
+
 import pytest
 import spacy
 from typer.testing import CliRunner
@@ -81,3 +83,17 @@ def test_field_pseudonyms_are_keyed_stable_and_per_field():
     assert a != pseudonymize_field(key, "patient_id", "7730418-20210302")  # per field
     assert pseudonymize_field(key, "id", 7) == pseudonymize_field(key, "id", 7) != pseudonymize_field(key, "id", "7 ")
     assert pseudonymize_field(key, "id", "bad\udc00")  # a lone surrogate still gets a pseudonym
+
+
+def test_a_key_given_to_run_does_not_stay_in_the_environment(tmp_path, monkeypatch):
+    from typer.testing import CliRunner
+
+    from spacy_deid.cli import app
+
+    monkeypatch.delenv("SPACY_DEID_KEY", raising=False)
+    notes = tmp_path / "notes.jsonl"
+    notes.write_text('{"id": "1", "text": "Dr. 張家明 saw him."}\n', encoding="utf8")
+    result = CliRunner().invoke(app, ["run", str(notes), str(tmp_path / "out.jsonl"), "--model", "rules",
+                                      "--key", "a" * 16])
+    assert result.exit_code == 2  # a weak key is refused
+    assert "SPACY_DEID_KEY" not in os.environ

@@ -1,5 +1,9 @@
 """The options `run` and `spark` share (which fields leave, the key, the policy, the errors file, the
 note limit): one declaration each, so the two commands cannot drift apart in what they promise."""
+import functools
+import os
+from typing import Callable
+
 import typer
 
 KEY_ENV = "SPACY_DEID_KEY"
@@ -18,3 +22,20 @@ DEMO_KEY_OPTION = typer.Option(False, "--demo-key", help="Use the public demo ke
 POLICY_OPTION = typer.Option(None, "--policy", help="Surrogate policy (see deid_surrogates).")
 ERRORS_OPTION = typer.Option(None, "--errors", help="JSONL of records that failed (id, line, reason; no text).")
 MAX_CHARS_OPTION = typer.Option(1_000_000, "--max-chars", min=1, help="Notes longer than this fail.")
+
+
+def restoring_key_environment(command: Callable) -> Callable:
+    """`--key` reaches the worker processes through the environment (never a saved config); when the
+    command ends, the environment is as it was, so a key given for one run (or refused) does not stay
+    behind for the next command of the same process."""
+    @functools.wraps(command)
+    def wrapper(*args, **kwargs):
+        before = os.environ.get(KEY_ENV)
+        try:
+            return command(*args, **kwargs)
+        finally:
+            if before is None:
+                os.environ.pop(KEY_ENV, None)
+            else:
+                os.environ[KEY_ENV] = before
+    return wrapper

@@ -31,7 +31,8 @@ from ..surrogates.keys import resolve_key
 from .gpu import use_gpu
 from .recall_bias import RECALL_BIAS_OPTION, recall_bias_errors
 from .record_options import (DEMO_KEY_OPTION, ERRORS_OPTION, ID_FIELD_OPTION, KEEP_FIELDS_OPTION, KEY_ENV, KEY_OPTION,
-                             MAX_CHARS_OPTION, POLICY_OPTION, PSEUDONYMIZE_FIELDS_OPTION, TEXT_FIELD_OPTION)
+                             MAX_CHARS_OPTION, POLICY_OPTION, PSEUDONYMIZE_FIELDS_OPTION, TEXT_FIELD_OPTION,
+                             restoring_key_environment)
 from .run_io import (
     UnsupportedInput, atomic_dir, atomic_file, count_csv, count_jsonl, csv_fieldnames, detect_format,
     encodable, json_line, printable, read_csv, read_jsonl, read_txt_dir, same_or_inside,
@@ -240,6 +241,7 @@ class _Writers:
 
 
 @app.command("run", help=f"De-identify INPUT_PATH into OUTPUT_PATH. {EXIT_CODES_HELP}")
+@restoring_key_environment
 def run_command(
     input_path: Path = typer.Argument(..., exists=True, help="Notes: .jsonl, .csv or a folder of .txt files."),
     output_path: Path = typer.Argument(..., help="Output: same format as the input (a folder for .txt)."),

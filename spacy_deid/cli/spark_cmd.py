@@ -28,7 +28,8 @@ import typer
 from . import app
 from .recall_bias import RECALL_BIAS_OPTION
 from .record_options import (DEMO_KEY_OPTION, ERRORS_OPTION, ID_FIELD_OPTION, KEEP_FIELDS_OPTION, KEY_OPTION,
-                             MAX_CHARS_OPTION, POLICY_OPTION, PSEUDONYMIZE_FIELDS_OPTION, TEXT_FIELD_OPTION)
+                             MAX_CHARS_OPTION, POLICY_OPTION, PSEUDONYMIZE_FIELDS_OPTION, TEXT_FIELD_OPTION,
+                             restoring_key_environment)
 from .run_cmd import (
     EXIT_CRASH, EXIT_FAILED_RECORDS, EXIT_USAGE, KEY_ENV, _check_paths, _open_outputs, _records, _Writers,
     load_pipeline,
@@ -120,6 +121,7 @@ def _watch_job(sc, group: str, bar, stop: threading.Event) -> None:
 
 
 @app.command("spark")
+@restoring_key_environment
 def spark_command(
     input_path: Path = typer.Argument(..., exists=True, help="Notes: .jsonl, .csv or .parquet (file or folder)."),
     output_path: Path = typer.Argument(..., help="Output: .jsonl, .csv (one file, as run) or .parquet (a folder)."),
