@@ -17,6 +17,8 @@ from spacy_deid.name_forms import han_name_parts, identifying_forms, name_forms
 from spacy_deid.romanize import PINYIN, WADE_GILES, full_forms, style_of, syllable
 from spacy_deid.synth import generate
 
+from ner_spans import deid_after
+
 # Stands in for a trained NER that finds only these strings, as a model reading each context on its
 # own might: `郭` without its given name, `王大明` in one note only, `Wang` without its initials.
 TAGGED = {"郭": "PATIENT", "王大明": "PATIENT", "Wang Da-Ming": "PATIENT", "Wang Da Ming": "FAMILY",
@@ -33,11 +35,7 @@ def fake_ner_for_name_linking(doc):
 
 @pytest.fixture(scope="module")
 def nlp():
-    nlp = spacy_deid.blank()
-    nlp.add_pipe("fake_ner_for_name_linking")
-    nlp.add_pipe("deid", config={"demo_key": True})
-    nlp.initialize()
-    return nlp
+    return deid_after("fake_ner_for_name_linking")
 
 
 def _run(nlp, *texts):

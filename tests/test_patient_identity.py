@@ -5,9 +5,10 @@ import re
 import pytest
 from spacy.language import Language
 
-import spacy_deid
 from linear import assert_linear
 from spacy_deid.patient_identity import patient_sex, sex_markers, title_sex
+
+from ner_spans import deid_after
 
 # Stands in for a trained NER that reads every surname before a title, and the name in the `病人`
 # field, as the patient (as a model that learned `[陳]先生來電` from patients' frames might).
@@ -27,11 +28,7 @@ def fake_ner_for_patient_identity(doc):
 
 @pytest.fixture(scope="module")
 def nlp():
-    nlp = spacy_deid.blank()
-    nlp.add_pipe("fake_ner_for_patient_identity")
-    nlp.add_pipe("deid", config={"demo_key": True})
-    nlp.initialize()
-    return nlp
+    return deid_after("fake_ner_for_patient_identity")
 
 
 def _labels(doc):

@@ -10,6 +10,8 @@ import spacy_deid
 from linear import assert_linear
 from spacy_deid.propagate import SOURCE, found_strings, propagate, spread_relations, spreads
 
+from ner_spans import deid_after
+
 # Stands in for a trained NER that finds a name only after `Dr.` or in the `病人` header (as a model
 # reading each context on its own might), and `Ho` and `復健科` wherever they stand.
 FOUND_AFTER = re.compile(r"(?:Dr\. |病人|由)(?P<name>[\u4e00-\u9fff]{3}|[A-Z][a-z]+)")
@@ -29,11 +31,7 @@ def fake_ner_for_propagation(doc):
 
 
 def _nlp(**deid_config):
-    nlp = spacy_deid.blank()
-    nlp.add_pipe("fake_ner_for_propagation")
-    nlp.add_pipe("deid", config={"demo_key": True, **deid_config})
-    nlp.initialize()
-    return nlp
+    return deid_after("fake_ner_for_propagation", **deid_config)
 
 
 def _ents(doc):

@@ -5,7 +5,7 @@ import spacy
 from spacy.language import Language
 
 import spacy_deid
-from ner_spans import doc_with_ents
+from ner_spans import deid_after, doc_with_ents
 from spacy_deid.refine import (COUNTS_KEY, DEFAULT_NOTE_STEPS, DEFAULT_PATIENT_STEPS, RefineStage, note_steps,
                                step_counts)
 
@@ -21,11 +21,7 @@ def fake_ner_for_refine(doc):
 
 
 def _nlp(**deid_config):
-    nlp = spacy_deid.blank()
-    nlp.add_pipe("fake_ner_for_refine")
-    nlp.add_pipe("deid", config={"surrogates": False, **deid_config})
-    nlp.initialize()
-    return nlp
+    return deid_after("fake_ner_for_refine", surrogates=False, **deid_config)
 
 
 def _ents(doc):

@@ -17,7 +17,7 @@ span, spans where one is split, or None to keep it; they change only spans whose
 Patient steps read one patient's notes together (in `recognize`, the one note): `propagate`,
 `spread_relations`, `given_names`, `not_the_patient`.
 """
-from typing import Callable, List, Optional, Sequence, Tuple, Union
+from typing import Callable, List, Optional, Tuple, Union
 
 from spacy.tokens import Doc, Span
 
@@ -112,14 +112,8 @@ def add_hospital_units(doc: Doc, text: str) -> int:
     return len(hospital_units(doc))
 
 
-def _patient_step(func: Callable[[Sequence[Doc]], int]) -> Callable[[Sequence[Doc]], int]:
-    def step(docs: Sequence[Doc]) -> int:
-        return func(docs)
-    step.__doc__ = func.__doc__
-    return step
-
-
-patient_steps.register("propagate", func=_patient_step(propagate))
-patient_steps.register("spread_relations", func=_patient_step(spread_relations))
-patient_steps.register("given_names", func=_patient_step(relabel_given_names))
-patient_steps.register("not_the_patient", func=_patient_step(relabel_not_the_patient))
+# the patient-level passes are steps as they are: (docs) -> spans changed
+patient_steps.register("propagate", func=propagate)
+patient_steps.register("spread_relations", func=spread_relations)
+patient_steps.register("given_names", func=relabel_given_names)
+patient_steps.register("not_the_patient", func=relabel_not_the_patient)
