@@ -25,8 +25,9 @@ A person's full name spreads whatever share was found (`name_forms.is_full_name`
 given name, or Latin words with a lexicon surname), and so do the forms it is written in elsewhere
 (`name_forms.name_forms`): its given name (`王大明` -> `大明`, `Wang Mei-Ling` -> `Mei-Ling`) and, for a
 Han name, its romanized full names in pinyin and Wade-Giles, hyphenated, spaced or joined, surname
-first or last, or the surname and initials (`Wang Da-Ming`, `WANG TA MING`, `Wang DM`). Such a form
-also takes the place of shorter name entities inside it (`[Wang] DM`, `[郭]大衛`). Each mention of a
+first or last, or the surname and initials (`Wang Da-Ming`, `WANG TA MING`, `Wang DM`). Such a name or
+form takes the place of the entities inside it (`[Wang] DM`, `[郭]大衛`, `Donna [May]` read as a month)
+and cuts back a model's span that crosses its edge (`門[諾楊]振佑`). Each mention of a
 Han name and of its forms carries `span._.name_link` (`romanize.NAME_LINK`, in `doc.user_data`): the
 Han name, so the surrogate engine writes every form from that name's one surrogate. Before it, the
 parts of what was found are marked: a given name after a tagged surname (`complete_surnames`) and a
@@ -42,7 +43,7 @@ context).
 """
 import bisect
 import re
-from typing import Dict, List, Sequence, Set, Tuple
+from typing import Dict, List, Optional, Sequence, Set, Tuple
 
 from spacy.tokens import Doc, Span
 
@@ -105,7 +106,9 @@ def propagate(docs: Sequence[Doc]) -> int:
                     links.setdefault(form, link)
     if not found:
         return added
-    pattern = re.compile(phrase_regex(found))
+    names = re.compile(phrase_regex({s: found[s] for s in vouched})) if vouched else None
+    others = {s: label for s, label in found.items() if s not in vouched}
+    rest = re.compile(phrase_regex(others)) if others else None
     # Occurrences per string: found by a recognizer, not found (to mark), or marked by an earlier
     # pass (a note's own pass before the patient's: they count as not found by the model).
     found_by_model: Dict[str, int] = {}
@@ -114,16 +117,14 @@ def propagate(docs: Sequence[Doc]) -> int:
     for doc in docs:
         taken = sorted((e.start_char, e.end_char) for e in doc.ents)
         propagated = {(e.start_char, e.end_char): e._.source == SOURCE for e in doc.ents}
-        for match in pattern.finditer(doc_text(doc)):
-            start, end = match.span()
-            string = match.group()
+        for start, end, string in _matches(doc_text(doc), names, rest):
             if (start, end) in propagated and not propagated[(start, end)]:
                 found_by_model[string] = found_by_model.get(string, 0) + 1
             elif (start, end) in propagated or not _overlaps(taken, start, end):
                 not_found[string] = not_found.get(string, 0) + 1
                 if (start, end) not in propagated:
                     misses.append((doc, start, end, string))
-            elif string in vouched and _only_names_inside(doc, start, end):
+            elif string in vouched and _gives_way(doc, start, end):
                 misses.append((doc, start, end, string))  # `[郭]大衛` where `郭大衛` is found
     new_spans: Dict[Doc, List[Span]] = {}
     for doc, start, end, string in misses:
@@ -135,8 +136,13 @@ def propagate(docs: Sequence[Doc]) -> int:
             new_spans.setdefault(doc, []).append(span)
     for doc, spans in new_spans.items():
         covered = [(s.start_char, s.end_char) for s in spans]
-        kept = [e for e in doc.ents if not any(s <= e.start_char and e.end_char <= t for s, t in covered)]
-        sources = {(e.start_char, e.end_char): e._.source for e in kept}
+        sources = {(e.start_char, e.end_char): e._.source for e in doc.ents}
+        kept = []
+        for ent in doc.ents:
+            part = _outside(doc, ent, covered)
+            if part is not None:
+                sources.setdefault((part.start_char, part.end_char), sources[(ent.start_char, ent.end_char)])
+                kept.append(part)
         doc.ents = kept + spans
         for ent in doc.ents:
             ent._.source = sources.get((ent.start_char, ent.end_char), SOURCE)
@@ -145,6 +151,18 @@ def propagate(docs: Sequence[Doc]) -> int:
             if ent.text in links and ent.label_ in NAME_LABELS:
                 doc.user_data[("._.", NAME_LINK, ent.start_char, ent.end_char)] = links[ent.text]
     return added + sum(len(spans) for spans in new_spans.values())
+
+
+def _matches(text: str, names: Optional["re.Pattern[str]"], rest: Optional["re.Pattern[str]"]
+             ) -> List[Tuple[int, int, str]]:
+    """(start, end, string) of the found strings in `text`, in order: the persons' names and their
+    forms first, then the other strings where no name stands (`門諾楊振佑`: the name `楊振佑`, not the
+    misread `諾楊` that the scan from the left would take first)."""
+    found = [(*m.span(), m.group()) for m in names.finditer(text)] if names is not None else []
+    taken = [(start, end) for start, end, _ in found]
+    if rest is not None:
+        found += [(*m.span(), m.group()) for m in rest.finditer(text) if not _overlaps(taken, *m.span())]
+    return sorted(found)
 
 
 def _first_seen(docs: Sequence[Doc], string: str) -> Tuple[int, int]:
@@ -156,11 +174,32 @@ def _first_seen(docs: Sequence[Doc], string: str) -> Tuple[int, int]:
     return len(docs), 0
 
 
-def _only_names_inside(doc: Doc, start: int, end: int) -> bool:
-    """Do only name entities overlap [start, end), each inside it (so the longer name may take them)?"""
-    inside = [e for e in doc.ents if e.start_char < end and start < e.end_char]
-    return bool(inside) and all(e.label_ in NAME_LABELS and start <= e.start_char and e.end_char <= end
-                                for e in inside)
+def _gives_way(doc: Doc, start: int, end: int) -> bool:
+    """May a person's name known from elsewhere take [start, end) from the entities there? Each one
+    that overlaps it lies inside it (`[郭]大衛`, `Donna [May]` read as a month), or is a model's span
+    that crosses its edge and keeps a part outside it (`門[諾楊]振佑`, cut back to `諾`): the name
+    proved elsewhere outweighs a model's reading of one context; a recognizer's span that crosses it
+    (an identifier, a full date) stands."""
+    overlapping = [e for e in doc.ents if e.start_char < end and start < e.end_char]
+    return bool(overlapping) and all(
+        (start <= e.start_char and e.end_char <= end)
+        or (e._.source in (None, "ner", SOURCE) and (e.start_char < start) != (e.end_char > end))
+        for e in overlapping)
+
+
+def _outside(doc: Doc, ent: Span, covered: Sequence[Tuple[int, int]]) -> Optional[Span]:
+    """`ent` without the characters of the new spans `covered` (None when nothing aligned is left)."""
+    start, end = ent.start_char, ent.end_char
+    for s, t in covered:
+        if s <= start and end <= t:
+            return None
+        if start < s < end:
+            end = s
+        elif start < t < end:
+            start = t
+    if (start, end) == (ent.start_char, ent.end_char):
+        return ent
+    return doc.char_span(start, end, label=ent.label_)
 
 
 def complete_surnames(docs: Sequence[Doc]) -> int:

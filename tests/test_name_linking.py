@@ -99,6 +99,39 @@ def test_forms_and_styles():
     assert style_of([("明", "ming")]) == WADE_GILES  # both: Taiwan's default
 
 
+# A stand-in NER that misreads one mention of a name found whole elsewhere: per text, (substring, label).
+_MISREAD = {
+    "經門諾楊振佑轉介入院。": [("諾楊", "HOSPITAL")],
+    "楊振佑同意出院。": [("楊振佑", "DOCTOR")],
+    "Counselor Donna May joined the meeting.": [("Donna May", "PERSON")],
+    "Family meeting: Donna May, a counselor, attended.": [("May", "DATE")],
+}
+
+
+@Language.component("fake_ner_misreads")
+def fake_ner_misreads(doc):
+    spans = [doc.char_span(doc.text.index(part), doc.text.index(part) + len(part), label=label)
+             for part, label in _MISREAD.get(doc.text, ())]
+    doc.ents = [s for s in spans if s is not None]
+    return doc
+
+
+@pytest.mark.parametrize("texts,name,outside", [
+    (("楊振佑同意出院。", "經門諾楊振佑轉介入院。"), "楊振佑", ("諾", "HOSPITAL")),  # a span crossing its edge is cut back
+    (("Counselor Donna May joined the meeting.", "Family meeting: Donna May, a counselor, attended."),
+     "Donna May", None),  # a month read inside it gives way
+])
+def test_a_name_found_elsewhere_takes_its_place_from_a_misread_span(texts, name, outside):
+    nlp = deid_after("fake_ner_misreads")
+    results, pairs = _run(nlp, *texts)
+    doc = nlp(texts[1])
+    assert "振佑" not in results[1].deid_text and "Donna" not in results[1].deid_text
+    replaced = [(texts[1][r["start"]:r["end"]], r["label"]) for r in results[1].replacements]
+    assert (name, "DOCTOR" if name == "楊振佑" else "PERSON") in replaced
+    assert (outside in replaced) if outside else len(replaced) == 1
+    assert pairs[name] == results[1].replacements[-1]["surrogate"]
+
+
 @Language.component("fake_ner_for_addresses")
 def fake_ner_for_addresses(doc):
     """Finds the house number `7` and nothing else (the rules find the city)."""
