@@ -14,6 +14,7 @@ from spacy_deid.corpus import Record
 from spacy_deid.labels import LABELS, NAME_LABELS, category_of
 from spacy_deid.synth import generate, is_valid_taiwan_id, make_taiwan_id
 from spacy_deid.synth import dates as D
+from spacy_deid.synth.backgrounds import lower_ascii
 from spacy_deid.synth.templates import TemplateError, all_templates, by_section, parse_file
 from spacy_deid.synth.values import Pools, taiwan_id_check_digit
 
@@ -282,6 +283,7 @@ def _values(names, part):
             values = [v for v in lex.values(field, part) if field not in ("country", "kind", "city")]
             out.update(values)
             out.update(v.upper() for v in values)  # notes typed in capitals (nursing style)
+            out.update(lower_ascii(v) for v in values)  # train notes typed in lower case (synth.backgrounds)
     return out
 
 

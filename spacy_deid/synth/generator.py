@@ -10,6 +10,7 @@ from random import Random
 from typing import Iterator, List, Optional, Sequence, Tuple
 
 from ..corpus import PhiSpan, Record
+from . import backgrounds as B
 from .slots import SLOTS, Context, Piece
 from .templates import EVALUATION_ONLY_SPLITS, SPLITS, Template, by_section, note_layouts
 from .values import VALUE_SPLITS, Patient, Pools, make_patient
@@ -108,7 +109,11 @@ def _plan_notes(rng: Random, patient: Patient, n: int) -> List[_NotePlan]:
     return plans
 
 
-def build_note(rng: Random, pools: Pools, patient: Patient, plan: _NotePlan, split: str) -> Tuple[str, List[PhiSpan], List[str]]:
+def build_note(rng: Random, pools: Pools, patient: Patient, plan: _NotePlan, split: str,
+               background: Optional[Tuple[Random, Sequence[str]]] = None) -> Tuple[str, List[PhiSpan], List[str]]:
+    """One note; `background` (train split only: its own random stream and real lines) mixes real
+    clinical lines in (`backgrounds.mix_in`) without drawing from `rng`, so the generated lines stay
+    the same."""
     layouts = note_layouts()
     layout = layouts["types"][plan.note_type]
     sections = by_section(split)
@@ -136,6 +141,11 @@ def build_note(rng: Random, pools: Pools, patient: Patient, plan: _NotePlan, spl
             at = rng.randint(1, len(lines)) if lines else 0
             lines[at:at] = _lines(render_template(t, ctx))
     shout = rng.random() < ALL_CAPS_SHARE  # nursing notes are often typed in capitals
+    whisper = False
+    if background is not None:
+        bg_ctx = Context(background[0], pools, patient, plan.date)
+        B.mix_in(bg_ctx, background[1], lines)
+        whisper = not shout and B.lower_note(bg_ctx)
     text_parts: List[str] = []
     spans: List[PhiSpan] = []
     pos = 0
@@ -143,6 +153,8 @@ def build_note(rng: Random, pools: Pools, patient: Patient, plan: _NotePlan, spl
         for text, label, norm in line:
             if shout:
                 text = _upper_ascii(text)
+            elif whisper:
+                text = B.lower_ascii(text)
             if label is not None:
                 spans.append(PhiSpan(pos, pos + len(text), label, text, norm))
             text_parts.append(text)
@@ -154,7 +166,7 @@ def build_note(rng: Random, pools: Pools, patient: Patient, plan: _NotePlan, spl
 
 def generate(n_patients: int, seed: int = 0, split: str = "train",
              notes_per_patient: Tuple[int, int] = DEFAULT_NOTES_PER_PATIENT,
-             values: Optional[str] = None) -> Iterator[Record]:
+             values: Optional[str] = None, backgrounds: Optional[Sequence[str]] = None) -> Iterator[Record]:
     """Yield notes (Records in the annotation format) for `n_patients` synthetic patients.
 
     `split="heldout"` uses only held-out templates and lexicon values, for testing generalization;
@@ -163,6 +175,8 @@ def generate(n_patients: int, seed: int = 0, split: str = "train",
     `values` takes the lexicon values from another split than the templates (default: the same):
     crossing them tells how much of a held-out score is lost to unseen contexts and how much to
     unseen names and places.
+    `backgrounds`: real clinical lines mixed into TRAIN notes only (None: the files under
+    assets/clinical_text/, when present; () for none). Other splits never read them.
     """
     if split not in SPLITS:
         raise ValueError(f"Unknown split {split!r}; expected one of {SPLITS}")
@@ -177,12 +191,17 @@ def generate(n_patients: int, seed: int = 0, split: str = "train",
         raise ValueError("n_patients must be >= 0")
     pools = Pools(values, respell_names=split == values == "train")
     tag = split[0].upper()
+    if split != "train":
+        backgrounds = ()
+    elif backgrounds is None:
+        backgrounds = B.load_lines()
     for i in range(n_patients):
         rng = Random(f"spacy-deid-synth/{split}/{seed}/{i}")
         pid = f"SYN{tag}{seed}-{i:05d}"
         patient = make_patient(rng, pools, pid)
         for k, plan in enumerate(_plan_notes(rng, patient, rng.randint(lo, hi)), 1):
-            text, spans, used = build_note(rng, pools, patient, plan, split)
+            background = (Random(f"spacy-deid-synth/{split}/{seed}/{i}/{k}/backgrounds"), backgrounds) if backgrounds else None
+            text, spans, used = build_note(rng, pools, patient, plan, split, background)
             record = Record(id=f"{pid}-{k}", text=text, spans=spans, patient_id=pid,
                             meta={"note_type": plan.note_type, "split": split, "templates": used,
                                   **({"values": values} if values != split else {})})

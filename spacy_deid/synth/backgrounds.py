@@ -1,0 +1,150 @@
+"""Real clinical lines mixed into the TRAIN split's notes, with the noise real charts have.
+
+Why: a NER trained only on generated notes takes real clinical vocabulary (ward words, shorthand,
+drug names) for PHI; it has never seen a sentence no template wrote. The lines come from
+`assets/clinical_text/` (MTSamples, CC0, cleaned by `scripts/build_clinical_backgrounds.py`, plus
+nursing shorthand written for this project). A line may hold frames (`Dr. {DOCTOR_SUR_EN}`) that the
+template slots fill, so PHI values also appear inside real sentences with exact gold spans.
+
+Only the train split calls this, with its own random stream: the held-out, fresh and blind splits are
+byte-identical whether or not the files exist (tests/test_synth_backgrounds.py).
+"""
+import re
+from functools import lru_cache
+from pathlib import Path
+from random import Random
+from typing import List, Sequence, Tuple
+
+from .slots import SLOTS, Context, Piece
+
+CLINICAL_TEXT = Path(__file__).resolve().parents[2] / "assets" / "clinical_text"
+FILES = ("mtsamples_lines.txt", "nursing_shorthand.txt")
+_SLOT_RE = re.compile(r"\{([A-Z_]+)\}")
+_SPACE_AFTER_RE = re.compile(r"(?<=[.,;:)])\s(?=\S)")
+
+# Share of train notes typed all in lower case (names included): real notes have both extremes.
+ALL_LOWER_SHARE = 0.08
+# Per inserted line: shorthand, one missing space, the line's case.
+SHORTHAND_SHARE = 0.5
+NO_SPACE_SHARE = 0.2
+LOWER_LINE_SHARE = 0.15
+UPPER_LINE_SHARE = 0.05
+
+# Standard chart abbreviations (general clinical usage, not read from any evaluation corpus).
+SHORTHAND: Tuple[Tuple[str, Tuple[str, ...]], ...] = (
+    ("intensive care unit", ("ICU", "MICU", "SICU", "icu", "micu")),
+    ("coronary care unit", ("CCU", "ccu")), ("cardiac care unit", ("CCU", "ccu")),
+    ("emergency room", ("ER", "EW", "ed")), ("emergency department", ("ED", "ER")),
+    ("operating room", ("OR",)), ("recovery room", ("PACU", "pacu")),
+    ("shortness of breath", ("SOB", "sob")), ("nausea and vomiting", ("N/V", "n/v")),
+    ("within normal limits", ("WNL", "wnl")), ("history of", ("h/o", "hx of")),
+    ("status post", ("s/p",)), ("complains of", ("c/o",)), ("complained of", ("c/o",)),
+    ("secondary to", ("2/2", "sec to")), ("follow up", ("f/u", "f/u")), ("follow-up", ("f/u",)),
+    ("blood pressure", ("BP", "bp")), ("heart rate", ("HR", "hr")), ("respiratory rate", ("RR", "rr")),
+    ("physical therapy", ("PT", "pt")), ("occupational therapy", ("OT",)), ("as needed", ("prn", "PRN")),
+    ("by mouth", ("PO", "po")), ("intravenous", ("IV", "iv")), ("intravenously", ("IV", "iv")),
+    ("twice a day", ("bid", "BID")), ("twice daily", ("bid", "BID")), ("three times a day", ("tid", "TID")),
+    ("every day", ("qd", "daily")), ("bowel movement", ("BM", "bm")), ("urine output", ("UOP", "u/o")),
+    ("patient", ("pt", "Pt", "pt.")), ("patients", ("pts",)), ("without", ("w/o",)), ("with", ("w/", "c")),
+    ("history", ("hx", "Hx")), ("diagnosis", ("dx", "Dx")), ("treatment", ("tx", "Tx")),
+    ("prescription", ("rx", "Rx")), ("symptoms", ("sx", "sxs")), ("fracture", ("fx", "Fx")),
+    ("bilateral", ("b/l", "bilat")), ("bilaterally", ("b/l", "bilat")), ("discharge", ("d/c", "dc")),
+    ("discontinued", ("d/c'd", "dc'd")), ("neurological", ("neuro",)), ("neurologic", ("neuro",)),
+    ("cardiovascular", ("CV", "cv")), ("respiratory", ("resp",)), ("gastrointestinal", ("GI", "gi")),
+    ("genitourinary", ("GU", "gu")), ("abdomen", ("abd",)), ("abdominal", ("abd",)),
+    ("extremities", ("ext", "extrem")), ("temperature", ("temp", "T")), ("approximately", ("approx", "~")),
+    ("continue", ("cont",)), ("continued", ("cont'd",)), ("medications", ("meds",)), ("medication", ("med",)),
+    ("hours", ("hrs",)), ("hour", ("hr",)), ("minutes", ("mins", "min")), ("negative", ("neg",)),
+    ("positive", ("pos", "+")), ("increased", ("incr", "inc")), ("decreased", ("decr", "dec")),
+    ("oxygen", ("O2", "o2")), ("saturation", ("sat",)), ("saturations", ("sats",)), ("normal", ("nl",)),
+    ("tracheostomy", ("trach",)), ("dopamine", ("dopa",)), ("norepinephrine", ("levo", "levophed")),
+    ("ventilator", ("vent",)), ("family", ("fam",)), ("nursing", ("nsg",)), ("left", ("L", "lt")),
+    ("right", ("R", "rt")), ("times", ("x",)), ("evaluation", ("eval",)), ("laboratory", ("lab",)),
+    ("hemoglobin", ("hgb", "Hgb")), ("potassium", ("K", "K+")), ("sodium", ("Na",)),
+    ("nasogastric", ("NG", "ng")), ("chest x-ray", ("CXR", "cxr")), ("x-ray", ("xray", "XR")),
+    ("lower extremity", ("LE", "le")), ("upper extremity", ("UE", "ue")), ("consult", ("c/s",)),
+    ("anterior", ("ant",)), ("posterior", ("post",)),
+)
+_SHORTHAND_RE = re.compile(r"\b(" + "|".join(sorted((re.escape(k) for k, _ in SHORTHAND), key=len, reverse=True))
+                           + r")\b", re.IGNORECASE)
+_SHORTHAND = {k: v for k, v in SHORTHAND}
+
+
+@lru_cache(maxsize=4)
+def load_lines(folder: str = str(CLINICAL_TEXT)) -> Tuple[str, ...]:
+    """Every background line found; empty when the asset files are absent (an installed wheel)."""
+    lines: List[str] = []
+    for name in FILES:
+        path = Path(folder) / name
+        if path.is_file():
+            lines.extend(line for line in path.read_text(encoding="utf8").splitlines()
+                         if line.strip() and not line.startswith("#"))
+    return tuple(lines)
+
+
+def shorthand(rng: Random, text: str) -> str:
+    """Each expandable phrase becomes a chart abbreviation with probability 0.7."""
+    def swap(m: "re.Match[str]") -> str:
+        if rng.random() >= 0.7:
+            return m.group()
+        return rng.choice(_SHORTHAND[m.group().lower()])
+    return _SHORTHAND_RE.sub(swap, text)
+
+
+def drop_a_space(rng: Random, text: str) -> str:
+    """`pt alert,oriented.no distress`: one space after punctuation typed away."""
+    spaces = list(_SPACE_AFTER_RE.finditer(text))
+    if not spaces:
+        return text
+    m = rng.choice(spaces)
+    return text[:m.start()] + text[m.end():]
+
+
+def _case(text: str, mode: str) -> str:
+    """ASCII-only case change, so a piece keeps its length."""
+    if mode == "lower":
+        return "".join(c.lower() if "A" <= c <= "Z" else c for c in text)
+    if mode == "upper":
+        return "".join(c.upper() if "a" <= c <= "z" else c for c in text)
+    return text
+
+
+def render_line(line: str, ctx: Context) -> List[Piece]:
+    """One background line as pieces: literal text with noise, frames filled by the template slots."""
+    rng = ctx.rng
+    short = rng.random() < SHORTHAND_SHARE
+    no_space = rng.random() < NO_SPACE_SHARE
+    r = rng.random()
+    mode = "lower" if r < LOWER_LINE_SHARE else "upper" if r < LOWER_LINE_SHARE + UPPER_LINE_SHARE else ""
+    pieces: List[Piece] = []
+    for i, part in enumerate(_SLOT_RE.split(line)):
+        if i % 2:
+            pieces.extend((_case(t, mode), label, norm) for t, label, norm in SLOTS[part](ctx))
+            continue
+        if not part:
+            continue
+        if short:
+            part = shorthand(rng, part)
+        if no_space:
+            part = drop_a_space(rng, part)
+        pieces.append((_case(part, mode), None, None))
+    return pieces
+
+
+def mix_in(ctx: Context, backgrounds: Sequence[str], lines: List[List[Piece]]) -> None:
+    """Insert real lines between the note's lines (about one for every two generated lines)."""
+    if not backgrounds:
+        return
+    n = ctx.rng.randint(1, max(2, len(lines) // 2))
+    for _ in range(n):
+        at = ctx.rng.randint(1, len(lines)) if lines else 0
+        lines.insert(at, render_line(ctx.rng.choice(backgrounds), ctx))
+
+
+def lower_note(ctx: Context) -> bool:
+    """Whether this train note is typed all in lower case (names too)."""
+    return ctx.rng.random() < ALL_LOWER_SHARE
+
+
+def lower_ascii(text: str) -> str:
+    return _case(text, "lower")

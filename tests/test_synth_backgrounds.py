@@ -1,0 +1,101 @@
+"""Real clinical background lines in the TRAIN split: present, noisy, exact offsets, and never in the
+evaluation splits (held-out, fresh and blind must not depend on the background files)."""
+import importlib.util
+import re
+from pathlib import Path
+from random import Random
+
+import pytest
+
+from spacy_deid.synth import generate
+from spacy_deid.synth import backgrounds as B
+
+ROOT = Path(__file__).resolve().parents[1]
+_spec = importlib.util.spec_from_file_location("build_clinical_backgrounds",
+                                               ROOT / "scripts" / "build_clinical_backgrounds.py")
+build = importlib.util.module_from_spec(_spec)
+_spec.loader.exec_module(build)
+
+MARKER = "Quokka zebrafish marker line, patient stable."
+FRAME = "Seen by Dr. {DOCTOR_SUR_EN} today, a {AGE_OTHER}-year-old with history of asthma."
+
+
+def _dump(records):
+    return [r.to_dict() for r in records]
+
+
+def _assert_exact(records):
+    for r in records:
+        r.validate()
+        for s in r.spans:
+            assert r.text[s.start:s.end] == s.text
+
+
+@pytest.mark.parametrize("split", ["heldout", "fresh", "blind"])
+def test_evaluation_splits_do_not_depend_on_backgrounds(split):
+    plain = _dump(generate(6, seed=4, split=split, backgrounds=()))
+    assert _dump(generate(6, seed=4, split=split, backgrounds=(MARKER, FRAME))) == plain
+    assert _dump(generate(6, seed=4, split=split)) == plain  # the asset files, when present, are not read
+    assert all("quokka" not in r["text"].lower() for r in plain)
+
+
+def test_train_notes_hold_background_lines_with_exact_offsets():
+    records = list(generate(12, seed=3, split="train", backgrounds=(MARKER, FRAME)))
+    _assert_exact(records)
+    with_marker = [r for r in records if "quokka" in r.text.lower()]
+    assert len(with_marker) >= len(records) // 2
+    doctors = [s for r in records for s in r.spans if s.label == "DOCTOR"
+               and re.search(r"(?i)seen by dr\. ?$", r.text[max(0, s.start - 12):s.start])]
+    ages = [s for r in records for s in r.spans if s.label == "AGE"
+            and r.text[s.end:s.end + 9].lower() == "-year-old"]
+    assert doctors and ages
+
+
+def test_generated_lines_are_unchanged_by_the_backgrounds():
+    """Background lines come from their own random stream: the generated lines stay as they were."""
+    plain = list(generate(8, seed=5, split="train", backgrounds=()))
+    mixed = list(generate(8, seed=5, split="train", backgrounds=(MARKER,)))
+    assert len(plain) == len(mixed)
+    for a, b in zip(plain, mixed):
+        if b.text == b.text.lower() and a.text != a.text.lower():
+            continue  # a note typed all in lower case
+        lines = iter(b.text.split("\n"))
+        assert all(any(line == other for other in lines) for line in a.text.split("\n"))
+        assert len(b.text) > len(a.text)
+
+
+def test_train_split_with_backgrounds_is_deterministic():
+    assert _dump(generate(5, seed=9, split="train")) == _dump(generate(5, seed=9, split="train"))
+
+
+def test_noise_keeps_lengths_where_spans_need_it():
+    assert B.lower_ascii("Dr. Smith 王") == "dr. smith 王"
+    text = "The patient was seen in the intensive care unit with shortness of breath."
+    short = B.shorthand(Random(1), text)
+    assert short != text and short == B.shorthand(Random(1), text)
+    assert len(B.drop_a_space(Random(0), "alert, oriented. calm")) == len("alert, oriented. calm") - 1
+
+
+def test_asset_lines_hold_no_dates_or_identifiers():
+    lines = B.load_lines()
+    if not lines:
+        pytest.skip("assets/clinical_text not present")
+    assert len(lines) > 1000
+    for line in lines:
+        assert not re.search(r"\b(?:19|20)\d\d\b|\d{5,}|\b(?:Dr|Mr|Mrs|Ms)\. [A-Z][a-z]", line), line
+        assert set(re.findall(r"\{([A-Z_]+)\}", line)) <= {"DOCTOR_SUR_EN", "PATIENT_SUR_EN", "AGE_OTHER"}
+
+
+@pytest.mark.parametrize("unit,expected", [
+    ("Dr. X saw the patient in clinic.", "Dr. {DOCTOR_SUR_EN} saw the patient in clinic."),
+    ("This 45-year-old female has asthma.", "This {AGE_OTHER}-year-old female has asthma."),
+    ("Blood pressure 124/78, pulse 80.", "Blood pressure 124/78, pulse 80."),
+    ("Seen by Dr. Smith in clinic today.", ""),
+    ("She was admitted on 12/03/2008 for pain.", ""),
+    ("She lived in Seattle until last spring.", ""),
+    ("He works as a carpenter and smokes.", ""),
+    ("Transferred from Mercy Hospital for care.", ""),
+    ("X and Dr. Y placed the patient supine.", ""),
+])
+def test_cleaning_keeps_frames_and_drops_leftover_phi(unit, expected):
+    assert build.clean(unit, {"Smith"}) == expected
