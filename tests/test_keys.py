@@ -51,10 +51,11 @@ def test_run_with_demo_key_flag_still_works(tmp_path):
     assert len(read_jsonl(out)) == 6
 
 
-def test_a_literal_key_in_the_config_is_never_saved(tmp_path):
+@pytest.mark.parametrize("factory", ["deid", "deid_surrogates"])
+def test_a_literal_key_in_the_config_is_never_saved(tmp_path, factory):
     nlp = spacy_deid.blank()
     with pytest.warns(UserWarning):
-        nlp.add_pipe("deid", config={"key": GOOD})
+        nlp.add_pipe(factory, config={"key": GOOD})
     with pytest.raises(InvalidKeyError, match="literal key"):
         nlp.to_disk(tmp_path / "pipe")
     saved = [p for p in (tmp_path / "pipe").rglob("*") if p.is_file()] if (tmp_path / "pipe").exists() else []

@@ -3,7 +3,8 @@
 The key is never part of the component's serialized state: `to_disk`/`to_bytes` write the policy,
 scope, date range and age cap only; the key comes at run time (`SPACY_DEID_KEY`, `set_key()`, or an
 `env:VAR`/`file:PATH` reference in `key`). A literal key in the config would be written by spaCy
-into config.cfg, hence the warning.
+into config.cfg: the component warns at creation and refuses every save (`to_disk`, `to_bytes`,
+hence `spacy package`), removing the config.cfg spaCy wrote just before, as `deid` does.
 """
 import warnings
 from pathlib import Path
@@ -17,6 +18,7 @@ from spacy.training import Example
 
 from ..extensions import install_extensions
 from .engine import Resynthesizer
+from .keys import discard_config_with_key, is_literal_key, refuse_literal_key
 from .policies import Policy
 
 _CFG = "cfg.json"
@@ -31,6 +33,7 @@ class DeidSurrogates:
                  date_shift_days: Union[List[int], Dict[str, int]] = (-365, 365), age_cap: bool = False):
         install_extensions()
         self.name = name
+        self.config_key = key  # checked before any save
         self.engine = Resynthesizer(key=key, demo_key=demo_key, policy=policy, scope=scope,
                                     date_shift_days=date_shift_days, age_cap=age_cap)
 
@@ -64,13 +67,18 @@ class DeidSurrogates:
     # so settings given at load time (`spacy.load(path, config=...)`, `spacy-deid run --policy`) win.
     # The component keeps no other state; the key is never written anywhere.
     def to_bytes(self, *, exclude: Iterable[str] = tuple()) -> bytes:
+        refuse_literal_key(self.config_key, f"deid_surrogates {self.name!r}")
         return srsly.msgpack_dumps({})
 
     def from_bytes(self, bytes_data: bytes, *, exclude: Iterable[str] = tuple()) -> "DeidSurrogates":
         return self
 
     def to_disk(self, path: Union[str, Path], *, exclude: Iterable[str] = tuple()) -> None:
-        util.ensure_path(path).mkdir(parents=True, exist_ok=True)
+        path = util.ensure_path(path)
+        if is_literal_key(self.config_key):  # spaCy has just written config.cfg, key included
+            discard_config_with_key(path.parent, self.config_key)
+            refuse_literal_key(self.config_key, f"deid_surrogates {self.name!r}")
+        path.mkdir(parents=True, exist_ok=True)
 
     def from_disk(self, path: Union[str, Path], *, exclude: Iterable[str] = tuple()) -> "DeidSurrogates":
         return self
@@ -96,8 +104,8 @@ def make_deid_surrogates(nlp: Language, name: str, *, key: Optional[str], demo_k
     """`key`: None → env SPACY_DEID_KEY (or `env:VAR` / `file:PATH`); `policy`: a preset name
     (`surrogate`, `hipaa-safe-harbor`), a .json path or an inline dict; `scope`: patient / document /
     corpus; `date_shift_days`: [min, max] (never 0); `age_cap`: ages over 89 → `90+`."""
-    if key is not None and not str(key).startswith(("env:", "file:")):
-        warnings.warn("deid_surrogates: a literal key in the config is saved with the pipeline "
+    if is_literal_key(key):
+        warnings.warn("deid_surrogates: a literal key in the config cannot be saved with the pipeline "
                       "(config.cfg, wheels); prefer SPACY_DEID_KEY, 'env:VAR', 'file:PATH' or set_key()",
                       UserWarning, stacklevel=2)
     return DeidSurrogates(nlp, name, key=key, demo_key=demo_key, policy=policy, scope=scope,
