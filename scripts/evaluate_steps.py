@@ -60,7 +60,7 @@ def _score_corpus(pipeline: str, path: str, label_map: Optional[str], ablate: bo
     results: Dict[str, Dict[str, float]] = {}
     runs = variants(deid.refine.note_step_names, deid.refine.patient_step_names)
     for name, note, patient in runs if ablate else runs[:1]:
-        deid.refine = RefineStage(note, patient)
+        deid.refine = RefineStage(note, patient, deid.refine.cue_rules)  # the pipeline's cue rules
         docs: List[Doc] = []
         for _, group in groupby(range(len(gold)), key=lambda i: gold[i].patient_id or f"#{i}"):
             group_docs = []

@@ -7,9 +7,8 @@ a department or a physician (`departments`, `hospital_physician`).
 from typing import Optional
 
 from .common_words_zh import plain_han_words
-from .predicates import name_like
+from .predicates import name_like, named_otherwise
 from .titles_zh import TITLES_AFTER_NAME_ZH
-from .workplaces import WORKPLACE_LABEL, named_otherwise
 
 # Words that stand between 至/於/在 and a visit word (`安排至[門諾]追蹤`) without naming a hospital.
 NOT_HOSPITAL_NAMES_ZH = frozenset("""
@@ -19,6 +18,7 @@ NOT_HOSPITAL_NAMES_ZH = frozenset("""
 _UNIT_ENDINGS_ZH = ("科", "部", "房", "室", "中", "內", "外", "上", "下", "區", "市", "縣", "鄉", "鎮")
 
 
+WORKPLACE_LABEL = "GENERAL_BUSINESS"
 # Words that stand between 在/從 and a word of work (`在[友達]上班`) without naming an employer.
 _NOT_EMPLOYER_NAMES_ZH = frozenset("""
 公司 工廠 工地 家裡 家中 店裡 夜市 市場 餐廳 超商 便利商店 學校 醫院 診所 外地 附近 當地 國外 國內 台灣 這裡 那裡

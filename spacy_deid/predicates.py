@@ -1,12 +1,17 @@
 """Predicates about names and institutions' type words that many passes share: what a Chinese name
 looks like (`name_like`), which word says what an institution is (`醫院`, `University`: the type words,
-`type_word_ending`, `type_word_after`). Imports no pass, so every pass, the rules' validators and the
-refine steps may read it (WHY the type words decide a label: `institutions`).
+`type_word_ending`, `type_word_after`), whether a name is a known place or an institution of another
+kind (`known_place`, `typed_otherwise`: the exceptions cue rules name, `spacy_deid.cues`). Imports no
+pass, so every pass, the rules' validators, the cue rules and the refine steps may read it (WHY the
+type words decide a label: `institutions`).
 """
 import re
-from typing import Dict, List, Optional, Tuple
+from functools import lru_cache
+from typing import Dict, FrozenSet, List, Optional, Tuple
 
 from .han import HAN_CHAR
+from .labels import LOCATION_LABELS
+from .rules.loading import load_default_patterns
 
 TYPE_WORDS_ZH: Dict[str, Tuple[str, ...]] = {
     # 院區: a hospital's campus, part of its name (`台北市立聯合醫院松德院區`, `淡水院區`)
@@ -101,3 +106,27 @@ def english_type_word_ending(span_text: str) -> Optional[str]:
 def name_like(text: str) -> bool:
     """Han characters only, none of them grammatical: a name, not a phrase (`協和`, not `的醫`)."""
     return all(HAN_CHAR.match(c) and c not in GRAMMAR_CHARS_ZH for c in text)
+
+
+@lru_cache(maxsize=1)
+def place_phrases() -> FrozenSet[str]:
+    """Every phrase of the shipped place lists (countries, cities, states, regions), case-folded."""
+    return frozenset(p.casefold() for rule in load_default_patterns()
+                     if rule.label in LOCATION_LABELS for p in rule.phrases)
+
+
+def known_place(name: str, label: str = "") -> bool:
+    """Is `name` a place of the shipped place lists (`台北`, `Tokyo`)? Then the words around it (`在[台北]工作`)
+    say what happens in that place, not what kind of institution it is."""
+    return name.casefold() in place_phrases()
+
+
+def typed_otherwise(name: str, label: str) -> bool:
+    """Does `name` end with the type word of an institution of another kind than `label` (`台大醫院`
+    for a business)? Its type word says what it is, whatever the words around it say."""
+    return type_word_ending(name) not in (None, label)
+
+
+def named_otherwise(name: str, label: str) -> bool:
+    """A known place, or an institution whose type word gives it a label other than `label`."""
+    return known_place(name) or typed_otherwise(name, label)

@@ -1,10 +1,14 @@
-"""care_and_study: an institution someone is treated at is a HOSPITAL, one someone studies at a SCHOOL."""
+"""care_or_study (cue rules `resources/cue_rules/care.json`, `study.json`): an institution someone is
+treated at is a HOSPITAL, one someone studies at a SCHOOL."""
 import pytest
 
-from spacy_deid.care_and_study import by_care_or_study
+from spacy_deid.cues import default_cue_rules
+from spacy_deid.refine.cue_steps import cue_repair
 
 from linear import assert_linear
 from ner_spans import doc_with_ents, repaired
+
+by_care_or_study = cue_repair(default_cue_rules(), "care_or_study")
 
 
 @pytest.mark.parametrize("text,found,label", [

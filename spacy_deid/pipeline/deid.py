@@ -20,6 +20,12 @@ literal key written in the config would be saved with the pipeline (config.cfg, 
 `deid` warns about it at creation and refuses to save such a pipeline (`to_disk`, `to_bytes`, hence
 `spacy package`) with an error, removing the config.cfg spaCy wrote just before. Without a key, processing fails unless
 `demo_key = true` (a fixed, public key: fine for demos, NOT de-identification).
+
+Cue rules (`spacy_deid.cues`), like `span_ruler`'s patterns: the packaged rule files by default,
+`initialize(cue_rules=PATH)` reads a user's file or folder over them, `to_disk` writes the active rules
+as editable JSON (`deid/cue_rules/*.json`) and `from_disk` reads that folder back (a pipeline saved
+without one, like the shipped pipeline before the rules existed, keeps the packaged rules). The refine
+stage holds them and hands them to its cue steps (`refine/cue_steps.py`).
 """
 import warnings
 from pathlib import Path
@@ -34,6 +40,7 @@ from spacy import util
 from ..extensions import install_extensions
 from ..doctext import doc_text
 from ..surrogates.keys import discard_config_with_key, is_literal_key, refuse_literal_key
+from ..cues import CueRuleSet
 from ..overlap import OverlapPolicy, merge_into_ents
 from ..principles import Principle, PrincipleMatcher, read_principles, write_principles
 from ..refine import DEFAULT_NOTE_STEPS, DEFAULT_PATIENT_STEPS, RefineStage
@@ -42,6 +49,7 @@ from ..refine.prototypes import compute_prototypes, store_prototypes
 SUBCOMPONENTS = ("rules", "dates", "surrogates")
 FACTORY_OF = {"rules": "deid_rules", "dates": "deid_dates", "surrogates": "deid_surrogates"}
 SURROGATE_SETTINGS = ("key", "demo_key", "policy", "scope", "date_shift_days", "age_cap")
+CUE_RULES_DIR = "cue_rules"
 
 
 class Deid:
@@ -83,6 +91,15 @@ class Deid:
     @property
     def surrogates(self):
         return self.parts.get("surrogates")
+
+    @property
+    def cue_rules(self) -> CueRuleSet:
+        """The cue rules the refine stage runs (`spacy_deid.cues`)."""
+        return self.refine.cue_rules
+
+    @cue_rules.setter
+    def cue_rules(self, rules: CueRuleSet) -> None:
+        self.refine.cue_rules = rules
 
     # -- processing -----------------------------------------------------------------------------
     def recognize(self, doc: Doc) -> Doc:
@@ -145,11 +162,14 @@ class Deid:
                    nlp: Optional[Language] = None, rules: Optional[Dict[str, Any]] = None,
                    dates: Optional[Dict[str, Any]] = None,
                    surrogates: Optional[Dict[str, Any]] = None, principles: Optional[str] = None,
-                   prototypes: bool = False) -> None:
+                   prototypes: bool = False, cue_rules: Optional[Union[str, Path]] = None) -> None:
         """Initialize each part; `[initialize.components.deid.rules]` etc. pass their settings on
         (e.g. extra `patterns` for the rules); `principles` is a principle file (JSON) to load;
         `prototypes` computes the subcategory prototypes of the `prototypes` step from the training
-        examples' gold spans (`refine/prototypes.py`; saved in the vocab's lookups)."""
+        examples' gold spans (`refine/prototypes.py`; saved in the vocab's lookups); `cue_rules` is a
+        cue rule file or folder, read over the packaged files (a file of the same name replaces one)."""
+        if cue_rules:
+            self.cue_rules = CueRuleSet.from_path(cue_rules)
         if principles:
             self.principles = PrincipleMatcher(read_principles(principles))
         if prototypes and get_examples is not None and nlp is not None:
@@ -178,6 +198,7 @@ class Deid:
         srsly.write_json(path / "parts.json", sorted(self.parts))
         if self.principles.principles:
             write_principles(self.principles.principles, path / "principles.json")
+        self.cue_rules.to_disk(path / CUE_RULES_DIR)
         for part, comp in self.parts.items():
             if hasattr(comp, "to_disk"):
                 comp.to_disk(path / part, exclude=exclude)
@@ -186,6 +207,8 @@ class Deid:
         path = util.ensure_path(path)
         if (path / "principles.json").exists():
             self.principles = PrincipleMatcher(read_principles(path / "principles.json"))
+        if (path / CUE_RULES_DIR).is_dir():
+            self.cue_rules = CueRuleSet.from_disk(path / CUE_RULES_DIR)
         for part, comp in self.parts.items():
             if hasattr(comp, "from_disk") and (path / part).exists():
                 comp.from_disk(path / part, exclude=exclude)
@@ -196,11 +219,14 @@ class Deid:
         data = {part: comp.to_bytes(exclude=exclude) for part, comp in self.parts.items()
                 if hasattr(comp, "to_bytes")}
         data["principles"] = [p.to_dict() for p in self.principles.principles]
+        data[CUE_RULES_DIR] = self.cue_rules.to_dicts()
         return srsly.msgpack_dumps(data)
 
     def from_bytes(self, bytes_data: bytes, *, exclude: Iterable[str] = tuple()) -> "Deid":
         data = srsly.msgpack_loads(bytes_data)
         self.principles = PrincipleMatcher(Principle.from_dict(p) for p in data.get("principles", []))
+        if CUE_RULES_DIR in data:
+            self.cue_rules = CueRuleSet.from_dicts(data[CUE_RULES_DIR], source="deid bytes: ")
         for part, comp in self.parts.items():
             if part in data and hasattr(comp, "from_bytes"):
                 comp.from_bytes(data[part], exclude=exclude)

@@ -1,13 +1,15 @@
 """The built-in refine steps, registered under the names the `deid` config lists.
 
-Span repairs (`span_repair`) take one NER span (with the entity after it) and return its repaired
-span, spans where one is split, or None to keep it; they change only spans whose source is the NER
-(a rule or the date finder read its own context). The WHY of each lives in its module:
+Span repairs (`repairs.span_repair`) take one NER span (with the entity after it) and return its
+repaired span, spans where one is split, or None to keep it; they change only spans whose source is the
+NER (a rule or the date finder read its own context). The WHY of each lives in its module:
 - `ner_shapes` (`spanshape`): a NER span whose text cannot carry its label is dropped;
 - `joined_institutions` (`institutions.joined`): two NER spans one institution was cut into are one;
 - `edges` (`spanedges.trimmed`): a span drops the preposition, article or activity at its edges;
-- `jurisdictions`, `districts`, `hospital_physician`, `institutions`, `departments`, `workplaces`,
-  `care_or_study`, `name_ends`, `titles`, `relations`, `apposition`: see the modules named below;
+- `jurisdictions`, `districts`, `hospital_physician`, `institutions`, `departments`, `name_ends`,
+  `titles`, `relations`, `apposition`: see the modules named below;
+- `workplaces`, `care_or_study`: the cue rules of those groups (`cue_steps.CueStep`; the rules and
+  their WHY in `resources/cue_rules/*.json`), run on the rule set the stage holds;
 - `restore_displaced` (`overlap.restore_displaced`): a rule's, date's or principle's span that a longer
   NER span displaced in the merge comes back where the steps before trimmed or dropped that span;
 - `cued_names`, `hospital_units`: add a name a relation word or title marks, a department written
@@ -17,11 +19,8 @@ span, spans where one is split, or None to keep it; they change only spans whose
 Patient steps read one patient's notes together (in `recognize`, the one note): `propagate`,
 `spread_relations`, `given_names`, `not_the_patient`.
 """
-from typing import Callable, List, Optional, Tuple, Union
+from spacy.tokens import Doc
 
-from spacy.tokens import Doc, Span
-
-from ..care_and_study import by_care_or_study
 from ..cued_names import cued_names
 from ..departments import by_department
 from ..districts import split_district
@@ -38,50 +37,25 @@ from ..relations import by_relation, relation_in_apposition
 from ..spanedges import trimmed
 from ..spanshape import drop_misshapen
 from ..titled_names import titled_place
-from ..workplaces import as_workplace
+from .cue_steps import CueStep
 from .prototypes import relabel_by_prototype
-from .registry import NoteStep, note_steps, patient_steps
+from .registry import note_steps, patient_steps
+from .repairs import SpanRepair, apply_span_repair, span_repair
 
-# (doc, text, entity, next entity or None) -> the repaired span or spans, or None to keep the entity
-SpanRepair = Callable[[Doc, str, Span, Optional[Span]], Optional[Union[Span, Tuple[Span, ...]]]]
-
-
-def apply_span_repair(doc: Doc, text: str, repair: SpanRepair) -> int:
-    """Replace each NER entity of `doc.ents` by what `repair` makes of it; returns how many changed."""
-    ents = list(doc.ents)
-    out: List[Span] = []
-    changed = 0
-    for i, ent in enumerate(ents):
-        new = None
-        if (ent._.source or "ner") == "ner":
-            new = repair(doc, text, ent, ents[i + 1] if i + 1 < len(ents) else None)
-        if new is None:
-            out.append(ent)
-        else:
-            out.extend((new,) if isinstance(new, Span) else new)
-            changed += 1
-    if changed:
-        doc.ents = out
-    return changed
-
-
-def span_repair(repair: SpanRepair) -> NoteStep:
-    """A note step that applies `repair` to every NER span."""
-    def step(doc: Doc, text: str) -> int:
-        return apply_span_repair(doc, text, repair) if doc.ents else 0
-    step.__doc__ = repair.__doc__
-    return step
-
+__all__ = ["SpanRepair", "apply_span_repair", "span_repair", "SPAN_REPAIRS", "CUE_STEPS"]
 
 SPAN_REPAIRS = {
     "edges": trimmed, "jurisdictions": as_jurisdiction, "districts": split_district,
     "hospital_physician": split_hospital_and_physician, "institutions": completed,
-    "departments": by_department, "workplaces": as_workplace, "care_or_study": by_care_or_study,
-    "name_ends": completed_name, "titles": titled_place, "relations": by_relation,
+    "departments": by_department, "name_ends": completed_name, "titles": titled_place, "relations": by_relation,
     "apposition": relation_in_apposition,
 }
 for _name, _repair in SPAN_REPAIRS.items():
     note_steps.register(_name, func=span_repair(_repair))
+# steps that run a group of the pipeline's cue rules (the stage passes the rules)
+CUE_STEPS = ("workplaces", "care_or_study")
+for _group in CUE_STEPS:
+    note_steps.register(_group, func=CueStep(_group))
 
 
 @note_steps.register("ner_shapes")

@@ -3,12 +3,18 @@
 Each run adds its steps' counts of changed spans to `doc.user_data[COUNTS_KEY]` (step name -> count;
 plain data, so it travels through `Doc.to_bytes` and worker processes), for `step_counts` and the
 per-step evaluation (`scripts/evaluate_steps.py`). Counts only: span text is PHI.
+
+The stage holds the pipeline's cue rules (`cue_rules`, a compiled `spacy_deid.cues.CueRuleSet`: the
+packaged ones unless the `deid` component read others) and hands them to the steps that run them
+(`cue_steps.CueStep`; WHY there).
 """
-from typing import Dict, Iterable, List, Sequence, Tuple
+from typing import Dict, Iterable, List, Optional, Sequence, Tuple
 
 from spacy.tokens import Doc
 
+from ..cues import CueRuleSet, default_cue_rules
 from ..doctext import doc_text
+from .cue_steps import CueStep, named_cue_step
 from .registry import NoteStep, PatientStep, note_steps, patient_steps
 
 COUNTS_KEY = "deid_refine_counts"
@@ -28,11 +34,16 @@ DEFAULT_PATIENT_STEPS: Tuple[str, ...] = ("propagate", "spread_relations", "give
 def _resolve(registry, names: Iterable[str], kind: str) -> List[Tuple[str, object]]:
     steps = []
     for name in names:
+        cue_step = named_cue_step(name) if kind == "note" else None
+        if cue_step is not None:
+            steps.append((name, cue_step))
+            continue
         try:
             steps.append((name, registry.get(name)))
         except Exception as err:  # catalogue.RegistryError: name it and list what exists
             known = ", ".join(sorted(registry.get_all()))
-            raise ValueError(f"deid: unknown {kind} step {name!r}; registered: {known}") from err
+            raise ValueError(f"deid: unknown {kind} step {name!r}; registered: {known}"
+                             + ("; or cues:GROUP for a group of cue rules" if kind == "note" else "")) from err
     return steps
 
 
@@ -43,10 +54,13 @@ def _count(doc: Doc, name: str, changed: int) -> None:
 
 class RefineStage:
     """The note steps (run on each note after the recognizers' spans are merged) and the patient steps
-    (run on the note, then again on all of a patient's notes once they are together)."""
+    (run on the note, then again on all of a patient's notes once they are together); `cue_rules` for
+    the steps that run cue rules (None: the packaged ones)."""
 
     def __init__(self, note_step_names: Sequence[str] = DEFAULT_NOTE_STEPS,
-                 patient_step_names: Sequence[str] = DEFAULT_PATIENT_STEPS):
+                 patient_step_names: Sequence[str] = DEFAULT_PATIENT_STEPS,
+                 cue_rules: Optional[CueRuleSet] = None):
+        self.cue_rules: CueRuleSet = cue_rules if cue_rules is not None else default_cue_rules()
         self.note_step_names = list(note_step_names)
         self.patient_step_names = list(patient_step_names)
         self._note: List[Tuple[str, NoteStep]] = _resolve(note_steps, self.note_step_names, "note")  # type: ignore
@@ -65,7 +79,8 @@ class RefineStage:
     def refine_note(self, doc: Doc) -> Doc:
         text = doc_text(doc)
         for name, step in self._note:
-            _count(doc, name, step(doc, text))
+            changed = step(doc, text, self.cue_rules) if isinstance(step, CueStep) else step(doc, text)
+            _count(doc, name, changed)
         return self.refine_patient([doc])[0]
 
     def refine_patient(self, docs: Sequence[Doc]) -> Sequence[Doc]:

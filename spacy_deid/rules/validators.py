@@ -11,8 +11,8 @@ from typing import Callable, Dict, Iterator, Optional
 
 from spacy.util import registry
 
-from ..care_and_study import frame_label
 from ..clinical_terms import inside_clinical_term, is_clinical_term
+from ..cues import cue_frame
 from ..departments import VISIT_WORDS_ZH, cut_into_department, department_start
 from ..place_names_zh import NOT_HOSPITAL_NAMES_ZH, named_place_zh, validate_employer_zh, validate_school_zh
 from ..predicates import SCHOOL_LEVELS_ZH
@@ -371,7 +371,9 @@ def validate_acronym_in_mixed_case(text: str, start: int, end: int) -> Optional[
 
 def validate_hospital_abbr(text: str, start: int, end: int) -> Optional[bool]:
     # Words of study around an abbreviation make it a school (`graduated from TCFSH`: a senior high school).
-    if validate_acronym_in_mixed_case(text, start, end) is False or frame_label(text, start, end) == "SCHOOL":
+    # (the packaged cue rules' frame of care or study, read as for an institution: `spacy_deid.cues`)
+    if (validate_acronym_in_mixed_case(text, start, end) is False
+            or cue_frame(text, start, end, "HOSPITAL", "care_or_study") == "SCHOOL"):
         return False
     return None
 

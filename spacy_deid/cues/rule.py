@@ -1,0 +1,309 @@
+"""`CueRule`: one context heuristic as data ("a word of work after a locative word makes a span a
+business"), read from a rule file a knowledge engineer can edit (`resources/cue_rules/*.json`).
+
+A rule says which spans it reads (`labels`, `not_labels`), the cue words around them (`before`, `after`:
+both given, both are required; `line_start`: the header the span's line starts with), which named
+predicates veto it (`unless`, from `predicates.py`: a known place, a type word of another kind) and the
+label it yields. Compare medspaCy's ConText rules (literal, direction, window) and Presidio's context
+words; here a cue is literal words, slot sequences (`[["transferred", "referred"], ["from", "to"]]`:
+one word of each slot, a space between) and regex fragments (`{{DEPT_ZH}}`: a fragment of the file's
+own `fragments` or of the shipped pattern files; `{{HAN}}`: the Han character ranges).
+
+WHY linear time holds for any rule a user writes: a cue is only ever read in a bounded window next to
+a span (`window` characters, at most `MAX_WINDOW`), and a regex with a nested quantifier (`(a+)+`,
+which backtracks exponentially inside even a short window) is refused when the file is read.
+"""
+import re
+from dataclasses import dataclass, field
+from typing import Any, Callable, Dict, FrozenSet, List, Optional, Sequence, Tuple, Union
+
+from ..han import HAN_RANGES
+from ..labels import CATEGORY_OF, LABELS
+from ..predicates import known_place, typed_otherwise
+from ..rules.loading import default_fragment
+
+try:  # Python >= 3.11
+    from re import _parser as sre_parse  # type: ignore[attr-defined]
+except ImportError:  # pragma: no cover - Python 3.9, 3.10
+    import sre_parse  # type: ignore[no-redef]
+
+# The exceptions a rule may name: (span text, the label the rule yields) -> the rule does not apply.
+PREDICATES: Dict[str, Callable[[str, str], bool]] = {"known_place": known_place, "typed_otherwise": typed_otherwise}
+# What may stand between a cue and the span.
+GAPS = {"none": "", "space": "[ ]", "optional_space": "[ ]?"}
+MAX_WINDOW = 200
+DEFAULT_WINDOW = 32
+BUILTIN_FRAGMENTS = {"HAN": HAN_RANGES}
+_FRAGMENT = re.compile(r"\{\{([A-Z][A-Z0-9_]{0,40})\}\}")
+_LATIN = re.compile(r"[A-Za-z]")
+
+RULE_KEYS = ("id", "group", "labels", "not_labels", "before", "after", "line_start", "unless", "yields",
+             "description")
+CUE_KEYS = ("words", "sequences", "regex", "ignore_case", "alone", "gap", "window")
+LINE_KEYS = ("regex", "ignore_case", "reach")
+
+
+class CueRuleError(ValueError):
+    """A cue rule that cannot be used; names the file and the rule."""
+
+
+def _nested_quantifier(parsed: Any, inside_repeat: bool = False) -> bool:
+    """Does the parsed regex repeat (more than once) something that itself repeats?"""
+    for op, av in parsed:
+        name = str(op)
+        if name in ("MAX_REPEAT", "MIN_REPEAT", "POSSESSIVE_REPEAT"):
+            low, high, sub = av
+            if inside_repeat and high > 1:
+                return True
+            if _nested_quantifier(sub, inside_repeat or high > 1):
+                return True
+        elif name == "SUBPATTERN":
+            if _nested_quantifier(av[-1], inside_repeat):
+                return True
+        elif name == "BRANCH":
+            if any(_nested_quantifier(branch, inside_repeat) for branch in av[1]):
+                return True
+        elif name in ("ASSERT", "ASSERT_NOT"):
+            if _nested_quantifier(av[1], inside_repeat):
+                return True
+        elif name == "ATOMIC_GROUP":
+            if _nested_quantifier(av, inside_repeat):
+                return True
+    return False
+
+
+def check_linear(pattern: str) -> None:
+    """Raise ValueError when `pattern` has a nested quantifier (it could backtrack exponentially)."""
+    if _nested_quantifier(sre_parse.parse(pattern)):
+        raise ValueError("nested quantifier (a repeated group that repeats inside): not linear-time")
+
+
+def expand(pattern: str, fragments: Dict[str, str]) -> str:
+    """`{{NAME}}` -> the file's fragment, a built-in one, or the shipped pattern files' one, as a group."""
+    def one(m: "re.Match[str]") -> str:
+        name = m.group(1)
+        if name in fragments:
+            return f"(?:{fragments[name]})"
+        if name in BUILTIN_FRAGMENTS:
+            return BUILTIN_FRAGMENTS[name]
+        return f"(?:{default_fragment(name)})"
+    return _FRAGMENT.sub(one, pattern)
+
+
+def _alternatives(words: Sequence[str], alone: bool, side: str) -> List[str]:
+    """Escaped literals, longest first; with `alone`, a word whose outer end is a Latin letter gets no
+    letter glued there (`at` is not the end of `chat`)."""
+    out = []
+    for word in sorted(set(words), key=lambda w: (-len(w), w)):
+        piece = re.escape(word)
+        if alone and side == "before" and _LATIN.match(word[0]):
+            piece = "(?<![A-Za-z])" + piece
+        if alone and side == "after" and _LATIN.match(word[-1]):
+            piece += "(?![A-Za-z])"
+        out.append(piece)
+    return out
+
+
+@dataclass(frozen=True)
+class Cue:
+    """Words on one side of a span; compiled so that `before` cues end where the span starts (after the
+    gap) and `after` cues start where it ends."""
+
+    words: Tuple[str, ...] = ()
+    sequences: Tuple[Tuple[Union[str, Tuple[str, ...]], ...], ...] = ()
+    regex: str = ""
+    ignore_case: bool = False
+    alone: bool = True
+    gap: str = "none"
+    window: int = DEFAULT_WINDOW
+
+    def pattern(self, side: str, fragments: Dict[str, str]) -> str:
+        alternatives = _alternatives(self.words, self.alone, side)
+        for sequence in self.sequences:
+            slots = []
+            for i, slot in enumerate(sequence):
+                if isinstance(slot, str):
+                    slots.append(f"(?:{expand(slot, fragments)})")
+                else:
+                    edge = "before" if side == "before" and i == 0 else (
+                        "after" if side == "after" and i == len(sequence) - 1 else "")
+                    slots.append("(?:" + "|".join(_alternatives(slot, self.alone, edge)) + ")")
+            alternatives.append("[ ]".join(slots))
+        if self.regex:
+            alternatives.append(f"(?:{expand(self.regex, fragments)})")
+        body = "(?:" + "|".join(alternatives) + ")"
+        if self.ignore_case:
+            body = f"(?i:{body})"
+        return body + GAPS[self.gap] + "$" if side == "before" else GAPS[self.gap] + body
+
+    def to_dict(self) -> Dict[str, Any]:
+        out: Dict[str, Any] = {}
+        if self.words:
+            out["words"] = list(self.words)
+        if self.sequences:
+            out["sequences"] = [[s if isinstance(s, str) else list(s) for s in seq] for seq in self.sequences]
+        if self.regex:
+            out["regex"] = self.regex
+        if self.ignore_case:
+            out["ignore_case"] = True
+        if not self.alone:
+            out["alone"] = False
+        if self.gap != "none":
+            out["gap"] = self.gap
+        if self.window != DEFAULT_WINDOW:
+            out["window"] = self.window
+        return out
+
+
+@dataclass(frozen=True)
+class LineStart:
+    """The header the span's line starts with (`Prior admissions:`), the line's start within `reach`."""
+
+    regex: str
+    ignore_case: bool = False
+    reach: int = MAX_WINDOW
+
+    def to_dict(self) -> Dict[str, Any]:
+        out: Dict[str, Any] = {"regex": self.regex}
+        if self.ignore_case:
+            out["ignore_case"] = True
+        if self.reach != MAX_WINDOW:
+            out["reach"] = self.reach
+        return out
+
+
+@dataclass(frozen=True)
+class CueRule:
+    id: str
+    group: str
+    labels: FrozenSet[str]
+    yields: str
+    before: Optional[Cue] = None
+    after: Optional[Cue] = None
+    line_start: Optional[LineStart] = None
+    unless: Tuple[str, ...] = ()
+    description: str = ""
+    # as written in the file (`@NAME` for a category), so a saved rule reads as its author wrote it
+    written_labels: Tuple[str, ...] = field(default=(), compare=False)
+    written_not_labels: Tuple[str, ...] = field(default=(), compare=False)
+
+    def to_dict(self) -> Dict[str, Any]:
+        out: Dict[str, Any] = {"id": self.id, "group": self.group, "labels": list(self.written_labels)}
+        if self.written_not_labels:
+            out["not_labels"] = list(self.written_not_labels)
+        for key in ("before", "after", "line_start"):
+            part = getattr(self, key)
+            if part is not None:
+                out[key] = part.to_dict()
+        if self.unless:
+            out["unless"] = list(self.unless)
+        out["yields"] = self.yields
+        if self.description:
+            out["description"] = self.description
+        return out
+
+
+def _unknown_keys(item: Dict[str, Any], allowed: Sequence[str], what: str) -> None:
+    unknown = sorted(set(item) - set(allowed))
+    if unknown:
+        raise ValueError(f"unknown {what} key(s) {unknown}; allowed: {list(allowed)}")
+
+
+def _strings(value: Any, what: str) -> Tuple[str, ...]:
+    if not isinstance(value, list) or not all(isinstance(v, str) and v for v in value):
+        raise ValueError(f"{what} must be a list of non-empty strings")
+    return tuple(value)
+
+
+def _window(value: Any, what: str) -> int:
+    if not isinstance(value, int) or isinstance(value, bool) or not 1 <= value <= MAX_WINDOW:
+        raise ValueError(f"{what} must be an int in [1, {MAX_WINDOW}] (a bounded window keeps matching linear)")
+    return value
+
+
+def _labels(written: Tuple[str, ...]) -> FrozenSet[str]:
+    out = set()
+    for label in written:
+        if label.startswith("@"):
+            members = {l for l, c in CATEGORY_OF.items() if c == label[1:]}
+            if not members:
+                raise ValueError(f"unknown category {label!r}; known: {sorted(set(CATEGORY_OF.values()))}")
+            out |= members
+        elif label in LABELS:
+            out.add(label)
+        else:
+            raise ValueError(f"unknown label {label!r}; known: {sorted(LABELS)}")
+    return frozenset(out)
+
+
+def _cue(item: Any, side: str, fragments: Dict[str, str]) -> Cue:
+    if not isinstance(item, dict):
+        raise ValueError(f"{side!r} must be an object with keys {list(CUE_KEYS)}")
+    _unknown_keys(item, CUE_KEYS, f"{side!r}")
+    sequences = []
+    for seq in item.get("sequences", []):
+        if not isinstance(seq, list) or not seq:
+            raise ValueError(f"{side!r}: a sequence is a non-empty list of slots")
+        sequences.append(tuple(s if isinstance(s, str) else _strings(s, f"{side!r}: a slot") for s in seq))
+    gap = item.get("gap", "none")
+    if gap not in GAPS:
+        raise ValueError(f"{side!r}: gap must be one of {list(GAPS)}")
+    cue = Cue(words=_strings(item["words"], f"{side!r}.words") if "words" in item else (),
+              sequences=tuple(sequences), regex=item.get("regex", ""),
+              ignore_case=bool(item.get("ignore_case", False)), alone=bool(item.get("alone", True)), gap=gap,
+              window=_window(item.get("window", DEFAULT_WINDOW), f"{side!r}.window"))
+    if not (cue.words or cue.sequences or cue.regex):
+        raise ValueError(f"{side!r}: give words, sequences or a regex")
+    _compile_checked(cue.pattern(side, fragments), f"{side!r}")
+    return cue
+
+
+def _compile_checked(pattern: str, what: str) -> "re.Pattern[str]":
+    try:
+        compiled = re.compile(pattern)
+        check_linear(pattern)
+    except (re.error, KeyError, ValueError) as err:
+        raise ValueError(f"{what}: {err}") from None
+    return compiled
+
+
+def rule_from_dict(item: Any, fragments: Dict[str, str], source: str) -> CueRule:
+    """A validated rule; a CueRuleError names `source` (the file) and the rule's id (or index)."""
+    rule_id = item.get("id") if isinstance(item, dict) else None
+    where = f"{source}: cue rule {rule_id!r}"
+    try:
+        if not isinstance(item, dict):
+            raise ValueError("a rule is an object")
+        _unknown_keys(item, RULE_KEYS, "rule")
+        for key in ("id", "group", "yields"):
+            if not isinstance(item.get(key), str) or not item.get(key):
+                raise ValueError(f"needs a non-empty string {key!r}")
+        if item["yields"] not in LABELS:
+            raise ValueError(f"yields unknown label {item['yields']!r}")
+        written = _strings(item.get("labels"), "labels")
+        written_not = _strings(item["not_labels"], "not_labels") if "not_labels" in item else ()
+        before = _cue(item["before"], "before", fragments) if "before" in item else None
+        after = _cue(item["after"], "after", fragments) if "after" in item else None
+        if before is None and after is None:
+            raise ValueError("needs a 'before' or an 'after' cue (both: both are required)")
+        line = item.get("line_start")
+        line_start = None
+        if line is not None:
+            if not isinstance(line, dict) or not isinstance(line.get("regex"), str):
+                raise ValueError("line_start must be an object with a 'regex'")
+            _unknown_keys(line, LINE_KEYS, "line_start")
+            line_start = LineStart(line["regex"], bool(line.get("ignore_case", False)),
+                                   _window(line.get("reach", MAX_WINDOW), "line_start.reach"))
+            _compile_checked(expand(line_start.regex, fragments), "line_start")
+        unless = _strings(item["unless"], "unless") if "unless" in item else ()
+        for name in unless:
+            if name not in PREDICATES:
+                raise ValueError(f"unknown predicate {name!r} in 'unless'; known: {sorted(PREDICATES)}")
+        return CueRule(id=item["id"], group=item["group"], labels=_labels(written) - _labels(written_not),
+                       yields=item["yields"], before=before, after=after, line_start=line_start,
+                       unless=unless, description=item.get("description", ""), written_labels=written,
+                       written_not_labels=written_not)
+    except KeyError as err:  # an unknown `{{FRAGMENT}}`
+        raise CueRuleError(f"{where}: {err.args[0]}") from None
+    except (ValueError, TypeError) as err:
+        raise CueRuleError(f"{where}: {err}") from None

@@ -1,0 +1,229 @@
+"""`CueRuleSet`: the cue rules a pipeline runs, read from rule files, matched around spans, written back.
+
+A rule file holds `{"description": ..., "fragments": {NAME: regex}, "rules": [rule, ...]}` (`rule.py`).
+The packaged files (`resources/cue_rules/*.json`) are the default set; a user's file or folder
+(`deid.initialize(cue_rules=PATH)`) replaces the packaged file of the same name and adds the others, so
+a hospital edits one topic without copying the rest. Rule ids are unique across a set.
+
+How a group decides a span (`relabel`): the rules of the group that read the span's label and whose cues
+all hold vote for the label they yield; two different labels cancel (`Dr. Yang at [台大] 醫學系` speaks of
+care and of study: no change); otherwise a rule's `unless` predicate on the span's text vetoes the label.
+"""
+import json
+import re
+from dataclasses import dataclass, field
+from functools import lru_cache
+from importlib import resources
+from pathlib import Path
+from typing import Any, Dict, Iterable, List, Optional, Sequence, Tuple, Union
+
+from .rule import PREDICATES, CueRule, CueRuleError, expand, rule_from_dict
+
+FILE_KEYS = ("description", "fragments", "rules")
+
+
+@dataclass
+class CueFile:
+    """One rule file: its name (`workplaces.json`), what it is about, its fragments and rules."""
+
+    name: str
+    description: str = ""
+    fragments: Dict[str, str] = field(default_factory=dict)
+    rules: List[CueRule] = field(default_factory=list)
+
+    def to_dict(self) -> Dict[str, Any]:
+        out: Dict[str, Any] = {"description": self.description} if self.description else {}
+        if self.fragments:
+            out["fragments"] = dict(self.fragments)
+        out["rules"] = [rule.to_dict() for rule in self.rules]
+        return out
+
+
+def parse_cue_file(data: Any, name: str, source: str) -> CueFile:
+    """A `CueFile` from a file's parsed JSON; a CueRuleError names `source` (and the rule)."""
+    if not isinstance(data, dict) or not isinstance(data.get("rules"), list):
+        raise CueRuleError(f"{source}: a cue rule file is an object with a 'rules' list")
+    unknown = sorted(set(data) - set(FILE_KEYS))
+    if unknown:
+        raise CueRuleError(f"{source}: unknown key(s) {unknown}; allowed: {list(FILE_KEYS)}")
+    fragments = data.get("fragments", {})
+    if not isinstance(fragments, dict) or not all(isinstance(v, str) for v in fragments.values()):
+        raise CueRuleError(f"{source}: 'fragments' maps names to regex strings")
+    rules = [rule_from_dict(item, fragments, source) for item in data["rules"]]
+    return CueFile(name, str(data.get("description", "")), dict(fragments), rules)
+
+
+def _read_one(path: Path) -> CueFile:
+    try:
+        data = json.loads(path.read_text(encoding="utf8"))
+    except json.JSONDecodeError as err:
+        raise CueRuleError(f"{path}: not valid JSON (line {err.lineno}, column {err.colno})") from None
+    return parse_cue_file(data, path.name, str(path))
+
+
+def read_cue_files(path: Union[str, Path]) -> List[CueFile]:
+    """The rule files of `path`: one JSON file, or a folder's `*.json` in name order."""
+    path = Path(path)
+    if path.is_dir():
+        return [_read_one(p) for p in sorted(path.glob("*.json"))]
+    if not path.exists():
+        raise CueRuleError(f"{path}: no such cue rule file or folder")
+    return [_read_one(path)]
+
+
+@lru_cache(maxsize=1)
+def _default_files() -> Tuple[CueFile, ...]:
+    folder = resources.files("spacy_deid") / "resources" / "cue_rules"
+    files = []
+    for entry in sorted(folder.iterdir(), key=lambda p: p.name):
+        if entry.name.endswith(".json"):
+            data = json.loads(entry.read_text(encoding="utf8"))
+            files.append(parse_cue_file(data, entry.name, f"default cue_rules/{entry.name}"))
+    return tuple(files)
+
+
+def default_cue_files() -> List[CueFile]:
+    """The packaged rule files (`resources/cue_rules`), read once."""
+    return list(_default_files())
+
+
+def overlaid(base: Sequence[CueFile], extra: Sequence[CueFile]) -> List[CueFile]:
+    """`base` with each file of `extra` replacing the one of the same name, the others added."""
+    by_name = {f.name: f for f in base}
+    by_name.update({f.name: f for f in extra})
+    return [by_name[name] for name in sorted(by_name)]
+
+
+@dataclass(frozen=True)
+class _Compiled:
+    rule: CueRule
+    before: Optional["re.Pattern[str]"]
+    before_window: int
+    after: Optional["re.Pattern[str]"]
+    after_window: int
+    line: Optional["re.Pattern[str]"]
+    line_reach: int
+
+    def holds(self, text: str, start: int, end: int) -> bool:
+        """Do all the rule's cues stand around text[start:end]? Each reads a bounded window."""
+        if self.before is not None and self.before.search(text, max(0, start - self.before_window), start) is None:
+            return False
+        if self.after is not None and self.after.match(text, end, end + self.after_window) is None:
+            return False
+        if self.line is not None:
+            newline = text.rfind("\n", max(0, start - self.line_reach), start)
+            if newline < 0 and start > self.line_reach:
+                return False
+            if self.line.match(text, newline + 1, start) is None:
+                return False
+        return True
+
+
+def _compile(rule: CueRule, fragments: Dict[str, str]) -> _Compiled:
+    line = None
+    if rule.line_start is not None:
+        flags = re.IGNORECASE if rule.line_start.ignore_case else 0
+        line = re.compile(expand(rule.line_start.regex, fragments), flags)
+    return _Compiled(
+        rule,
+        re.compile(rule.before.pattern("before", fragments)) if rule.before else None,
+        rule.before.window if rule.before else 0,
+        re.compile(rule.after.pattern("after", fragments)) if rule.after else None,
+        rule.after.window if rule.after else 0,
+        line, rule.line_start.reach if rule.line_start else 0)
+
+
+class CueRuleSet:
+    """The rules of some rule files, compiled, by group and by the label they read."""
+
+    def __init__(self, files: Iterable[CueFile] = ()):
+        self.files: List[CueFile] = list(files)
+        seen: Dict[str, str] = {}
+        self._by_group: Dict[str, Dict[str, List[_Compiled]]] = {}
+        for cue_file in self.files:
+            for rule in cue_file.rules:
+                if rule.id in seen:
+                    raise CueRuleError(f"{cue_file.name}: cue rule {rule.id!r}: id already used in {seen[rule.id]}")
+                seen[rule.id] = cue_file.name
+                compiled = _compile(rule, cue_file.fragments)
+                by_label = self._by_group.setdefault(rule.group, {})
+                for label in rule.labels:
+                    by_label.setdefault(label, []).append(compiled)
+
+    @classmethod
+    def default(cls) -> "CueRuleSet":
+        return default_cue_rules()
+
+    @classmethod
+    def from_path(cls, path: Union[str, Path], over_defaults: bool = True) -> "CueRuleSet":
+        """A user's file or folder, over the packaged files (`overlaid`) or alone."""
+        files = read_cue_files(path)
+        return cls(overlaid(default_cue_files(), files) if over_defaults else files)
+
+    @property
+    def rules(self) -> List[CueRule]:
+        return [rule for f in self.files for rule in f.rules]
+
+    @property
+    def groups(self) -> List[str]:
+        return sorted(self._by_group)
+
+    def __len__(self) -> int:
+        return len(self.rules)
+
+    def _holding(self, text: str, start: int, end: int, label: str, group: str) -> List[CueRule]:
+        return [c.rule for c in self._by_group.get(group, {}).get(label, ()) if c.holds(text, start, end)]
+
+    def frame(self, text: str, start: int, end: int, label: str, group: str) -> Optional[str]:
+        """The label the words around text[start:end] give a span labelled `label` (the group's rules'
+        cues only, no `unless`): None when no rule holds or two rules disagree."""
+        yielded = {rule.yields for rule in self._holding(text, start, end, label, group)}
+        return yielded.pop() if len(yielded) == 1 else None
+
+    def relabel(self, text: str, start: int, end: int, label: str, group: str) -> Optional[str]:
+        """The new label of a span labelled `label` at text[start:end], or None to keep it (module
+        docstring: the rules that hold vote, disagreement keeps, `unless` vetoes)."""
+        holding = self._holding(text, start, end, label, group)
+        yielded = {rule.yields for rule in holding}
+        if len(yielded) != 1:
+            return None
+        new = yielded.pop()
+        name = text[start:end]
+        if new == label or any(PREDICATES[p](name, new) for rule in holding for p in rule.unless):
+            return None
+        return new
+
+    # -- serialization --------------------------------------------------------------------------
+    def to_dicts(self) -> Dict[str, Dict[str, Any]]:
+        """File name -> the file's JSON object, as the author wrote it (fragments unexpanded)."""
+        return {f.name: f.to_dict() for f in self.files}
+
+    @classmethod
+    def from_dicts(cls, data: Dict[str, Any], source: str = "") -> "CueRuleSet":
+        return cls(parse_cue_file(item, name, f"{source}{name}") for name, item in sorted(data.items()))
+
+    def to_disk(self, folder: Union[str, Path]) -> None:
+        """One editable JSON file per rule file; files of the folder no longer in the set are removed."""
+        folder = Path(folder)
+        folder.mkdir(parents=True, exist_ok=True)
+        for stale in folder.glob("*.json"):
+            if stale.name not in {f.name for f in self.files}:
+                stale.unlink()
+        for name, item in self.to_dicts().items():
+            (folder / name).write_text(json.dumps(item, ensure_ascii=False, indent=2) + "\n", encoding="utf8")
+
+    @classmethod
+    def from_disk(cls, folder: Union[str, Path]) -> "CueRuleSet":
+        return cls(read_cue_files(folder))
+
+
+@lru_cache(maxsize=1)
+def default_cue_rules() -> CueRuleSet:
+    """The packaged rule set, compiled once (the rules' validators read it, `cue_frame`)."""
+    return CueRuleSet(default_cue_files())
+
+
+def cue_frame(text: str, start: int, end: int, label: str, group: str) -> Optional[str]:
+    """`CueRuleSet.frame` of the packaged rules, for code that runs before any pipeline's rule set is
+    at hand (the pattern rules' validators)."""
+    return default_cue_rules().frame(text, start, end, label, group)

@@ -1,0 +1,42 @@
+"""Steps that run a group of cue rules (`spacy_deid.cues`) on the NER's spans: `workplaces` and
+`care_or_study` are the groups of the packaged rule files; `cues:GROUP` in the config runs any group,
+a user's own included.
+
+WHY the stage hands the rules to the step (`CueStep.__call__(doc, text, rules)`) instead of the step
+reading a module-level default: the rules are the pipeline's, read in `deid.initialize(cue_rules=...)`
+or from the saved pipeline, so two pipelines in one process may run different rules. The stage holds
+one compiled set (`RefineStage.cue_rules`) and passes it on; a vocab lookups table (as `prototypes`
+uses) would be saved in the vocab, not as editable files under `deid/`, and recompiled per doc.
+"""
+from typing import Optional
+
+from spacy.tokens import Doc, Span
+
+from ..cues import CueRuleSet
+from .repairs import SpanRepair, apply_span_repair
+
+PREFIX = "cues:"
+
+
+def cue_repair(rules: CueRuleSet, group: str) -> SpanRepair:
+    """The span repair that relabels a NER span as `group`'s rules of `rules` say (`CueRuleSet.relabel`)."""
+    def repair(doc: Doc, text: str, ent: Span, following: Optional[Span] = None) -> Optional[Span]:
+        label = rules.relabel(text, ent.start_char, ent.end_char, ent.label_, group)
+        return None if label is None else Span(doc, ent.start, ent.end, label=label)
+    return repair
+
+
+class CueStep:
+    """A note step that reads the stage's cue rules: relabel each NER span by the rules of `group`."""
+
+    def __init__(self, group: str):
+        self.group = group
+        self.__doc__ = f"Relabel NER spans by the cue rules of group {group!r} (spacy_deid.cues)."
+
+    def __call__(self, doc: Doc, text: str, rules: CueRuleSet) -> int:
+        return apply_span_repair(doc, text, cue_repair(rules, self.group)) if doc.ents else 0
+
+
+def named_cue_step(name: str) -> Optional[CueStep]:
+    """`cues:GROUP` -> the step of that group; any other name is no cue step."""
+    return CueStep(name[len(PREFIX):]) if name.startswith(PREFIX) and len(name) > len(PREFIX) else None

@@ -1,0 +1,38 @@
+"""Span repairs as note steps: a repair takes one NER span (with the entity after it) and returns its
+repaired span, the spans it is split into, or None to keep it. Only spans whose source is the NER
+change: a rule or the date finder read its own context."""
+from typing import Callable, List, Optional, Tuple, Union
+
+from spacy.tokens import Doc, Span
+
+from .registry import NoteStep
+
+# (doc, text, entity, next entity or None) -> the repaired span or spans, or None to keep the entity
+SpanRepair = Callable[[Doc, str, Span, Optional[Span]], Optional[Union[Span, Tuple[Span, ...]]]]
+
+
+def apply_span_repair(doc: Doc, text: str, repair: SpanRepair) -> int:
+    """Replace each NER entity of `doc.ents` by what `repair` makes of it; returns how many changed."""
+    ents = list(doc.ents)
+    out: List[Span] = []
+    changed = 0
+    for i, ent in enumerate(ents):
+        new = None
+        if (ent._.source or "ner") == "ner":
+            new = repair(doc, text, ent, ents[i + 1] if i + 1 < len(ents) else None)
+        if new is None:
+            out.append(ent)
+        else:
+            out.extend((new,) if isinstance(new, Span) else new)
+            changed += 1
+    if changed:
+        doc.ents = out
+    return changed
+
+
+def span_repair(repair: SpanRepair) -> NoteStep:
+    """A note step that applies `repair` to every NER span."""
+    def step(doc: Doc, text: str) -> int:
+        return apply_span_repair(doc, text, repair) if doc.ents else 0
+    step.__doc__ = repair.__doc__
+    return step
