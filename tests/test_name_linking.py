@@ -189,7 +189,7 @@ def surviving(forms, result):
 
 def test_no_form_of_a_found_name_survives_in_generated_patients():
     records, patients = [], 0
-    for patient, notes in groupby(generate(120, seed=3, split="heldout"), key=lambda r: r.patient_id):
+    for patient, notes in groupby(generate(1000, seed=3, split="heldout"), key=lambda r: r.patient_id):
         patients += 1
         seen, han_names = set(), []
         for note in notes:
@@ -226,7 +226,7 @@ def test_no_form_of_a_found_name_survives_in_generated_patients():
         checked += len(forms)
         for _, res in pairs:
             assert not surviving(forms, res), patient
-    assert patients == 120 and checked > 1000
+    assert patients == 1000 and checked > 8000
 
 
 @pytest.mark.parametrize("unit", ["A'", "Aa ", "AB-", "Xinyi Rd ", "Lin Mei "])
