@@ -1,9 +1,9 @@
 """Predicates about names and institutions' type words that many passes share: what a Chinese name
 looks like (`name_like`), which word says what an institution is (`醫院`, `University`: the type words,
 `type_word_ending`, `type_word_after`), whether a name is a known place or an institution of another
-kind (`known_place`, `typed_otherwise`: the exceptions cue rules name, `spacy_deid.cues`). Imports no
-pass, so every pass, the rules' validators, the cue rules and the refine steps may read it (WHY the
-type words decide a label: `institutions`).
+kind (`known_place`, `typed_otherwise`, `not_name_like`: the exceptions cue rules name,
+`spacy_deid.cues`). Imports no pass, so every pass, the rules' validators, the cue rules and the refine
+steps may read it (WHY the type words decide a label: `institutions`).
 """
 import re
 from functools import lru_cache
@@ -125,6 +125,11 @@ def typed_otherwise(name: str, label: str) -> bool:
     """Does `name` end with the type word of an institution of another kind than `label` (`台大醫院`
     for a business)? Its type word says what it is, whatever the words around it say."""
     return type_word_ending(name) not in (None, label)
+
+
+def not_name_like(name: str, label: str = "") -> bool:
+    """Is `name` no name (`name_like` fails): a grammatical character or a non-Han one (`他的`)?"""
+    return not name_like(name)
 
 
 def named_otherwise(name: str, label: str) -> bool:

@@ -46,8 +46,8 @@ def _add_work_word(path: Path, word: str) -> None:
 
 def test_the_packaged_rules_hold_the_step_groups():
     rules = default_cue_rules()
-    assert {"workplaces", "care_or_study"} <= set(rules.groups)
-    assert {f.name for f in rules.files} == {"care.json", "study.json", "workplaces.json"}
+    assert {"jurisdictions", "workplaces", "care_or_study"} <= set(rules.groups)
+    assert {f.name for f in rules.files} == {"care.json", "jurisdictions.json", "study.json", "workplaces.json"}
     assert all(rule.labels and rule.yields for rule in rules.rules)
 
 
@@ -110,7 +110,9 @@ def _rule(**changes):
     (_rule(unless=["is_famous"]), "unknown predicate 'is_famous'"),
     (_rule(labels=["TOWN"]), "unknown label 'TOWN'"),
     (_rule(yields="TOWN"), "yields unknown label"),
-    (_rule(before=None), "needs a 'before' or an 'after' cue"),
+    (_rule(before=None), "needs a 'before', an 'after' or an 'end_before' cue"),
+    (_rule(before={"words": ["在"], "not_followed_by": ["長"]}), "not_followed_by reads after the cue"),
+    (_rule(before=None, end_before={"words": ["局"], "min_length": 5, "max_length": 2}), "min_length is over"),
     (_rule(before={"regex": "[unclosed"}), "'before'"),
     (_rule(before={"regex": "{{NO_SUCH_FRAGMENT}}"}), "NO_SUCH_FRAGMENT"),
     (_rule(contxt=["x"]), "unknown rule key"),
@@ -194,3 +196,13 @@ def test_the_cue_steps_are_linear_in_the_number_of_spans():
         assert [(e.text, e.label_) for e in doc.ents[:3]] == [
             ("IKEA", "GENERAL_BUSINESS"), ("長庚", "HOSPITAL"), ("台大", "SCHOOL")]
     assert_linear(run, 2000)
+
+
+def test_a_boundary_rule_cuts_the_span_and_keeps_the_labels_it_names(tmp_path):
+    rules = default_cue_rules()
+    assert rules.apply("遭台中地方法院判緩刑", 1, 4, "SCHOOL", "jurisdictions") == (1, 3, "CITY")
+    assert rules.apply("經加州法院判決", 1, 4, "STATE", "jurisdictions") == (1, 3, "STATE")
+    rules.to_disk(tmp_path)  # written back as read: the boundary action and the kept labels too
+    again = CueRuleSet.from_disk(tmp_path)
+    assert [r.to_dict() for r in again.rules] == [r.to_dict() for r in rules.rules]
+    assert again.apply("經加州法院判決", 1, 4, "STATE", "jurisdictions") == (1, 3, "STATE")

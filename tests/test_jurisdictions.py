@@ -1,10 +1,20 @@
-"""jurisdictions: a place before a public office's word is the CITY the office serves."""
+"""jurisdictions (cue rules `resources/cue_rules/jurisdictions.json`): a place before a public office's
+word is the CITY the office serves."""
 import pytest
 
-from spacy_deid.jurisdictions import OFFICE_WORDS_ZH, as_jurisdiction, jurisdiction_end
+from spacy_deid.cues import default_cue_rules
+from spacy_deid.refine.cue_steps import cue_repair
 
 from linear import assert_linear
 from ner_spans import doc_with_ents, ents_of, repair_ner_spans, repaired
+
+as_jurisdiction = cue_repair(default_cue_rules(), "jurisdictions")
+
+
+def jurisdiction_end(text: str, start: int, end: int):
+    """Where the rules end the place of a FAMILY span at text[start:end], or None."""
+    new = default_cue_rules().apply(text, start, end, "FAMILY", "jurisdictions")
+    return None if new is None else new[1]
 
 
 @pytest.mark.parametrize("text,found,expected", [
@@ -50,10 +60,10 @@ def test_the_repair_runs_with_the_others():
     assert ents_of(doc) == [("廣州", "CITY")]
 
 
-def test_office_words_are_read_longest_first():
-    assert OFFICE_WORDS_ZH.index("地方法院") < OFFICE_WORDS_ZH.index("法院")
+def test_the_office_word_may_start_inside_the_span_and_end_after_it():
     text = "台中地方法院"
     assert jurisdiction_end(text, 0, 3) == 2
+    assert jurisdiction_end("台中市政府警察局", 0, 5) == 2  # the first office word two characters in
 
 
 def test_cost_grows_linearly_with_the_span():

@@ -4,7 +4,9 @@ business"), read from a rule file a knowledge engineer can edit (`resources/cue_
 A rule says which spans it reads (`labels`, `not_labels`), the cue words around them (`before`, `after`:
 both given, both are required; `line_start`: the header the span's line starts with), which named
 predicates veto it (`unless`, from `predicates.py`: a known place, a type word of another kind) and the
-label it yields. Compare medspaCy's ConText rules (literal, direction, window) and Presidio's context
+label it yields (`yields`; `keep_labels`: labels that stand). A boundary action: `end_before`, a cue
+that starts inside the span (or right after it), `min_length` to `max_length` characters from its
+start, cuts the span before it (`[台中地]方法院` -> `[台中]`: a place before a public office's name). Compare medspaCy's ConText rules (literal, direction, window) and Presidio's context
 words; here a cue is literal words, slot sequences (`[["transferred", "referred"], ["from", "to"]]`:
 one word of each slot, a space between) and regex fragments (`{{DEPT_ZH}}`: a fragment of the file's
 own `fragments` or of the shipped pattern files; `{{HAN}}`: the Han character ranges).
@@ -19,7 +21,7 @@ from typing import Any, Callable, Dict, FrozenSet, List, Optional, Sequence, Tup
 
 from ..han import HAN_RANGES
 from ..labels import CATEGORY_OF, LABELS
-from ..predicates import known_place, typed_otherwise
+from ..predicates import known_place, not_name_like, typed_otherwise
 from ..rules.loading import default_fragment
 
 try:  # Python >= 3.11
@@ -28,7 +30,8 @@ except ImportError:  # pragma: no cover - Python 3.9, 3.10
     import sre_parse  # type: ignore[no-redef]
 
 # The exceptions a rule may name: (span text, the label the rule yields) -> the rule does not apply.
-PREDICATES: Dict[str, Callable[[str, str], bool]] = {"known_place": known_place, "typed_otherwise": typed_otherwise}
+PREDICATES: Dict[str, Callable[[str, str], bool]] = {
+    "known_place": known_place, "typed_otherwise": typed_otherwise, "not_name_like": not_name_like}
 # What may stand between a cue and the span.
 GAPS = {"none": "", "space": "[ ]", "optional_space": "[ ]?"}
 MAX_WINDOW = 200
@@ -37,9 +40,10 @@ BUILTIN_FRAGMENTS = {"HAN": HAN_RANGES}
 _FRAGMENT = re.compile(r"\{\{([A-Z][A-Z0-9_]{0,40})\}\}")
 _LATIN = re.compile(r"[A-Za-z]")
 
-RULE_KEYS = ("id", "group", "labels", "not_labels", "before", "after", "line_start", "unless", "yields",
-             "description")
-CUE_KEYS = ("words", "sequences", "regex", "ignore_case", "alone", "gap", "window")
+RULE_KEYS = ("id", "group", "labels", "not_labels", "before", "after", "line_start", "end_before", "unless",
+             "yields", "keep_labels", "description")
+CUE_KEYS = ("words", "sequences", "regex", "ignore_case", "alone", "gap", "window", "not_followed_by")
+END_BEFORE_KEYS = CUE_KEYS + ("min_length", "max_length")
 LINE_KEYS = ("regex", "ignore_case", "reach")
 
 
@@ -116,6 +120,7 @@ class Cue:
     alone: bool = True
     gap: str = "none"
     window: int = DEFAULT_WINDOW
+    not_followed_by: Tuple[str, ...] = ()
 
     def pattern(self, side: str, fragments: Dict[str, str]) -> str:
         alternatives = _alternatives(self.words, self.alone, side)
@@ -134,6 +139,8 @@ class Cue:
         body = "(?:" + "|".join(alternatives) + ")"
         if self.ignore_case:
             body = f"(?i:{body})"
+        if self.not_followed_by:
+            body += "(?!" + "|".join(re.escape(w) for w in self.not_followed_by) + ")"
         return body + GAPS[self.gap] + "$" if side == "before" else GAPS[self.gap] + body
 
     def to_dict(self) -> Dict[str, Any]:
@@ -152,7 +159,22 @@ class Cue:
             out["gap"] = self.gap
         if self.window != DEFAULT_WINDOW:
             out["window"] = self.window
+        if self.not_followed_by:
+            out["not_followed_by"] = list(self.not_followed_by)
         return out
+
+
+@dataclass(frozen=True)
+class EndBefore:
+    """A cue at which the span is cut: it starts `min_length` to `max_length` characters after the
+    span's start, inside the span or right at its end."""
+
+    cue: Cue
+    min_length: int = 1
+    max_length: int = DEFAULT_WINDOW
+
+    def to_dict(self) -> Dict[str, Any]:
+        return {**self.cue.to_dict(), "min_length": self.min_length, "max_length": self.max_length}
 
 
 @dataclass(frozen=True)
@@ -181,7 +203,9 @@ class CueRule:
     before: Optional[Cue] = None
     after: Optional[Cue] = None
     line_start: Optional[LineStart] = None
+    end_before: Optional[EndBefore] = None
     unless: Tuple[str, ...] = ()
+    keep_labels: FrozenSet[str] = frozenset()
     description: str = ""
     # as written in the file (`@NAME` for a category), so a saved rule reads as its author wrote it
     written_labels: Tuple[str, ...] = field(default=(), compare=False)
@@ -191,13 +215,15 @@ class CueRule:
         out: Dict[str, Any] = {"id": self.id, "group": self.group, "labels": list(self.written_labels)}
         if self.written_not_labels:
             out["not_labels"] = list(self.written_not_labels)
-        for key in ("before", "after", "line_start"):
+        for key in ("before", "after", "line_start", "end_before"):
             part = getattr(self, key)
             if part is not None:
                 out[key] = part.to_dict()
         if self.unless:
             out["unless"] = list(self.unless)
         out["yields"] = self.yields
+        if self.keep_labels:
+            out["keep_labels"] = sorted(self.keep_labels)
         if self.description:
             out["description"] = self.description
         return out
@@ -236,10 +262,10 @@ def _labels(written: Tuple[str, ...]) -> FrozenSet[str]:
     return frozenset(out)
 
 
-def _cue(item: Any, side: str, fragments: Dict[str, str]) -> Cue:
+def _cue(item: Any, side: str, fragments: Dict[str, str], keys: Sequence[str] = CUE_KEYS) -> Cue:
     if not isinstance(item, dict):
-        raise ValueError(f"{side!r} must be an object with keys {list(CUE_KEYS)}")
-    _unknown_keys(item, CUE_KEYS, f"{side!r}")
+        raise ValueError(f"{side!r} must be an object with keys {list(keys)}")
+    _unknown_keys(item, keys, f"{side!r}")
     sequences = []
     for seq in item.get("sequences", []):
         if not isinstance(seq, list) or not seq:
@@ -251,11 +277,24 @@ def _cue(item: Any, side: str, fragments: Dict[str, str]) -> Cue:
     cue = Cue(words=_strings(item["words"], f"{side!r}.words") if "words" in item else (),
               sequences=tuple(sequences), regex=item.get("regex", ""),
               ignore_case=bool(item.get("ignore_case", False)), alone=bool(item.get("alone", True)), gap=gap,
-              window=_window(item.get("window", DEFAULT_WINDOW), f"{side!r}.window"))
+              window=_window(item.get("window", DEFAULT_WINDOW), f"{side!r}.window"),
+              not_followed_by=_strings(item["not_followed_by"], f"{side!r}.not_followed_by")
+              if "not_followed_by" in item else ())
+    if cue.not_followed_by and side == "before":
+        raise ValueError("'before': not_followed_by reads after the cue, where the span starts")
     if not (cue.words or cue.sequences or cue.regex):
         raise ValueError(f"{side!r}: give words, sequences or a regex")
-    _compile_checked(cue.pattern(side, fragments), f"{side!r}")
+    _compile_checked(cue.pattern("before" if side == "before" else "after", fragments), f"{side!r}")
     return cue
+
+
+def _end_before(item: Any, fragments: Dict[str, str]) -> EndBefore:
+    cue = _cue(item, "end_before", fragments, END_BEFORE_KEYS)
+    low = _window(item.get("min_length", 1), "end_before.min_length")
+    high = _window(item.get("max_length", DEFAULT_WINDOW), "end_before.max_length")
+    if low > high:
+        raise ValueError("end_before: min_length is over max_length")
+    return EndBefore(cue, low, high)
 
 
 def _compile_checked(pattern: str, what: str) -> "re.Pattern[str]":
@@ -284,8 +323,9 @@ def rule_from_dict(item: Any, fragments: Dict[str, str], source: str) -> CueRule
         written_not = _strings(item["not_labels"], "not_labels") if "not_labels" in item else ()
         before = _cue(item["before"], "before", fragments) if "before" in item else None
         after = _cue(item["after"], "after", fragments) if "after" in item else None
-        if before is None and after is None:
-            raise ValueError("needs a 'before' or an 'after' cue (both: both are required)")
+        end_before = _end_before(item["end_before"], fragments) if "end_before" in item else None
+        if before is None and after is None and end_before is None:
+            raise ValueError("needs a 'before', an 'after' or an 'end_before' cue (several: all are required)")
         line = item.get("line_start")
         line_start = None
         if line is not None:
@@ -299,9 +339,11 @@ def rule_from_dict(item: Any, fragments: Dict[str, str], source: str) -> CueRule
         for name in unless:
             if name not in PREDICATES:
                 raise ValueError(f"unknown predicate {name!r} in 'unless'; known: {sorted(PREDICATES)}")
+        keep = _labels(_strings(item["keep_labels"], "keep_labels")) if "keep_labels" in item else frozenset()
         return CueRule(id=item["id"], group=item["group"], labels=_labels(written) - _labels(written_not),
                        yields=item["yields"], before=before, after=after, line_start=line_start,
-                       unless=unless, description=item.get("description", ""), written_labels=written,
+                       end_before=end_before, unless=unless, keep_labels=keep,
+                       description=item.get("description", ""), written_labels=written,
                        written_not_labels=written_not)
     except KeyError as err:  # an unknown `{{FRAGMENT}}`
         raise CueRuleError(f"{where}: {err.args[0]}") from None

@@ -5,9 +5,10 @@ The packaged files (`resources/cue_rules/*.json`) are the default set; a user's 
 (`deid.initialize(cue_rules=PATH)`) replaces the packaged file of the same name and adds the others, so
 a hospital edits one topic without copying the rest. Rule ids are unique across a set.
 
-How a group decides a span (`relabel`): the rules of the group that read the span's label and whose cues
-all hold vote for the label they yield; two different labels cancel (`Dr. Yang at [台大] 醫學系` speaks of
-care and of study: no change); otherwise a rule's `unless` predicate on the span's text vetoes the label.
+How a group decides a span (`apply`): the rules of the group that read the span's label and whose cues
+all hold vote for what they make of it (its bounds, cut by an `end_before` cue, and the label they yield,
+or its own where `keep_labels` holds it); two different outcomes cancel (`Dr. Yang at [台大] 醫學系` speaks
+of care and of study: no change); otherwise a rule's `unless` predicate on the new span's text vetoes it.
 """
 import json
 import re
@@ -103,6 +104,23 @@ class _Compiled:
     after_window: int
     line: Optional["re.Pattern[str]"]
     line_reach: int
+    end_before: Optional["re.Pattern[str]"]
+    cut_window: int
+
+    def outcome(self, text: str, start: int, end: int, label: str) -> Optional[Tuple[int, int, str]]:
+        """(start, end, label) the rule makes of text[start:end] labelled `label`, or None when its cues
+        do not hold."""
+        if not self.holds(text, start, end):
+            return None
+        new_end = end
+        cut = self.rule.end_before
+        if cut is not None and self.end_before is not None:
+            window = self.cut_window
+            new_end = next((at for at in range(start + cut.min_length, min(end, start + cut.max_length) + 1)
+                            if self.end_before.match(text, at, at + window) is not None), -1)
+            if new_end < 0:
+                return None
+        return start, new_end, label if label in self.rule.keep_labels else self.rule.yields
 
     def holds(self, text: str, start: int, end: int) -> bool:
         """Do all the rule's cues stand around text[start:end]? Each reads a bounded window."""
@@ -120,6 +138,7 @@ class _Compiled:
 
 
 def _compile(rule: CueRule, fragments: Dict[str, str]) -> _Compiled:
+    cut = rule.end_before
     line = None
     if rule.line_start is not None:
         flags = re.IGNORECASE if rule.line_start.ignore_case else 0
@@ -130,7 +149,8 @@ def _compile(rule: CueRule, fragments: Dict[str, str]) -> _Compiled:
         rule.before.window if rule.before else 0,
         re.compile(rule.after.pattern("after", fragments)) if rule.after else None,
         rule.after.window if rule.after else 0,
-        line, rule.line_start.reach if rule.line_start else 0)
+        line, rule.line_start.reach if rule.line_start else 0,
+        re.compile(cut.cue.pattern("after", fragments)) if cut else None, cut.cue.window if cut else 0)
 
 
 class CueRuleSet:
@@ -171,27 +191,39 @@ class CueRuleSet:
     def __len__(self) -> int:
         return len(self.rules)
 
-    def _holding(self, text: str, start: int, end: int, label: str, group: str) -> List[CueRule]:
-        return [c.rule for c in self._by_group.get(group, {}).get(label, ()) if c.holds(text, start, end)]
+    def _outcomes(self, text: str, start: int, end: int, label: str, group: str
+                  ) -> List[Tuple[CueRule, Tuple[int, int, str]]]:
+        out = []
+        for compiled in self._by_group.get(group, {}).get(label, ()):
+            outcome = compiled.outcome(text, start, end, label)
+            if outcome is not None:
+                out.append((compiled.rule, outcome))
+        return out
 
     def frame(self, text: str, start: int, end: int, label: str, group: str) -> Optional[str]:
         """The label the words around text[start:end] give a span labelled `label` (the group's rules'
         cues only, no `unless`): None when no rule holds or two rules disagree."""
-        yielded = {rule.yields for rule in self._holding(text, start, end, label, group)}
-        return yielded.pop() if len(yielded) == 1 else None
+        outcomes = {outcome for _, outcome in self._outcomes(text, start, end, label, group)}
+        return outcomes.pop()[2] if len(outcomes) == 1 else None
 
-    def relabel(self, text: str, start: int, end: int, label: str, group: str) -> Optional[str]:
-        """The new label of a span labelled `label` at text[start:end], or None to keep it (module
-        docstring: the rules that hold vote, disagreement keeps, `unless` vetoes)."""
-        holding = self._holding(text, start, end, label, group)
-        yielded = {rule.yields for rule in holding}
-        if len(yielded) != 1:
+    def apply(self, text: str, start: int, end: int, label: str, group: str) -> Optional[Tuple[int, int, str]]:
+        """(start, end, label) of what the group's rules make of a span labelled `label` at
+        text[start:end], or None to keep it (module docstring: the rules that hold vote, disagreement
+        keeps, `unless` vetoes)."""
+        holding = self._outcomes(text, start, end, label, group)
+        outcomes = {outcome for _, outcome in holding}
+        if len(outcomes) != 1:
             return None
-        new = yielded.pop()
-        name = text[start:end]
-        if new == label or any(PREDICATES[p](name, new) for rule in holding for p in rule.unless):
+        new = outcomes.pop()
+        name = text[new[0]:new[1]]
+        if new == (start, end, label) or any(PREDICATES[p](name, new[2]) for rule, _ in holding for p in rule.unless):
             return None
         return new
+
+    def relabel(self, text: str, start: int, end: int, label: str, group: str) -> Optional[str]:
+        """The label `apply` gives the span, or None to keep it."""
+        new = self.apply(text, start, end, label, group)
+        return None if new is None else new[2]
 
     # -- serialization --------------------------------------------------------------------------
     def to_dicts(self) -> Dict[str, Dict[str, Any]]:

@@ -6,9 +6,9 @@ NER (a rule or the date finder read its own context). The WHY of each lives in i
 - `ner_shapes` (`spanshape`): a NER span whose text cannot carry its label is dropped;
 - `joined_institutions` (`institutions.joined`): two NER spans one institution was cut into are one;
 - `edges` (`spanedges.trimmed`): a span drops the preposition, article or activity at its edges;
-- `jurisdictions`, `districts`, `hospital_physician`, `institutions`, `departments`, `name_ends`,
-  `titles`, `relations`, `apposition`: see the modules named below;
-- `workplaces`, `care_or_study`: the cue rules of those groups (`cue_steps.CueStep`; the rules and
+- `districts`, `hospital_physician`, `institutions`, `departments`, `name_ends`, `titles`, `relations`,
+  `apposition`: see the modules named below;
+- `jurisdictions`, `workplaces`, `care_or_study`: the cue rules of those groups (`cue_steps.CueStep`; the rules and
   their WHY in `resources/cue_rules/*.json`), run on the rule set the stage holds;
 - `restore_displaced` (`overlap.restore_displaced`): a rule's, date's or principle's span that a longer
   NER span displaced in the merge comes back where the steps before trimmed or dropped that span;
@@ -27,7 +27,6 @@ from ..districts import split_district
 from ..hospital_physician import split_hospital_and_physician
 from ..hospital_units import hospital_units
 from ..institutions import completed, joined
-from ..jurisdictions import as_jurisdiction
 from ..name_ends import completed_name
 from ..name_parts import relabel_given_names
 from ..overlap import restore_displaced
@@ -45,7 +44,7 @@ from .repairs import SpanRepair, apply_span_repair, span_repair
 __all__ = ["SpanRepair", "apply_span_repair", "span_repair", "SPAN_REPAIRS", "CUE_STEPS"]
 
 SPAN_REPAIRS = {
-    "edges": trimmed, "jurisdictions": as_jurisdiction, "districts": split_district,
+    "edges": trimmed, "districts": split_district,
     "hospital_physician": split_hospital_and_physician, "institutions": completed,
     "departments": by_department, "name_ends": completed_name, "titles": titled_place, "relations": by_relation,
     "apposition": relation_in_apposition,
@@ -53,7 +52,7 @@ SPAN_REPAIRS = {
 for _name, _repair in SPAN_REPAIRS.items():
     note_steps.register(_name, func=span_repair(_repair))
 # steps that run a group of the pipeline's cue rules (the stage passes the rules)
-CUE_STEPS = ("workplaces", "care_or_study")
+CUE_STEPS = ("jurisdictions", "workplaces", "care_or_study")
 for _group in CUE_STEPS:
     note_steps.register(_group, func=CueStep(_group))
 

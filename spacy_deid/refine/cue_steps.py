@@ -1,5 +1,5 @@
-"""Steps that run a group of cue rules (`spacy_deid.cues`) on the NER's spans: `workplaces` and
-`care_or_study` are the groups of the packaged rule files; `cues:GROUP` in the config runs any group,
+"""Steps that run a group of cue rules (`spacy_deid.cues`) on the NER's spans: `jurisdictions`,
+`workplaces` and `care_or_study` are the groups of the packaged rule files; `cues:GROUP` in the config runs any group,
 a user's own included.
 
 WHY the stage hands the rules to the step (`CueStep.__call__(doc, text, rules)`) instead of the step
@@ -19,10 +19,16 @@ PREFIX = "cues:"
 
 
 def cue_repair(rules: CueRuleSet, group: str) -> SpanRepair:
-    """The span repair that relabels a NER span as `group`'s rules of `rules` say (`CueRuleSet.relabel`)."""
+    """The span repair that relabels (or cuts) a NER span as `group`'s rules of `rules` say
+    (`CueRuleSet.apply`)."""
     def repair(doc: Doc, text: str, ent: Span, following: Optional[Span] = None) -> Optional[Span]:
-        label = rules.relabel(text, ent.start_char, ent.end_char, ent.label_, group)
-        return None if label is None else Span(doc, ent.start, ent.end, label=label)
+        new = rules.apply(text, ent.start_char, ent.end_char, ent.label_, group)
+        if new is None:
+            return None
+        start, end, label = new
+        if (start, end) == (ent.start_char, ent.end_char):
+            return Span(doc, ent.start, ent.end, label=label)
+        return doc.char_span(start, end, label=label)  # None (kept) where the cut splits a token
     return repair
 
 
