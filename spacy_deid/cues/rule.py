@@ -6,10 +6,13 @@ both given, both are required; `line_start`: the header the span's line starts w
 predicates veto it (`unless`, from `predicates.py`: a known place, a type word of another kind) and the
 label it yields (`yields`; `keep_labels`: labels that stand). A boundary action: `end_before`, a cue
 that starts inside the span (or right after it), `min_length` to `max_length` characters from its
-start, cuts the span before it (`[台中地]方法院` -> `[台中]`: a place before a public office's name). Compare medspaCy's ConText rules (literal, direction, window) and Presidio's context
-words; here a cue is literal words, slot sequences (`[["transferred", "referred"], ["from", "to"]]`:
-one word of each slot, a space between) and regex fragments (`{{DEPT_ZH}}`: a fragment of the file's
-own `fragments` or of the shipped pattern files; `{{HAN}}`: the Han character ranges).
+start, cuts the span before it (`[台中地]方法院` -> `[台中]`: a place before a public office's name).
+Compare medspaCy's ConText rules (literal, direction, window) and Presidio's context words; here a cue
+is literal words, slot sequences (`[["transferred", "referred"], ["from", "to"]]`: one word of each
+slot, a space between) and regex fragments (`{{DEPT_ZH}}`: a fragment of the file's own `fragments`
+or of the shipped pattern files; `{{HAN}}`: the Han character ranges); `gap` is what stands between cue
+and span (`none`, `space`, `optional_space`), `alone` (default true) keeps a Latin letter from being
+glued to a Latin cue word's outer end (`at` is not the end of `chat`), `window` bounds where it is read.
 
 WHY linear time holds for any rule a user writes: a cue is only ever read in a bounded window next to
 a span (`window` characters, at most `MAX_WINDOW`), and a regex with a nested quantifier (`(a+)+`,
