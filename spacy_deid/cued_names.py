@@ -48,7 +48,7 @@ from .name_ends import NOT_IN_NAME_ZH
 from .overlap import taken_characters
 from .relations import BETWEEN_WORD_AND_NAME, kin_address_label, relation_after, relation_label, words_before_a_name
 from .spanshape import FUNCTION_WORDS
-from .titled_names import names_an_institution, person_label, title_after_surname
+from .cues.people import names_an_institution, person_label, title_after_surname
 from .titles_zh import CLINICAL_HEAD_TITLES_ZH, PHYSICIAN_TITLES_ZH, TITLES_AFTER_NAME_ZH
 
 SOURCE = "cued"

@@ -46,9 +46,10 @@ def _add_work_word(path: Path, word: str) -> None:
 
 def test_the_packaged_rules_hold_the_step_groups():
     rules = default_cue_rules()
-    assert {"jurisdictions", "workplaces", "care_or_study"} <= set(rules.groups)
-    assert {f.name for f in rules.files} == {"care.json", "jurisdictions.json", "study.json", "workplaces.json"}
-    assert all(rule.labels and rule.yields for rule in rules.rules)
+    assert {"jurisdictions", "titles", "workplaces", "care_or_study"} <= set(rules.groups)
+    assert {f.name for f in rules.files} == {
+        "care.json", "jurisdictions.json", "study.json", "titles.json", "workplaces.json"}
+    assert all(rule.labels and (rule.yields or rule.yields_from) for rule in rules.rules)
 
 
 def test_a_saved_pipeline_carries_its_rules_and_an_edited_rule_file_changes_the_output(tmp_path):
@@ -116,6 +117,9 @@ def _rule(**changes):
     (_rule(before={"regex": "[unclosed"}), "'before'"),
     (_rule(before={"regex": "{{NO_SUCH_FRAGMENT}}"}), "NO_SUCH_FRAGMENT"),
     (_rule(contxt=["x"]), "unknown rule key"),
+    (_rule(yields_from="astrology"), "unknown labeller 'astrology'"),
+    (_rule(yields=None), "needs a non-empty string 'yields'"),
+    (_rule(priority="high"), "priority must be an int"),
 ])
 def test_a_malformed_rule_is_refused_naming_its_file_and_rule(tmp_path, rule, message):
     path = tmp_path / "broken.json"
@@ -164,10 +168,11 @@ def test_disagreeing_rules_keep_the_span_and_an_unless_predicate_vetoes():
     "A" * 50 + " ",  # a line typed in capitals
     "0" * 50 + " ",  # a long digit run
     "WORKS AT TRANSFERRED FROM (1) 在 ",  # cue words, again and again
+    "Dr. Mrs. , MD , RN (brother) 王先生 ",  # titles, credentials, relation words
 ])
 def test_the_cue_steps_are_linear_on_long_adversarial_text(unit):
     """Every token of a 200k-character text is a span the rules read (labels of every kind)."""
-    stage = RefineStage(["workplaces", "care_or_study"], [])
+    stage = RefineStage(["workplaces", "care_or_study", "titles"], [])
     nlp = spacy_deid.blank()
     labels = ("CITY", "SCHOOL", "PERSON", "HOSPITAL")
 
@@ -179,7 +184,7 @@ def test_the_cue_steps_are_linear_on_long_adversarial_text(unit):
 
 
 def test_the_cue_steps_are_linear_in_the_number_of_spans():
-    stage = RefineStage(["workplaces", "care_or_study"], [])
+    stage = RefineStage(["workplaces", "care_or_study", "titles"], [])
     nlp = spacy_deid.blank()
 
     def run(n: int) -> None:
@@ -206,3 +211,26 @@ def test_a_boundary_rule_cuts_the_span_and_keeps_the_labels_it_names(tmp_path):
     again = CueRuleSet.from_disk(tmp_path)
     assert [r.to_dict() for r in again.rules] == [r.to_dict() for r in rules.rules]
     assert again.apply("經加州法院判決", 1, 4, "STATE", "jurisdictions") == (1, 3, "STATE")
+
+
+def test_priority_a_labeller_and_a_closing_cut(tmp_path):
+    """Of the rules that hold, the highest priority votes; `yields_from` reads the label from the words
+    around the span (falling back to `yields`; without it the rule holds only where the labeller speaks);
+    a `closes` cut must run to the span's end."""
+    rules = default_cue_rules()
+    # `Dr` (priority 1) outranks a relation word after the name (priority -1): no disagreement
+    assert rules.apply("Dr. Peter (brother) came", 4, 9, "CITY", "titles") == (4, 9, "DOCTOR")
+    assert rules.apply("Grace and Peter (brother) came", 10, 15, "CITY", "titles") == (10, 15, "FAMILY")
+    assert rules.apply("Moved to Kaohsiung today", 9, 18, "CITY", "titles") is None  # the labeller is silent
+    # the title closes the span: the surname is kept, labelled by the words around it, else PERSON
+    assert rules.apply("病人住在紀先生家中", 4, 7, "CITY", "titles") == (4, 5, "PERSON")
+    assert rules.apply("案母表示病人之前在許老闆的工廠", 9, 12, "CITY", "titles") == (9, 10, "PERSON")
+    assert rules.apply("王先生說完", 0, 4, "CITY", "titles") is None  # the title does not close the span
+    path = tmp_path / "mine.json"
+    path.write_text(json.dumps({"rules": [
+        _rule(id="low", before={"words": ["在"]}, yields="SCHOOL"),
+        _rule(id="high", before={"words": ["在"]}, yields="HOSPITAL", priority=1)]}), encoding="utf8")
+    mine = CueRuleSet(read_cue_files(path))
+    assert mine.apply("在某處", 1, 3, "CITY", "g") == (1, 3, "HOSPITAL")
+    mine.to_disk(tmp_path / "out")  # written back as read
+    assert [r.to_dict() for r in CueRuleSet.from_disk(tmp_path / "out").rules] == [r.to_dict() for r in mine.rules]

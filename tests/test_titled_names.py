@@ -1,12 +1,16 @@
-"""titled_names: a place span with an English title before it, or a staff credential or a relation word in
-apposition after it, is a person's name; the title also leaves a name span's start."""
+"""titles (cue rules `resources/cue_rules/titles.json`): a place span with an English title before it,
+or a staff credential or a relation word in apposition after it, is a person's name; the title also
+leaves a name span's start."""
 import pytest
 
+from spacy_deid.cues import default_cue_rules
+from spacy_deid.refine.cue_steps import cue_repair
 from spacy_deid.relations import by_relation
-from spacy_deid.titled_names import titled_place
 
 from linear import assert_linear
 from ner_spans import doc_with_ents, ents_of, repair_ner_spans, repaired
+
+titled_place = cue_repair(default_cue_rules(), "titles")
 
 
 @pytest.mark.parametrize("text,found,label", [

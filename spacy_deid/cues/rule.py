@@ -6,7 +6,12 @@ both given, both are required; `line_start`: the header the span's line starts w
 predicates veto it (`unless`, from `predicates.py`: a known place, a type word of another kind) and the
 label it yields (`yields`; `keep_labels`: labels that stand). A boundary action: `end_before`, a cue
 that starts inside the span (or right after it), `min_length` to `max_length` characters from its
-start, cuts the span before it (`[台中地]方法院` -> `[台中]`: a place before a public office's name).
+start, cuts the span before it (`[台中地]方法院` -> `[台中]`: a place before a public office's name);
+with `closes` the cue must run to the span's end (`[許老闆]` -> `[許]`: a title after a surname).
+`yields_from` names a labeller (`relation_label`: the words around the new span say FAMILY, DOCTOR...),
+falling back to `yields`, or without `yields` holding only where the labeller says something; of the
+rules that hold, only those of the highest `priority` (default 0) vote (`Dr` before a name outranks a
+relation word after it).
 Compare medspaCy's ConText rules (literal, direction, window) and Presidio's context words; here a cue
 is literal words, slot sequences (`[["transferred", "referred"], ["from", "to"]]`: one word of each
 slot, a space between) and regex fragments (`{{DEPT_ZH}}`: a fragment of the file's own `fragments`
@@ -25,6 +30,8 @@ from typing import Any, Callable, Dict, FrozenSet, List, Optional, Sequence, Tup
 from ..han import HAN_RANGES
 from ..labels import CATEGORY_OF, LABELS
 from ..predicates import known_place, not_name_like, typed_otherwise
+from .people import (institution, not_latin_capital, not_surname_zh, relation_after_at,
+                     relation_label_at)
 from ..rules.loading import default_fragment
 
 try:  # Python >= 3.11
@@ -34,7 +41,11 @@ except ImportError:  # pragma: no cover - Python 3.9, 3.10
 
 # The exceptions a rule may name: (span text, the label the rule yields) -> the rule does not apply.
 PREDICATES: Dict[str, Callable[[str, str], bool]] = {
-    "known_place": known_place, "typed_otherwise": typed_otherwise, "not_name_like": not_name_like}
+    "known_place": known_place, "typed_otherwise": typed_otherwise, "not_name_like": not_name_like,
+    "names_an_institution": institution, "not_latin_capital": not_latin_capital, "not_surname_zh": not_surname_zh}
+# What a rule may read its label from (`yields_from`): (text, start, end) -> a label, or None.
+LABELLERS: Dict[str, Callable[[str, int, int], Optional[str]]] = {
+    "relation_label": relation_label_at, "relation_after": relation_after_at}
 # What may stand between a cue and the span.
 GAPS = {"none": "", "space": "[ ]", "optional_space": "[ ]?"}
 MAX_WINDOW = 200
@@ -44,9 +55,9 @@ _FRAGMENT = re.compile(r"\{\{([A-Z][A-Z0-9_]{0,40})\}\}")
 _LATIN = re.compile(r"[A-Za-z]")
 
 RULE_KEYS = ("id", "group", "labels", "not_labels", "before", "after", "line_start", "end_before", "unless",
-             "yields", "keep_labels", "description")
+             "yields", "yields_from", "keep_labels", "priority", "description")
 CUE_KEYS = ("words", "sequences", "regex", "ignore_case", "alone", "gap", "window", "not_followed_by")
-END_BEFORE_KEYS = CUE_KEYS + ("min_length", "max_length")
+END_BEFORE_KEYS = CUE_KEYS + ("min_length", "max_length", "closes")
 LINE_KEYS = ("regex", "ignore_case", "reach")
 
 
@@ -175,9 +186,11 @@ class EndBefore:
     cue: Cue
     min_length: int = 1
     max_length: int = DEFAULT_WINDOW
+    closes: bool = False  # the cue runs to the span's end (`[許]老闆`: a title said after a surname)
 
     def to_dict(self) -> Dict[str, Any]:
-        return {**self.cue.to_dict(), "min_length": self.min_length, "max_length": self.max_length}
+        out = {**self.cue.to_dict(), "min_length": self.min_length, "max_length": self.max_length}
+        return {**out, "closes": True} if self.closes else out
 
 
 @dataclass(frozen=True)
@@ -209,6 +222,8 @@ class CueRule:
     end_before: Optional[EndBefore] = None
     unless: Tuple[str, ...] = ()
     keep_labels: FrozenSet[str] = frozenset()
+    yields_from: str = ""
+    priority: int = 0
     description: str = ""
     # as written in the file (`@NAME` for a category), so a saved rule reads as its author wrote it
     written_labels: Tuple[str, ...] = field(default=(), compare=False)
@@ -224,7 +239,12 @@ class CueRule:
                 out[key] = part.to_dict()
         if self.unless:
             out["unless"] = list(self.unless)
-        out["yields"] = self.yields
+        if self.yields:
+            out["yields"] = self.yields
+        if self.yields_from:
+            out["yields_from"] = self.yields_from
+        if self.priority:
+            out["priority"] = self.priority
         if self.keep_labels:
             out["keep_labels"] = sorted(self.keep_labels)
         if self.description:
@@ -297,7 +317,7 @@ def _end_before(item: Any, fragments: Dict[str, str]) -> EndBefore:
     high = _window(item.get("max_length", DEFAULT_WINDOW), "end_before.max_length")
     if low > high:
         raise ValueError("end_before: min_length is over max_length")
-    return EndBefore(cue, low, high)
+    return EndBefore(cue, low, high, bool(item.get("closes", False)))
 
 
 def _compile_checked(pattern: str, what: str) -> "re.Pattern[str]":
@@ -317,18 +337,25 @@ def rule_from_dict(item: Any, fragments: Dict[str, str], source: str) -> CueRule
         if not isinstance(item, dict):
             raise ValueError("a rule is an object")
         _unknown_keys(item, RULE_KEYS, "rule")
-        for key in ("id", "group", "yields"):
+        for key in ("id", "group") + (("yields",) if "yields_from" not in item or "yields" in item else ()):
             if not isinstance(item.get(key), str) or not item.get(key):
                 raise ValueError(f"needs a non-empty string {key!r}")
-        if item["yields"] not in LABELS:
+        if item.get("yields", "") and item["yields"] not in LABELS:
             raise ValueError(f"yields unknown label {item['yields']!r}")
+        yields_from = item.get("yields_from", "")
+        if yields_from and yields_from not in LABELLERS:
+            raise ValueError(f"unknown labeller {yields_from!r} in 'yields_from'; known: {sorted(LABELLERS)}")
+        priority = item.get("priority", 0)
+        if not isinstance(priority, int) or isinstance(priority, bool):
+            raise ValueError("priority must be an int")
         written = _strings(item.get("labels"), "labels")
         written_not = _strings(item["not_labels"], "not_labels") if "not_labels" in item else ()
         before = _cue(item["before"], "before", fragments) if "before" in item else None
         after = _cue(item["after"], "after", fragments) if "after" in item else None
         end_before = _end_before(item["end_before"], fragments) if "end_before" in item else None
-        if before is None and after is None and end_before is None:
-            raise ValueError("needs a 'before', an 'after' or an 'end_before' cue (several: all are required)")
+        if before is None and after is None and end_before is None and not yields_from:
+            raise ValueError("needs a 'before', an 'after' or an 'end_before' cue, or a 'yields_from' "
+                             "(several: all are required)")
         line = item.get("line_start")
         line_start = None
         if line is not None:
@@ -344,8 +371,9 @@ def rule_from_dict(item: Any, fragments: Dict[str, str], source: str) -> CueRule
                 raise ValueError(f"unknown predicate {name!r} in 'unless'; known: {sorted(PREDICATES)}")
         keep = _labels(_strings(item["keep_labels"], "keep_labels")) if "keep_labels" in item else frozenset()
         return CueRule(id=item["id"], group=item["group"], labels=_labels(written) - _labels(written_not),
-                       yields=item["yields"], before=before, after=after, line_start=line_start,
-                       end_before=end_before, unless=unless, keep_labels=keep,
+                       yields=item.get("yields", ""), before=before, after=after, line_start=line_start,
+                       end_before=end_before, unless=unless, keep_labels=keep, yields_from=yields_from,
+                       priority=priority,
                        description=item.get("description", ""), written_labels=written,
                        written_not_labels=written_not)
     except KeyError as err:  # an unknown `{{FRAGMENT}}`

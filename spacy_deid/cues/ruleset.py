@@ -6,9 +6,10 @@ The packaged files (`resources/cue_rules/*.json`) are the default set; a user's 
 a hospital edits one topic without copying the rest. Rule ids are unique across a set.
 
 How a group decides a span (`apply`): the rules of the group that read the span's label and whose cues
-all hold vote for what they make of it (its bounds, cut by an `end_before` cue, and the label they yield,
-or its own where `keep_labels` holds it); two different outcomes cancel (`Dr. Yang at [台大] 醫學系` speaks
-of care and of study: no change); otherwise a rule's `unless` predicate on the new span's text vetoes it.
+all hold (of those, the ones of the highest `priority`) vote for what they make of it (its bounds, cut by
+an `end_before` cue, and the label they yield, or its own where `keep_labels` holds it); two different
+outcomes cancel (`Dr. Yang at [台大] 醫學系` speaks of care and of study: no change); otherwise a rule's
+`unless` predicate on the new span's text vetoes it.
 """
 import json
 import re
@@ -18,7 +19,7 @@ from importlib import resources
 from pathlib import Path
 from typing import Any, Dict, Iterable, List, Optional, Sequence, Tuple, Union
 
-from .rule import PREDICATES, CueRule, CueRuleError, expand, rule_from_dict
+from .rule import LABELLERS, PREDICATES, CueRule, CueRuleError, expand, rule_from_dict
 
 FILE_KEYS = ("description", "fragments", "rules")
 
@@ -116,11 +117,18 @@ class _Compiled:
         cut = self.rule.end_before
         if cut is not None and self.end_before is not None:
             window = self.cut_window
+            cue = self.end_before
             new_end = next((at for at in range(start + cut.min_length, min(end, start + cut.max_length) + 1)
-                            if self.end_before.match(text, at, at + window) is not None), -1)
+                            if (cue.fullmatch(text, at, end) if cut.closes else cue.match(text, at, at + window))
+                            is not None), -1)
             if new_end < 0:
                 return None
-        return start, new_end, label if label in self.rule.keep_labels else self.rule.yields
+        if label in self.rule.keep_labels:
+            return start, new_end, label
+        if self.rule.yields_from:
+            said = LABELLERS[self.rule.yields_from](text, start, new_end) or self.rule.yields
+            return (start, new_end, said) if said else None
+        return start, new_end, self.rule.yields
 
     def holds(self, text: str, start: int, end: int) -> bool:
         """Do all the rule's cues stand around text[start:end]? Each reads a bounded window."""
@@ -198,6 +206,9 @@ class CueRuleSet:
             outcome = compiled.outcome(text, start, end, label)
             if outcome is not None:
                 out.append((compiled.rule, outcome))
+        if len(out) > 1:  # only the rules of the highest priority vote
+            top = max(rule.priority for rule, _ in out)
+            out = [(rule, outcome) for rule, outcome in out if rule.priority == top]
         return out
 
     def frame(self, text: str, start: int, end: int, label: str, group: str) -> Optional[str]:

@@ -6,10 +6,11 @@ NER (a rule or the date finder read its own context). The WHY of each lives in i
 - `ner_shapes` (`spanshape`): a NER span whose text cannot carry its label is dropped;
 - `joined_institutions` (`institutions.joined`): two NER spans one institution was cut into are one;
 - `edges` (`spanedges.trimmed`): a span drops the preposition, article or activity at its edges;
-- `districts`, `hospital_physician`, `institutions`, `departments`, `name_ends`, `titles`, `relations`,
+- `districts`, `hospital_physician`, `institutions`, `departments`, `name_ends`, `relations`,
   `apposition`: see the modules named below;
-- `jurisdictions`, `workplaces`, `care_or_study`: the cue rules of those groups (`cue_steps.CueStep`; the rules and
-  their WHY in `resources/cue_rules/*.json`), run on the rule set the stage holds;
+- `jurisdictions`, `titles`, `workplaces`, `care_or_study`: the cue rules of those groups
+  (`cue_steps.CueStep`; the rules and their WHY in `resources/cue_rules/*.json`), run on the rule set
+  the stage holds;
 - `restore_displaced` (`overlap.restore_displaced`): a rule's, date's or principle's span that a longer
   NER span displaced in the merge comes back where the steps before trimmed or dropped that span;
 - `cued_names`, `hospital_units`: add a name a relation word or title marks, a department written
@@ -35,7 +36,6 @@ from ..propagate import propagate, spread_relations
 from ..relations import by_relation, relation_in_apposition
 from ..spanedges import trimmed
 from ..spanshape import drop_misshapen
-from ..titled_names import titled_place
 from .cue_steps import CueStep
 from .prototypes import relabel_by_prototype
 from .registry import note_steps, patient_steps
@@ -46,13 +46,13 @@ __all__ = ["SpanRepair", "apply_span_repair", "span_repair", "SPAN_REPAIRS", "CU
 SPAN_REPAIRS = {
     "edges": trimmed, "districts": split_district,
     "hospital_physician": split_hospital_and_physician, "institutions": completed,
-    "departments": by_department, "name_ends": completed_name, "titles": titled_place, "relations": by_relation,
+    "departments": by_department, "name_ends": completed_name, "relations": by_relation,
     "apposition": relation_in_apposition,
 }
 for _name, _repair in SPAN_REPAIRS.items():
     note_steps.register(_name, func=span_repair(_repair))
 # steps that run a group of the pipeline's cue rules (the stage passes the rules)
-CUE_STEPS = ("jurisdictions", "workplaces", "care_or_study")
+CUE_STEPS = ("jurisdictions", "titles", "workplaces", "care_or_study")
 for _group in CUE_STEPS:
     note_steps.register(_group, func=CueStep(_group))
 

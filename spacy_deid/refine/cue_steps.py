@@ -1,6 +1,6 @@
 """Steps that run a group of cue rules (`spacy_deid.cues`) on the NER's spans: `jurisdictions`,
-`workplaces` and `care_or_study` are the groups of the packaged rule files; `cues:GROUP` in the config runs any group,
-a user's own included.
+`titles`, `workplaces` and `care_or_study` are the groups of the packaged rule files; `cues:GROUP` in
+the config runs any group, a user's own included.
 
 WHY the stage hands the rules to the step (`CueStep.__call__(doc, text, rules)`) instead of the step
 reading a module-level default: the rules are the pipeline's, read in `deid.initialize(cue_rules=...)`

@@ -1,0 +1,76 @@
+"""What the cue rules of titled names ask of a span (`resources/cue_rules/titles.json`), and the shared
+tests `cued_names` reads too: does a span name an institution, is it a Chinese surname and its title, is
+it a person by the title or credential beside it.
+
+WHY here: the rules name these as predicates (`unless`) and labellers (`yields_from`); `cued_names` asks
+the same questions of the words it adds, and a rule engine module imports no pass.
+"""
+import re
+from typing import Optional
+
+from ..common_words_zh import surnames_zh
+from ..predicates import TYPE_WORDS_EN
+from ..relations import MD_AFTER, relation_after, relation_label
+from ..titles_zh import TITLES_AFTER_NAME_ZH
+
+_PHYSICIAN_TITLE = re.compile(r"(?<![A-Za-z])(?:Dr|DR|Doctor)\.?[ ]?$")
+_OTHER_TITLE = re.compile(r"(?<![A-Za-z])(?:(?:Mr|Mrs|MRS|Ms|Miss|Mx)\.?[ ]|(?:Mr|Mrs|Ms|Mx)\.)$")
+_PHYSICIAN_AFTER = re.compile(MD_AFTER)
+_STAFF_AFTER = re.compile(r",?[ ](?:RN|LPN|NP|CNA|MSW|LCSW|PA-C)(?![A-Za-z])")
+_INSTITUTION_WORD = re.compile(r"(?i:(?<![A-Za-z])(?:" + "|".join(
+    re.escape(w) for words in TYPE_WORDS_EN.values() for w in sorted(words, key=len, reverse=True)) + r")(?![A-Za-z]))")
+_WINDOW = 8
+_TITLE_LAST_CHARS = frozenset(title[-1] for title in TITLES_AFTER_NAME_ZH)
+
+
+def names_an_institution(text: str) -> bool:
+    """Does `text` hold an English type word of an institution (`Clinic`, `Hospital`, `University`)?"""
+    return _INSTITUTION_WORD.search(text) is not None
+
+
+def person_label(text: str, start: int, end: int) -> Optional[str]:
+    """DOCTOR or PERSON when a title or credential beside text[start:end] says it is a person, FAMILY,
+    PERSON or DOCTOR when a relation word or a physician's role stands in apposition after it
+    (`relations.relation_after`), else None (the English rules of `titles.json`, for `cued_names`)."""
+    before = text[max(0, start - _WINDOW):start]
+    if _PHYSICIAN_TITLE.search(before) or _PHYSICIAN_AFTER.match(text, end):
+        return "DOCTOR"
+    if _OTHER_TITLE.search(before) or _STAFF_AFTER.match(text, end):
+        return "PERSON"
+    return relation_after(text, end)
+
+
+def title_after_surname(name: str) -> Optional[str]:
+    """The title of `name` when it is a Chinese surname of one or two characters and the title said
+    after it (`許老闆` -> `老闆`, `歐陽太太` -> `太太`), else None; the longest title decides."""
+    if name[-1:] not in _TITLE_LAST_CHARS:
+        return None
+    title = next((t for t in TITLES_AFTER_NAME_ZH if name.endswith(t) and 1 <= len(name) - len(t) <= 2), None)
+    return title if title is not None and name[:-len(title)] in surnames_zh() else None
+
+
+# -- predicates (span text, label) -> the rule does not apply ----------------------------------------
+def institution(text: str, label: str) -> bool:
+    """An English type word of an institution in the span (`Dr. [Chen Clinic]`)."""
+    return names_an_institution(text)
+
+
+def not_latin_capital(text: str, label: str) -> bool:
+    """The span does not start with a Latin capital (`Dr. [ortho] team`, `Dr. [張]`)."""
+    return not (text[:1].isupper() and text[:1].isascii())
+
+
+def not_surname_zh(text: str, label: str) -> bool:
+    """The span is not a Chinese surname (`[三商]老闆`)."""
+    return text not in surnames_zh()
+
+
+# -- labellers (text, start, end) -> the label the words around text[start:end] give it, or None -----
+def relation_label_at(text: str, start: int, end: int) -> Optional[str]:
+    """`relations.relation_label`: a patient field, a relation word or a physician's title beside it."""
+    return relation_label(text, start, end)
+
+
+def relation_after_at(text: str, start: int, end: int) -> Optional[str]:
+    """`relations.relation_after`: a relation word or a physician's role in apposition after it."""
+    return relation_after(text, end)
