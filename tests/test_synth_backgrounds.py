@@ -65,7 +65,22 @@ def test_generated_lines_are_unchanged_by_the_backgrounds():
 
 
 def test_train_split_with_backgrounds_is_deterministic():
-    assert _dump(generate(5, seed=9, split="train")) == _dump(generate(5, seed=9, split="train"))
+    lines = (MARKER, FRAME)
+    assert _dump(generate(5, seed=9, split="train", backgrounds=lines)) == _dump(
+        generate(5, seed=9, split="train", backgrounds=lines))
+
+
+def test_backgrounds_are_opt_in_through_the_environment(monkeypatch, tmp_path):
+    monkeypatch.delenv(B.ENV, raising=False)
+    plain = _dump(generate(4, seed=2, split="train"))
+    assert plain == _dump(generate(4, seed=2, split="train", backgrounds=()))
+    folder = tmp_path / "bg"
+    folder.mkdir()
+    (folder / B.FILES[0]).write_text("# a comment\n" + MARKER + "\n", encoding="utf8")
+    monkeypatch.setenv(B.ENV, str(folder))
+    mixed = _dump(generate(4, seed=2, split="train"))
+    assert mixed != plain and any("quokka" in r["text"].lower() for r in mixed)
+    assert _dump(generate(4, seed=2, split="heldout")) == _dump(generate(4, seed=2, split="heldout", backgrounds=()))
 
 
 def test_noise_keeps_lengths_where_spans_need_it():

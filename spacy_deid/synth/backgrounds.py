@@ -8,7 +8,12 @@ template slots fill, so PHI values also appear inside real sentences with exact 
 
 Only the train split calls this, with its own random stream: the held-out, fresh and blind splits are
 byte-identical whether or not the files exist (tests/test_synth_backgrounds.py).
+Opt-in (`SPACY_DEID_SYNTH_BACKGROUNDS=1 spacy-deid synth ... --split train`, or a folder instead of 1):
+weights retrained with it gained PhysioNet precision but lost recall and were not shipped
+(docs/results_history.md), so by default the train split is as before and the shipped weights
+stay reproducible.
 """
+import os
 import re
 from functools import lru_cache
 from pathlib import Path
@@ -80,6 +85,18 @@ def load_lines(folder: str = str(CLINICAL_TEXT)) -> Tuple[str, ...]:
             lines.extend(line for line in path.read_text(encoding="utf8").splitlines()
                          if line.strip() and not line.startswith("#"))
     return tuple(lines)
+
+
+ENV = "SPACY_DEID_SYNTH_BACKGROUNDS"
+
+
+def from_environment() -> Tuple[str, ...]:
+    """The lines $SPACY_DEID_SYNTH_BACKGROUNDS asks for: unset, empty or 0 -> none; 1 -> assets/clinical_text/;
+    anything else -> that folder."""
+    value = os.environ.get(ENV, "").strip()
+    if value in ("", "0"):
+        return ()
+    return load_lines() if value == "1" else load_lines(value)
 
 
 def shorthand(rng: Random, text: str) -> str:

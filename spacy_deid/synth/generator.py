@@ -175,8 +175,8 @@ def generate(n_patients: int, seed: int = 0, split: str = "train",
     `values` takes the lexicon values from another split than the templates (default: the same):
     crossing them tells how much of a held-out score is lost to unseen contexts and how much to
     unseen names and places.
-    `backgrounds`: real clinical lines mixed into TRAIN notes only (None: the files under
-    assets/clinical_text/, when present; () for none). Other splits never read them.
+    `backgrounds`: real clinical lines mixed into TRAIN notes only (None: as $SPACY_DEID_SYNTH_BACKGROUNDS
+    says, off when unset; () for none). Other splits never read them.
     """
     if split not in SPLITS:
         raise ValueError(f"Unknown split {split!r}; expected one of {SPLITS}")
@@ -194,7 +194,7 @@ def generate(n_patients: int, seed: int = 0, split: str = "train",
     if split != "train":
         backgrounds = ()
     elif backgrounds is None:
-        backgrounds = B.load_lines()
+        backgrounds = B.from_environment()
     for i in range(n_patients):
         rng = Random(f"spacy-deid-synth/{split}/{seed}/{i}")
         pid = f"SYN{tag}{seed}-{i:05d}"
