@@ -83,6 +83,14 @@ def test_a_pipeline_saved_without_rules_keeps_the_packaged_ones(tmp_path):
     assert len(spacy.load(tmp_path / "p").get_pipe("deid").cue_rules) == len(default_cue_rules())
 
 
+def test_a_saved_rule_folder_without_a_configured_steps_group_is_refused_naming_the_step(tmp_path):
+    nlp = _pipeline(("workplaces", "titles"))
+    nlp.to_disk(tmp_path / "p")
+    (tmp_path / "p" / "deid" / "cue_rules" / "titles.json").unlink()
+    with pytest.raises(ValueError, match=r"\['titles'\].*groups: care_or_study"):
+        spacy.load(tmp_path / "p")
+
+
 def test_initialize_reads_a_users_file_over_the_packaged_ones_and_cues_group_runs_its_group(tmp_path):
     rule = {"id": "side_job", "group": "side_jobs", "labels": ["CITY"],
             "before": {"words": ["在"]}, "after": {"words": ["兼差"]}, "unless": ["known_place"],
@@ -96,6 +104,8 @@ def test_initialize_reads_a_users_file_over_the_packaged_ones_and_cues_group_run
     assert _labels(nlp, WORKS) == [("鼎泰豐", "GENERAL_BUSINESS")]  # the packaged rules still run
     with pytest.raises(ValueError, match="cues:GROUP"):
         _pipeline(steps=("no_such_step",))
+    with pytest.raises(ValueError, match=r"\['cues:side_jobs'\]"):  # its rules were never given
+        _pipeline(steps=("workplaces", "cues:side_jobs"))(MOONLIGHTS)
 
 
 def _rule(**changes):

@@ -60,12 +60,35 @@ class RefineStage:
     def __init__(self, note_step_names: Sequence[str] = DEFAULT_NOTE_STEPS,
                  patient_step_names: Sequence[str] = DEFAULT_PATIENT_STEPS,
                  cue_rules: Optional[CueRuleSet] = None):
-        self.cue_rules: CueRuleSet = cue_rules if cue_rules is not None else default_cue_rules()
         self.note_step_names = list(note_step_names)
         self.patient_step_names = list(patient_step_names)
         self._note: List[Tuple[str, NoteStep]] = _resolve(note_steps, self.note_step_names, "note")  # type: ignore
         self._patient: List[Tuple[str, PatientStep]] = _resolve(patient_steps, self.patient_step_names,
                                                                 "patient")  # type: ignore
+        # checked when rules are set (initialize, a saved pipeline) and before the first note: a
+        # `cues:GROUP` step's own rules arrive with `deid.initialize(cue_rules=...)`, after construction
+        self._cue_rules: CueRuleSet = cue_rules if cue_rules is not None else default_cue_rules()
+        self._rules_checked = False
+
+    @property
+    def cue_rules(self) -> CueRuleSet:
+        return self._cue_rules
+
+    @cue_rules.setter
+    def cue_rules(self, rules: CueRuleSet) -> None:
+        """A configured cue step whose group the rules lack would quietly change nothing (a saved rule
+        folder without that group's file): an error that names the step and the groups there are."""
+        self._check(rules)
+        self._cue_rules = rules
+
+    def _check(self, rules: CueRuleSet) -> None:
+        missing = [name for name, step in self._note
+                   if isinstance(step, CueStep) and step.group not in rules.groups]
+        if missing:
+            raise ValueError(f"deid: the note steps {missing} run cue rule groups the pipeline's cue rules "
+                             f"lack (groups: {', '.join(rules.groups) or 'none'}); add their rule files "
+                             f"(spacy_deid/resources/cue_rules/) to the rule folder or drop the steps")
+        self._rules_checked = True
 
     @property
     def note_steps(self) -> List[Tuple[str, NoteStep]]:
@@ -77,6 +100,8 @@ class RefineStage:
         return list(self._patient)
 
     def refine_note(self, doc: Doc) -> Doc:
+        if not self._rules_checked:
+            self._check(self._cue_rules)
         text = doc_text(doc)
         for name, step in self._note:
             changed = step(doc, text, self.cue_rules) if isinstance(step, CueStep) else step(doc, text)
