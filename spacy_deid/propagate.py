@@ -27,7 +27,7 @@ given name, or Latin words with a lexicon surname), and so do the forms it is wr
 Han name, its romanized full names in pinyin and Wade-Giles, hyphenated, spaced or joined, surname
 first or last, or the surname and initials (`Wang Da-Ming`, `WANG TA MING`, `Wang DM`). Such a name or
 form takes the place of the entities inside it (`[Wang] DM`, `[郭]大衛`, `Donna [May]` read as a month)
-and cuts back a model's span that crosses its edge (`門[諾楊]振佑`). Each mention of a
+and, a full name, cuts back a model's span that crosses its edge (`門[諾楊]振佑`). Each mention of a
 Han name and of its forms carries `span._.name_link` (`romanize.NAME_LINK`, in `doc.user_data`): the
 Han name, so the surrogate engine writes every form from that name's one surrogate. Before it, the
 parts of what was found are marked: a given name after a tagged surname (`complete_surnames`) and a
@@ -124,7 +124,7 @@ def propagate(docs: Sequence[Doc]) -> int:
                 not_found[string] = not_found.get(string, 0) + 1
                 if (start, end) not in propagated:
                     misses.append((doc, start, end, string))
-            elif string in vouched and _gives_way(doc, start, end):
+            elif string in vouched and _gives_way(doc, start, end, is_full_name(string)):
                 misses.append((doc, start, end, string))  # `[郭]大衛` where `郭大衛` is found
     new_spans: Dict[Doc, List[Span]] = {}
     for doc, start, end, string in misses:
@@ -174,16 +174,18 @@ def _first_seen(docs: Sequence[Doc], string: str) -> Tuple[int, int]:
     return len(docs), 0
 
 
-def _gives_way(doc: Doc, start: int, end: int) -> bool:
+def _gives_way(doc: Doc, start: int, end: int, full_name: bool) -> bool:
     """May a person's name known from elsewhere take [start, end) from the entities there? Each one
-    that overlaps it lies inside it (`[郭]大衛`, `Donna [May]` read as a month), or is a model's span
-    that crosses its edge and keeps a part outside it (`門[諾楊]振佑`, cut back to `諾`): the name
-    proved elsewhere outweighs a model's reading of one context; a recognizer's span that crosses it
-    (an identifier, a full date) stands."""
+    that overlaps it lies inside it (`[郭]大衛`, `Donna [May]` read as a month), or, for a full name, is
+    a model's span that crosses one of its edges (`門[諾楊]振佑`, cut back to `諾`): the name proved
+    elsewhere outweighs a model's reading of one context. A span that holds the whole name stands
+    (`[John's Hospital]` for a `John`), and so does a recognizer's span that crosses it (an
+    identifier, a full date), and a span crossing a given name alone (`大明` is no proof of `明天`)."""
     overlapping = [e for e in doc.ents if e.start_char < end and start < e.end_char]
     return bool(overlapping) and all(
         (start <= e.start_char and e.end_char <= end)
-        or (e._.source in (None, "ner", SOURCE) and (e.start_char < start) != (e.end_char > end))
+        or (full_name and e._.source in (None, "ner", SOURCE)
+            and not (e.start_char <= start and end <= e.end_char))
         for e in overlapping)
 
 

@@ -105,6 +105,8 @@ _MISREAD = {
     "楊振佑同意出院。": [("楊振佑", "DOCTOR")],
     "Counselor Donna May joined the meeting.": [("Donna May", "PERSON")],
     "Family meeting: Donna May, a counselor, attended.": [("May", "DATE")],
+    "John Smith, 65, prostate cancer.": [("John Smith", "PERSON")],
+    "Seen at St. John's Hospital in April.": [("John's Hospital", "HOSPITAL")],
 }
 
 
@@ -130,6 +132,14 @@ def test_a_name_found_elsewhere_takes_its_place_from_a_misread_span(texts, name,
     assert (name, "DOCTOR" if name == "楊振佑" else "PERSON") in replaced
     assert (outside in replaced) if outside else len(replaced) == 1
     assert pairs[name] == results[1].replacements[-1]["surrogate"]
+
+
+def test_a_span_that_holds_a_found_name_keeps_it():
+    results, _ = _run(deid_after("fake_ner_misreads"), "John Smith, 65, prostate cancer.",
+                      "Seen at St. John's Hospital in April.")
+    text = "Seen at St. John's Hospital in April."
+    assert [(text[r["start"]:r["end"]], r["label"]) for r in results[1].replacements] == [
+        ("John's Hospital", "HOSPITAL")]
 
 
 @Language.component("fake_ner_for_addresses")
