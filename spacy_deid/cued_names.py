@@ -5,7 +5,7 @@ are mostly romanized Chinese ones, misses some Western first names even where th
 say a person's name stands there: `her husband [Robert]`, `granddaughter [Ivy]`, `friend [Allen]`,
 `[Tom] (father)`, `[Irene]（案女）`, `Mrs. [Garcia]`. The words are those of `relations` (kinship words,
 words for other people in the patient's life, physicians' titles, English honorifics), which also
-gives the name its label (an honorific alone says PERSON: `titled_names`).
+gives the name its label (an honorific alone says PERSON: the `titles` cue rules).
 The name's own shape bounds it: one to three capitalised words (`Ivy`, `Jessica Lin`, `Nguyen Thi
 Hoa`, `Chia-Hao`), right after the word (a colon, a comma and a title may stand between) or right
 before a relation word in brackets, none a common English word (`common_words`: `wife At bedside`,

@@ -187,8 +187,8 @@ _OTHER_AFTER = _after(OTHERS_ZH, OTHERS_EN)
 _CLINICIAN_BEFORE = _before(CLINICIAN_ZH + _ON_DUTY_ZH, CLINICIAN_EN)
 # A title after a Chinese name that says it is someone in the patient's life (`[陳]老師`, `[郭]律師`).
 _OTHER_AFTER_ZH = re.compile(r"[ ]?(?:老師|導師|牧師|神父|律師|老闆|教練|師父|師傅|社工師|社工|個管師|里長|房東)")
-# A physician's degree or resident year after an English name (`Hsu Li-Wen, MD`, `Chao, PGY-2`); `titled_names`
-# reads it too.
+# A physician's degree or resident year after an English name (`Hsu Li-Wen, MD`, `Chao, PGY-2`); the `titles` cue rules
+# read it too.
 MD_AFTER = r",?[ ](?:MD|M\.D\.|PGY-?[1-9])(?![A-Za-z])"
 # A physician's role alone in brackets after a name (`梁勝品(值班醫師)`, `Lu (VS)`, `劉姿 (chief resident)`).
 _CLINICIAN_IN_BRACKETS = re.compile(r"[ ]?[(（][ ]?(?:值班醫師|主治醫師|住院醫師|總醫師|醫師|R[1-5]|"

@@ -2,13 +2,13 @@
 address (`[葉]醫師`, `[陳]先生`, `[許]老闆`, `[劉]阿姨`).
 
 WHY one list: annotation.md keeps titles outside the name, and four steps read them. `spanshape` keeps
-a one-character name that has one after it (`[王]先生`), `titled_names` cuts one off the end of a NER span
+a one-character name that has one after it (`[王]先生`), the `titles` cue rules cut one off the end of a NER span
 (`[許老闆]` → `[許]`), and the care-place validator of the rules rejects a "place" that is a titled person
 (`由[楊醫師]轉診`). Separate lists had drifted apart, so a title known to one step was unknown to the next.
 """
 from typing import Tuple
 
-# A physician's titles: a name with one of them is a DOCTOR (`relations`, `titled_names`).
+# A physician's titles: a name with one of them is a DOCTOR (`relations`, the `titles` cue rules).
 PHYSICIAN_TITLES_ZH: Tuple[str, ...] = ("醫師", "醫生", "大夫", "主治醫師", "住院醫師", "總醫師", "主治")
 
 # Kinship words said after a surname as a form of address (`[劉]伯伯`, `[曾]阿公`, `[邱]大哥`): what a
