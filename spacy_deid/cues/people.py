@@ -10,7 +10,7 @@ from typing import Optional
 
 from ..common_words_zh import surnames_zh
 from ..predicates import TYPE_WORDS_EN
-from ..relations import MD_AFTER, relation_after, relation_label
+from ..relations import MD_AFTER, relation_after
 from ..titles_zh import TITLES_AFTER_NAME_ZH
 
 _PHYSICIAN_TITLE = re.compile(r"(?<![A-Za-z])(?:Dr|DR|Doctor)\.?[ ]?$")
@@ -66,11 +66,7 @@ def not_surname_zh(text: str, label: str) -> bool:
 
 
 # -- labellers (text, start, end) -> the label the words around text[start:end] give it, or None -----
-def relation_label_at(text: str, start: int, end: int) -> Optional[str]:
-    """`relations.relation_label`: a patient field, a relation word or a physician's title beside it."""
-    return relation_label(text, start, end)
-
-
+# (`relations.relation_label` has that signature already and is named in `rule.LABELLERS` itself)
 def relation_after_at(text: str, start: int, end: int) -> Optional[str]:
     """`relations.relation_after`: a relation word or a physician's role in apposition after it."""
     return relation_after(text, end)

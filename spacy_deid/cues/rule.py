@@ -30,8 +30,8 @@ from typing import Any, Callable, Dict, FrozenSet, List, Optional, Sequence, Tup
 from ..han import HAN_RANGES
 from ..labels import CATEGORY_OF, LABELS
 from ..predicates import known_place, not_name_like, typed_otherwise
-from .people import (institution, not_latin_capital, not_surname_zh, relation_after_at,
-                     relation_label_at)
+from ..relations import relation_label
+from .people import institution, not_latin_capital, not_surname_zh, relation_after_at
 from ..rules.loading import default_fragment
 
 try:  # Python >= 3.11
@@ -45,7 +45,7 @@ PREDICATES: Dict[str, Callable[[str, str], bool]] = {
     "names_an_institution": institution, "not_latin_capital": not_latin_capital, "not_surname_zh": not_surname_zh}
 # What a rule may read its label from (`yields_from`): (text, start, end) -> a label, or None.
 LABELLERS: Dict[str, Callable[[str, int, int], Optional[str]]] = {
-    "relation_label": relation_label_at, "relation_after": relation_after_at}
+    "relation_label": relation_label, "relation_after": relation_after_at}
 # What may stand between a cue and the span.
 GAPS = {"none": "", "space": "[ ]", "optional_space": "[ ]?"}
 MAX_WINDOW = 200
