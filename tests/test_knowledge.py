@@ -101,10 +101,34 @@ def test_settings_travel_with_the_pipeline(tmp_path):
     nlp.to_disk(tmp_path / "p")
     loaded = spacy.load(tmp_path / "p")
     comp = loaded.get_pipe("deid_knowledge")
-    assert comp.settings() == {"chinese": None, "english": None, "title_case_upper": False, "spans_key": SPANS_KEY}
+    assert comp.settings() == {"chinese": None, "english": None, "title_case_upper": False, "spans_key": SPANS_KEY,
+                               "token_tags": False}
     assert (tmp_path / "p" / "deid_knowledge" / "knowledge.json").is_file()
     loaded.initialize()  # no tagger named: nothing to load, and no error
     assert list(loaded("Mary Jones").spans[SPANS_KEY]) == []
+
+
+def test_token_tags_carry_each_tag_to_its_tokens_as_a_feature_the_embedding_reads(nlp):
+    text = "Mary Jones moved to Boston. 個案王小明。"
+    assert [t.tag_ for t in nlp(text)] == [""] * len(nlp.make_doc(text))  # off unless asked for
+    nlp.get_pipe("deid_knowledge").token_tags = True
+    doc = nlp(text)
+    tagged = [(t.text, t.tag_) for t in doc if t.tag_]
+    assert tagged == [("Mary", "B-PERSON"), ("Jones", "I-PERSON"), ("Boston", "B-CITY"),
+                      ("王", "B-PERSON"), ("小", "I-PERSON"), ("明", "I-PERSON")]
+    # the hash embedding's feature: the tagged tokens' TAG ids differ from the untagged ones'
+    ids = doc.to_array(["TAG"])
+    assert all((ids[t.i] != 0) == bool(t.tag_) for t in doc)
+    # a second run over a doc that already holds tags gives the same tags, never a union
+    again = nlp.get_pipe("deid_knowledge")(doc)
+    assert [(t.text, t.tag_) for t in again if t.tag_] == tagged
+
+
+def test_token_tags_travel_with_the_pipeline(tmp_path):
+    nlp = blank()
+    nlp.add_pipe("deid_knowledge", config={"chinese": None, "english": None, "token_tags": True})
+    nlp.to_disk(tmp_path / "p")
+    assert spacy.load(tmp_path / "p").get_pipe("deid_knowledge").token_tags is True
 
 
 def test_an_unknown_tagger_is_named_in_the_error():
