@@ -51,6 +51,22 @@ def test_train_notes_hold_background_lines_with_exact_offsets():
     assert doctors and ages
 
 
+def test_real_sentences_get_names_where_the_patient_or_a_relative_is_mentioned():
+    line = "The patient was seen with his wife. She tolerated the procedure; the patient's son agreed."
+    framed = [B.name_frames(Random(seed), line) for seed in range(40)]
+    assert line in framed  # each mention is kept with probability 1 - NAME_FRAME_SHARE
+    assert any(f.startswith("{PATIENT_") for f in framed)
+    assert any(re.search(r"his wife,? \{FAMILY_", f) for f in framed)
+    assert all("tolerated the procedure" in f for f in framed)  # only mentions change
+    records = list(generate(12, seed=3, split="train", backgrounds=(line,)))
+    _assert_exact(records)
+    patients = [s for r in records for s in r.spans if s.label == "PATIENT"
+                and re.match(r"(?i) (was seen|tolerated)", r.text[s.end:s.end + 13])]
+    relatives = [s for r in records for s in r.spans if s.label == "FAMILY"
+                 and re.search(r"(?i)(wife|son),? (mrs?\.? |ms\.? |mr )?$", r.text[max(0, s.start - 12):s.start])]
+    assert patients and relatives
+
+
 def test_generated_lines_are_unchanged_by_the_backgrounds():
     """Background lines come from their own random stream: the generated lines stay as they were."""
     plain = list(generate(8, seed=5, split="train", backgrounds=()))

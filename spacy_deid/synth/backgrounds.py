@@ -34,6 +34,16 @@ SHORTHAND_SHARE = 0.5
 NO_SPACE_SHARE = 0.2
 LOWER_LINE_SHARE = 0.15
 UPPER_LINE_SHARE = 0.05
+# Share of the patient's mentions in a real line (`the patient`, a sentence's `He`/`She`) that become
+# the patient's name, and of kinship words (`his wife`) followed by a relative's name: names as the
+# subjects and objects of real sentences, not only after `Dr.`.
+NAME_FRAME_SHARE = 0.5
+_PATIENT_MENTION = re.compile(r"\b[Tt]he (?:patient|pt)\b|(?:^|(?<=\. ))(?:He|She)\b")
+_KIN_MENTION = re.compile(r"\b(?:[Hh]is|[Hh]er|[Tt]he patient's) (?:wife|husband|son|daughter|mother|father|"
+                          r"brother|sister|sons|daughters|friend)\b")
+PATIENT_FRAME_SLOTS = ("PATIENT_TITLED_EN", "PATIENT_TITLED_EN", "PATIENT_GIVEN_SUR_EN", "PATIENT_EN",
+                       "PATIENT_SUR_EN")
+KIN_FRAME_SLOTS = ("FAMILY_GIVEN_EN", "FAMILY_EN", "FAMILY_TITLED_EN")
 
 # Standard chart abbreviations (general clinical usage, not read from any evaluation corpus).
 SHORTHAND: Tuple[Tuple[str, Tuple[str, ...]], ...] = (
@@ -126,9 +136,23 @@ def _case(text: str, mode: str) -> str:
     return text
 
 
+def name_frames(rng: Random, line: str) -> str:
+    """`The patient was seen` -> `{PATIENT_TITLED_EN} was seen`, `his wife` -> `his wife {FAMILY_EN}`,
+    each mention with probability NAME_FRAME_SHARE: slots the template slots fill with gold spans."""
+    def patient(m: "re.Match[str]") -> str:
+        return "{" + rng.choice(PATIENT_FRAME_SLOTS) + "}" if rng.random() < NAME_FRAME_SHARE else m.group()
+
+    def kin(m: "re.Match[str]") -> str:
+        if rng.random() >= NAME_FRAME_SHARE:
+            return m.group()
+        return m.group() + rng.choice((" ", ", ")) + "{" + rng.choice(KIN_FRAME_SLOTS) + "}"
+    return _PATIENT_MENTION.sub(patient, _KIN_MENTION.sub(kin, line))
+
+
 def render_line(line: str, ctx: Context) -> List[Piece]:
     """One background line as pieces: literal text with noise, frames filled by the template slots."""
     rng = ctx.rng
+    line = name_frames(rng, line)
     short = rng.random() < SHORTHAND_SHARE
     no_space = rng.random() < NO_SPACE_SHARE
     r = rng.random()
