@@ -7,6 +7,7 @@ from hypothesis import given, settings, strategies as st
 from spacy.tokens import Span
 
 from spacy_deid.knowledge import SPANS_KEY, SpacyTagger, han_stretches, latin_stretches, title_case_upper_lines
+from spacy_deid.knowledge.stretches import bounded
 from spacy_deid.knowledge.steps import (knowledge_add_cued, knowledge_drop_caseless, knowledge_drop_han,
                                         knowledge_drop_latin)
 from spacy_deid.refine import note_steps
@@ -46,6 +47,21 @@ def test_stretch_copies_keep_every_offset(text):
         assert s.start >= last and len(s.copy) == s.end - s.start
         assert s.copy.casefold() == text[s.start:s.end].casefold()
         last = s.end
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.text(alphabet=st.sampled_from(list("ABC xyz\n王小明，")), max_size=80), st.integers(1, 12))
+def test_bounded_pieces_tile_each_stretch_within_the_limit(text, limit):
+    for stretches in (list(han_stretches(text)), list(latin_stretches(text))):
+        pieces = list(bounded(stretches, limit))
+        assert all(len(p.copy) <= limit and p.end - p.start == len(p.copy) for p in pieces)
+        assert "".join(p.copy for p in pieces) == "".join(s.copy for s in stretches)
+        assert all(p.copy.casefold() == text[p.start:p.end].casefold() for p in pieces)
+
+
+def test_bounded_cuts_after_a_line_break():
+    text = "Mary Jones seen\nBoston today"
+    assert [p.copy for p in bounded(latin_stretches(text), 20)] == ["Mary Jones seen\n", "Boston today"]
 
 
 # -- the component, with a small real tagger ------------------------------------------------------

@@ -20,7 +20,7 @@ from spacy.training import Example
 from ..doctext import doc_text
 from ..extensions import install_extensions
 from .labels import scheme_label
-from .stretches import Stretch, han_stretches, latin_stretches
+from .stretches import Stretch, bounded, han_stretches, latin_stretches
 from .taggers import Tagger, load_chinese, load_english
 
 SPANS_KEY = "knowledge"
@@ -64,9 +64,9 @@ class KnowledgeTagger:
     def _tag_batch(self, docs: List[Doc]) -> List[Doc]:
         texts = [doc_text(doc) for doc in docs]
         found: List[List[Span]] = [[] for _ in docs]
-        for kind, stretches_of in (("chinese", lambda t: list(han_stretches(t))),
-                                   ("english", lambda t: list(latin_stretches(
-                                       t, title_case_upper=self.title_case_upper)))):
+        for kind, stretches_of in (("chinese", lambda t: list(bounded(han_stretches(t)))),
+                                   ("english", lambda t: list(bounded(latin_stretches(
+                                       t, title_case_upper=self.title_case_upper))))):
             tagger = self.taggers[kind]
             if tagger is None:
                 continue

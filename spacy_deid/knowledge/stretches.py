@@ -8,7 +8,7 @@ again. Every copy made here has the length of the original, character for charac
 letters change case), so an offset in a copy is the same offset in the note.
 """
 import re
-from typing import Iterator, List, NamedTuple
+from typing import Iterable, Iterator, List, NamedTuple
 
 from ..han import HAN_CHAR, HAN_TEXT_RANGES
 
@@ -46,6 +46,24 @@ def latin_stretches(text: str, *, title_case_upper: bool = True) -> Iterator[Str
             copy = title_case_upper_lines(piece) if title_case_upper else piece
             yield Stretch(start, han_start, copy)
         start = han_end
+
+
+# The most a tagger reads at once: spaCy's taggers refuse a text over `max_length` (1,000,000) and a
+# long text costs memory to no gain, since no tag crosses a line.
+MAX_PIECE_CHARS = 100_000
+
+
+def bounded(stretches: Iterable[Stretch], max_chars: int = MAX_PIECE_CHARS) -> Iterator[Stretch]:
+    """Each stretch in pieces of at most `max_chars`, cut after a line break where there is one in the
+    piece (else after its last space, else at the limit); offsets stay the note's."""
+    for stretch in stretches:
+        start, copy = stretch.start, stretch.copy
+        while len(copy) > max_chars:
+            cut = copy.rfind("\n", 0, max_chars) + 1 or copy.rfind(" ", 0, max_chars) + 1 or max_chars
+            yield Stretch(start, start + cut, copy[:cut])
+            start, copy = start + cut, copy[cut:]
+        if copy:
+            yield Stretch(start, start + len(copy), copy)
 
 
 def _title_word(match: "re.Match[str]") -> str:
