@@ -180,6 +180,9 @@ def test_wheel_metadata_requires_spacy_deid(built):
                 for r in meta.get_all("Requires-Dist") or []}
     assert "spacy-deid" in requires, requires
     assert requires["spacy-deid"].startswith(">="), requires
+    # the pipeline reads the pretrained taggers (configs/cpu.cfg): pip brings the extra that has them
+    extras = {canonicalize_name(Requirement(r).name): Requirement(r).extras for r in meta.get_all("Requires-Dist")}
+    assert extras["spacy-deid"] == {"knowledge"}, extras
     assert "spacy" in requires, requires
 
 
@@ -193,7 +196,7 @@ def test_loaded_from_the_fresh_venv(probe):
     result, venv_dir = probe
     assert Path(result["prefix"]).resolve() == venv_dir.resolve()
     assert Path(result["package_file"]).resolve().is_relative_to(venv_dir.resolve())
-    assert result["pipe_names"] == ["tok2vec", "ner", "deid"]
+    assert result["pipe_names"] == ["knowledge", "tok2vec", "ner", "deid"]
     assert result["unmet"] == [], "the wheel's requirements are not met by the installed packages"
 
 

@@ -30,7 +30,9 @@ def assemble_command(
         nlp.add_pipe("deid")
         nlp.get_pipe("deid").initialize(nlp=nlp)
     nlp.meta["name"] = name
-    nlp.meta["requirements"] = [f"spacy-deid>={__version__}"]
+    # a pipeline that reads the pretrained taggers needs the extra that installs them
+    knowledge = any(nlp.get_pipe_meta(pipe).factory == "deid_knowledge" for pipe in nlp.pipe_names)
+    nlp.meta["requirements"] = [f"spacy-deid{'[knowledge]' if knowledge else ''}>={__version__}"]
     nlp.meta["description"] = "Code-mixed Chinese-English clinical de-identification (spacy-deid)"
     nlp.to_disk(output)
     typer.echo(f"Pipeline {nlp.pipe_names} written to {output}")

@@ -1,7 +1,7 @@
 """A small but real trained pipeline, built in seconds, for tests and benchmark smoke runs.
 
-It is the production architecture (`configs/cpu.cfg`: code-mixing tokenizer -> tok2vec with static
-vectors -> ner; the vectors built by `build_vectors` from the tiny encoder of tiny_encoder.py) fitted
+It is the production architecture (`configs/cpu.cfg`: code-mixing tokenizer -> the knowledge taggers'
+token tags -> tok2vec with static vectors -> ner; the vectors built by `build_vectors` from the tiny encoder of tiny_encoder.py) fitted
 for a few steps on the hand-written dev notes, so packaging, loading and multiprocessing are tested
 with real trained weights and listeners, not a stand-in. Its accuracy is irrelevant (and poor): tests
 that need PHI found rely on the rules and dates inside `deid`, which do not depend on training.
@@ -52,10 +52,11 @@ def train_tiny_ner(records: Optional[Iterable[Record]] = None, *, steps: int = 8
         gold = list(records_to_docs(records if records is not None else dev_records(), nlp=nlp))
         examples = [Example(nlp.make_doc(doc.text), doc) for doc in gold]
         optimizer = nlp.initialize(lambda: examples)
+    annotates = list(config["training"]["annotating_components"])  # as `spacy train` does
     rng = random.Random(seed)
     for _ in range(steps):
         rng.shuffle(examples)
-        nlp.update(examples, sgd=optimizer, drop=0.1)
+        nlp.update(examples, sgd=optimizer, drop=0.1, annotates=annotates)
     return nlp
 
 
