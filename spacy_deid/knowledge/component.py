@@ -1,6 +1,7 @@
 """`deid_knowledge`: what general-domain pretrained taggers say about a note, as spans in
 `doc.spans["knowledge"]`, labelled in this project's scheme, for the refine steps to vote with
-(`steps.py`).
+(`steps.py`), and with `token_tags` as B-/I- tags in `token.tag_`, for the NER to read as a feature
+(`configs/cpu.cfg`, the shipped default).
 
 WHY a separate component before `deid`: the taggers know real names and places that the NER, trained
 on synthetic notes, never saw, but alone they are noisy (a newswire tagger calls `Levo` a person);
@@ -81,9 +82,10 @@ class KnowledgeTagger:
                         if span is not None:
                             found[i].append(span)
         for doc, spans in zip(docs, found):
-            doc.spans[self.spans_key] = sorted(spans, key=lambda s: (s.start_char, s.end_char, s.label_))
+            spans.sort(key=lambda s: (s.start_char, s.end_char, s.label_))
+            doc.spans[self.spans_key] = spans
             if self.token_tags:
-                write_token_tags(doc, doc.spans[self.spans_key])
+                write_token_tags(doc, spans)
         return docs
 
     @staticmethod

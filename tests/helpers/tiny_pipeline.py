@@ -1,10 +1,11 @@
 """A small but real trained pipeline, built in seconds, for tests and benchmark smoke runs.
 
 It is the production architecture (`configs/cpu.cfg`: code-mixing tokenizer -> the knowledge taggers'
-token tags -> tok2vec with static vectors -> ner; the vectors built by `build_vectors` from the tiny encoder of tiny_encoder.py) fitted
-for a few steps on the hand-written dev notes, so packaging, loading and multiprocessing are tested
-with real trained weights and listeners, not a stand-in. Its accuracy is irrelevant (and poor): tests
-that need PHI found rely on the rules and dates inside `deid`, which do not depend on training.
+token tags -> tok2vec with static vectors -> ner; the vectors built by `build_vectors` from the tiny
+encoder of tiny_encoder.py) fitted for a few steps on the hand-written dev notes, so packaging,
+loading and multiprocessing are tested with real trained weights and listeners, not a stand-in. Its
+accuracy is irrelevant (and poor): tests that need PHI found rely on the rules and dates inside
+`deid`, which do not depend on training.
 """
 import random
 import tempfile
