@@ -44,7 +44,7 @@ def surnames_zh() -> FrozenSet[str]:
 
 def starts_a_word(text: str, start: int) -> bool:
     """Does a listed word (two or more characters) start at text[start]? For the edges of names: a
-    name that runs on into the word after it (`name_ends`)."""
+    name that runs on into the word after it (`cued_names`)."""
     words = common_words_zh()
     return any(text[start:start + n] in words for n in range(2, min(_LONGEST_WORD, len(text) - start) + 1))
 

@@ -44,7 +44,6 @@ from .common_words import common_words
 from .common_words_zh import common_words_zh, plain_han_words, starts_a_word, starts_with_surname, surnames_zh
 from .doctext import doc_text
 from .han import HAN_RANGES
-from .name_ends import NOT_IN_NAME_ZH
 from .overlap import taken_characters
 from .relations import BETWEEN_WORD_AND_NAME, kin_address_label, relation_after, relation_label, words_before_a_name
 from .spanshape import FUNCTION_WORDS
@@ -68,6 +67,9 @@ _HAN_BEFORE_BRACKET = re.compile(f"(?<![{HAN_RANGES}])[{HAN_RANGES}]{{2,4}}(?=[ 
 # short sentence, not a name; names hold no spoken particle or negation and end no sentence.
 _SENTENCE_END = re.compile(r"[ ]?[。？！?!…]")
 _SPOKEN_PARTICLES = frozenset("啊喔嗯啦吧呢嗎耶欸哦呀嘛囉唷喲的了不沒")
+# Characters of grammar and speech that no name holds: `[林]說`, `[陳]的`, `[王]們`.
+NOT_IN_NAME_ZH = frozenset("的之了在是和與及跟說講問也都就又才被把給向對從到於為們等很再還會要想有無不沒"
+                           "去來打叫請找帶看陪送")
 
 
 def _english_name(text: str, start: int) -> Optional[int]:

@@ -67,10 +67,9 @@ from spacy.tokens import Doc, Span
 from .common_words_zh import common_words_zh, plain_han_words
 from .labels import LOCATION_LABELS, NAME_LABELS
 from .relations import relation_label
-from .districts import district_name
 from .han import HAN_CHAR, HAN_RANGES
 from .predicates import (CONTINUES_TYPE_WORD_ZH, TYPE_WORD_PREFIX_ENDS_ZH, TYPE_WORDS_LONGEST_FIRST_ZH, TYPE_WORDS_ZH,
-                         english_type_word_ending, is_type_word, name_like, type_word_after, type_word_ending)
+                         district_name, english_type_word_ending, is_type_word, name_like, type_word_after, type_word_ending)
 
 # A span that is only one of these before a type word names no institution: `[高級]中學`, `英語補習班`.
 GENERIC_MODIFIERS = frozenset("""

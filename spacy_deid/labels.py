@@ -41,7 +41,7 @@ LOCATION_LABELS: FrozenSet[str] = frozenset(l for l, c in CATEGORY_OF.items() if
 # Location labels that name an organisation rather than a place (`基隆長庚` is named after its city).
 ORGANISATION_LABELS: FrozenSet[str] = frozenset({"HOSPITAL", "SCHOOL", "GENERAL_BUSINESS", "DEPARTMENT", "MARKET"})
 # Labels of places with borders and a government: a repair that cuts a city out of a longer span keeps
-# one of these the NER gave, and calls anything else a CITY (`jurisdictions`, `districts`).
+# one of these the NER gave, and calls anything else a CITY (`jurisdictions`).
 ADMINISTRATIVE_LABELS: FrozenSet[str] = frozenset({"CITY", "STATE", "COUNTRY"})
 
 

@@ -125,7 +125,7 @@ def restore_displaced(doc: Doc, sources: Sequence[str] = ("rule", "date", "princ
 
 def taken_characters(doc: Doc, length: int) -> List[bool]:
     """For each of the `length` characters of the doc's text (and one past its end), is it inside an
-    entity? For the steps that add spans only where nothing was found (`cued_names`, `hospital_units`)."""
+    entity? For the steps that add spans only where nothing was found (`cued_names`)."""
     taken = [False] * (length + 1)
     for ent in doc.ents:
         for i in range(ent.start_char, ent.end_char):

@@ -2,7 +2,7 @@
 one stands (`在[友達]上班`, `經[亞東]劉佑昌醫師轉介`, `就讀[交大]`)? Not a phrase, a unit, a generic or common
 word, a time, a person with a title, or an institution of another kind. Read by the rules' validators
 (`care_place_zh`, `school_zh`, `employer_zh`) and by the passes that split a hospital's short name off
-a department or a physician (`departments`, `hospital_physician`).
+a department (`departments`).
 """
 from typing import Optional
 

@@ -9,7 +9,7 @@ import re
 from functools import lru_cache
 from typing import Dict, FrozenSet, List, Optional, Tuple
 
-from .han import HAN_CHAR
+from .han import HAN_CHAR, HAN_RANGES
 from .labels import LOCATION_LABELS
 from .rules.loading import load_default_patterns
 
@@ -135,3 +135,24 @@ def not_name_like(name: str, label: str = "") -> bool:
 def named_otherwise(name: str, label: str) -> bool:
     """A known place, or an institution whose type word gives it a label other than `label`."""
     return known_place(name) or typed_otherwise(name, label)
+
+
+# A district, town or township: two Han characters and the division's word (three before it in a few:
+# 那瑪夏區, 太麻里鄉). No district's name starts with a city's or county's word (`台中[市東區]` is the city,
+# then 東區). Words for other areas end so too and name none: any ending in 特區, 校區, 院區, 業區 or
+# 景區 (`藝術特區`, `工業區`, `風景區`), and of four characters those ending in 園區, 社區, 地區, 市區 or
+# 港區 (`科學園區`), which end districts of three (林園區, 新社區, 小港區).
+_DISTRICT = re.compile(f"(?![市縣])(?:[{HAN_RANGES}]{{2}}(?<![特校院業景])[區鄉鎮]"
+                       f"|[{HAN_RANGES}]{{3}}(?<![園校院特社地市港業景])[區鄉鎮])")
+_AREA_WORDS = frozenset("""
+風景區 工業區 商業區 住宅區 山地區 行政區 管制區 保護區 示範區 開發區 經濟區 老街區 城鎮 家鄉 故鄉 重鎮
+科學園區 軟體園區 工業園區 科技園區 生技園區 物流園區 產業園區
+""".split())
+
+
+def district_name(text: str, before: str = "") -> bool:
+    """Is `text` the name of a district, town or township (`大甲區`, `潮州鎮`), not a word for an area,
+    alone or with the character `before` it (`[學園區]` after 科)? A place that ends as an institution's
+    type word does (`[林園區]`, 園區) keeps its place label when it is one (`institutions`)."""
+    return (_DISTRICT.fullmatch(text) is not None and text not in _AREA_WORDS
+            and before[-1:] + text not in _AREA_WORDS)

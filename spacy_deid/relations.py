@@ -396,8 +396,7 @@ _THIRD_PARTY_AFTER = re.compile(
 # The NER's labels a third party's words overrule: not FAMILY (already so).
 _THIRD_PARTY_READ = frozenset({"PATIENT", "PERSON", "DOCTOR"})
 # An honorific no note gives a physician (`Ms [Yang]`, `Informant: landlady Mr [Yang]`): Dr is theirs.
-# The sex it states in a group of its own (`patient_identity`): m for Mr, f for Mrs, Ms and Miss.
-HONORIFIC_BEFORE = re.compile(r"(?<![A-Za-z])(?i:(?P<m>mr)|(?P<f>mrs|ms|miss)|mx)\.?[ ]?$")
+HONORIFIC_BEFORE = re.compile(r"(?<![A-Za-z])(?i:mr|mrs|ms|miss|mx)\.?[ ]?$")
 HONORIFIC_WINDOW = 6
 
 

@@ -252,7 +252,7 @@ def _name_bounds(text: str, start: int, end: int) -> Optional[tuple]:
     for pattern in (_HAN_NAME_THEN_ONE, _ONE_THEN_HAN_NAME):
         apart = pattern.fullmatch(text, start, end)
         if apart is not None and not _no_name_apart(text[start:end], apart.group(1)):
-            # a title right after the one character makes it a surname (`[台大 王]醫師`: `hospital_physician`)
+            # a title right after the one character makes it a surname (`[台大 王]醫師`)
             if pattern is _ONE_THEN_HAN_NAME or not text.startswith(TITLES_AFTER_NAME_ZH, end):
                 return apart.span(1)
     new_start = _after_leading_word(text, start, end) if _leading_verb(text, start) else start

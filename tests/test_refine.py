@@ -46,14 +46,32 @@ def test_the_config_decides_which_steps_run():
     assert _ents(only_relations) == [("國立成功", "STATE"), ("彭恆彥", "FAMILY")]
 
 
+def _drop_family(doc, text):
+    kept = [e for e in doc.ents if e.label_ != "FAMILY"]
+    changed = len(doc.ents) - len(kept)
+    doc.ents = kept
+    return changed
+
+
+note_steps.register("test_drop_family", func=_drop_family)
+
+
 def test_the_config_decides_the_order():
-    # a name that `relations` cut off its relation word stops short until `name_ends` completes it
-    text = "病人說想回家看孫子周恆品。"
-    relations_first, name_ends_first = (doc_with_ents(text, [("孫子周", "FAMILY")]) for _ in range(2))
-    RefineStage(["relations", "name_ends"], []).refine_note(relations_first)
-    RefineStage(["name_ends", "relations"], []).refine_note(name_ends_first)
-    assert _ents(relations_first) == [("周恆品", "FAMILY")]
-    assert _ents(name_ends_first) == [("周", "FAMILY")]
+    # `relations` makes the spouse's name FAMILY; a step that drops FAMILY spans sees it only after
+    relations_first, drop_first = (doc_with_ents(TEXT, [("彭恆彥", "PERSON")]) for _ in range(2))
+    RefineStage(["relations", "test_drop_family"], []).refine_note(relations_first)
+    RefineStage(["test_drop_family", "relations"], []).refine_note(drop_first)
+    assert _ents(relations_first) == []
+    assert _ents(drop_first) == [("彭恆彥", "FAMILY")]
+
+
+def test_a_retired_step_in_a_saved_config_is_skipped_with_a_warning():
+    with pytest.warns(UserWarning) as caught:
+        stage = RefineStage(["edges", "name_ends", "relations"], ["propagate", "not_the_patient"])
+    assert [str(w.message).split(" was retired")[0] for w in caught] == [
+        "deid: the note step 'name_ends'", "deid: the patient step 'not_the_patient'"]
+    assert [name for name, _ in stage.note_steps] == ["edges", "relations"]
+    assert [name for name, _ in stage.patient_steps] == ["propagate"]
 
 
 def test_an_unknown_step_names_the_registered_ones():
@@ -62,13 +80,6 @@ def test_an_unknown_step_names_the_registered_ones():
 
 
 def test_a_step_registered_by_a_user_runs_where_the_config_names_it():
-    @note_steps.register("test_drop_family")
-    def drop_family(doc, text):
-        kept = [e for e in doc.ents if e.label_ != "FAMILY"]
-        changed = len(doc.ents) - len(kept)
-        doc.ents = kept
-        return changed
-
     doc = _nlp(note_steps=list(DEFAULT_NOTE_STEPS) + ["test_drop_family"])(TEXT)
     assert all(label != "FAMILY" for _, label in _ents(doc))
     assert doc.user_data[COUNTS_KEY]["test_drop_family"] == 1

@@ -76,7 +76,7 @@ def test_an_institution_span_drops_the_words_at_its_edges(text, found, expected)
     ("He plans to visit 孫子 劉先生 in Taichung.", ("孫子 劉", "FAMILY")),  # the one character is the name
     ("同學 林 來訪", ("同學 林", "PERSON")),
     ("書寫人 范醫師／覆核 劉主任", ("覆核 劉", "DOCTOR")),  # no surname starts 覆核: `relations` reads it
-    ("轉介自台大 王醫師門診", ("台大 王", "DOCTOR")),  # a title makes 王 a surname: `hospital_physician` splits it
+    ("轉介自台大 王醫師門診", ("台大 王", "DOCTOR")),  # a title makes 王 a surname: the edges keep it
 ])
 def test_names_that_start_or_end_with_such_characters_are_kept(text, found):
     assert repaired(text, found, trimmed) == (0, [found])

@@ -438,19 +438,10 @@ def test_repairs_run_in_order_and_count_per_repair():
     text = "10.22至童綜合醫院急診, 配偶: 彭恆彥陪同。"
     doc = doc_with_ents(text, [("至童綜合", "CITY"), ("彭恆彥", "PERSON")])
     # the preposition goes, then the type word makes it a hospital; the name becomes FAMILY
-    assert repair_ner_spans(doc) == {"joined_institutions": 0, "edges": 1, "jurisdictions": 0, "districts": 0,
-                                     "hospital_physician": 0, "institutions": 1, "departments": 0,
-                                     "workplaces": 0, "care_or_study": 0, "name_ends": 0, "titles": 0,
-                                     "relations": 1, "apposition": 0}
+    assert repair_ner_spans(doc) == {"joined_institutions": 0, "edges": 1, "jurisdictions": 0,
+                                     "institutions": 1, "departments": 0, "workplaces": 0, "care_or_study": 0,
+                                     "titles": 0, "relations": 1, "apposition": 0}
     assert ents_of(doc) == [("童綜合醫院", "HOSPITAL"), ("彭恆彥", "FAMILY")]
-
-
-def test_a_name_that_lost_its_relation_word_takes_the_rest_of_it():
-    text = "病人說想回家看孫子周恆品。"
-    doc = doc_with_ents(text, [("孫子周", "FAMILY")])
-    changes = repair_ner_spans(doc)
-    assert (changes["relations"], changes["name_ends"]) == (1, 1)  # name_ends after relations
-    assert ents_of(doc) == [("周恆品", "FAMILY")]
 
 
 def test_cost_grows_linearly_with_the_number_of_spans():

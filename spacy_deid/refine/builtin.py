@@ -6,32 +6,25 @@ NER (a rule or the date finder read its own context). The WHY of each lives in i
 - `ner_shapes` (`spanshape`): a NER span whose text cannot carry its label is dropped;
 - `joined_institutions` (`institutions.joined`): two NER spans one institution was cut into are one;
 - `edges` (`spanedges.trimmed`): a span drops the preposition, article or activity at its edges;
-- `districts`, `hospital_physician`, `institutions`, `departments`, `name_ends`, `relations`,
-  `apposition`: see the modules named below;
+- `institutions`, `departments`, `relations`, `apposition`: see the modules named below;
 - `jurisdictions`, `titles`, `workplaces`, `care_or_study`: the cue rules of those groups
   (`cue_steps.CueStep`; the rules and their WHY in `resources/cue_rules/*.json`), run on the rule set
   the stage holds;
 - `restore_displaced` (`overlap.restore_displaced`): a rule's, date's or principle's span that a longer
   NER span displaced in the merge comes back where the steps before trimmed or dropped that span;
-- `cued_names`, `hospital_units`: add a name a relation word or title marks, a department written
-  right after a hospital, where nothing was found;
+- `cued_names`: adds a name a relation word or title marks, where nothing was found;
 - `prototypes` (`prototypes.py`, optional): a span takes the subcategory whose prototype context is
   closest to its own.
 Patient steps read one patient's notes together (in `recognize`, the one note): `propagate`,
-`spread_relations`, `given_names`, `not_the_patient`.
+`spread_relations`, `given_names`.
 """
 from spacy.tokens import Doc
 
 from ..cued_names import cued_names
 from ..departments import by_department
-from ..districts import split_district
-from ..hospital_physician import split_hospital_and_physician
-from ..hospital_units import hospital_units
 from ..institutions import completed, joined
-from ..name_ends import completed_name
 from ..name_parts import relabel_given_names
 from ..overlap import restore_displaced
-from ..patient_identity import relabel_not_the_patient
 from ..propagate import propagate, spread_relations
 from ..relations import by_relation, relation_in_apposition
 from ..spanedges import trimmed
@@ -44,9 +37,7 @@ from .repairs import SpanRepair, apply_span_repair, span_repair
 __all__ = ["SpanRepair", "apply_span_repair", "span_repair", "SPAN_REPAIRS", "CUE_STEPS"]
 
 SPAN_REPAIRS = {
-    "edges": trimmed, "districts": split_district,
-    "hospital_physician": split_hospital_and_physician, "institutions": completed,
-    "departments": by_department, "name_ends": completed_name, "relations": by_relation,
+    "edges": trimmed, "institutions": completed, "departments": by_department, "relations": by_relation,
     "apposition": relation_in_apposition,
 }
 for _name, _repair in SPAN_REPAIRS.items():
@@ -80,13 +71,7 @@ def add_cued_names(doc: Doc, text: str) -> int:
     return len(cued_names(doc))
 
 
-@note_steps.register("hospital_units")
-def add_hospital_units(doc: Doc, text: str) -> int:
-    return len(hospital_units(doc))
-
-
 # the patient-level passes are steps as they are: (docs) -> spans changed
 patient_steps.register("propagate", func=propagate)
 patient_steps.register("spread_relations", func=spread_relations)
 patient_steps.register("given_names", func=relabel_given_names)
-patient_steps.register("not_the_patient", func=relabel_not_the_patient)
