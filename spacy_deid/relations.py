@@ -246,11 +246,6 @@ def _relative_of_someone_else(left: str) -> bool:
     return _PATIENT_OWNER.search(word) is None and _KIN_OWNER.search(word) is None
 
 
-def after_kinship_word(text: str, start: int) -> bool:
-    """Does a kinship word stand right before offset `start`?"""
-    return _KIN_BEFORE.search(text[max(0, start - _WINDOW_BEFORE):start]) is not None
-
-
 def relation_label(text: str, start: int, end: int) -> Optional[str]:
     """PATIENT, FAMILY, DOCTOR or PERSON when a patient field, a relation word or a physician's title
     stands next to the name at text[start:end], else None."""

@@ -3,7 +3,7 @@ FAMILY, next to words for other people in the patient's life PERSON, next to a p
 import pytest
 
 import spacy_deid
-from spacy_deid.relations import after_kinship_word, by_relation, relation_label
+from spacy_deid.relations import by_relation, relation_label
 from spacy_deid.refine.builtin import apply_span_repair
 from spacy_deid.spanedges import trimmed, trimmed_bounds
 
@@ -406,9 +406,7 @@ def test_a_kinship_word_elsewhere_makes_the_guardian_family():
     assert [(e.text, e.label_) for e in doc.ents] == [("劉鴻恆", "FAMILY"), ("劉鴻恆", "FAMILY")]
 
 
-def test_kinship_lookup_and_rule_spans():
-    assert after_kinship_word("母親：林美玲", 3)
-    assert not after_kinship_word("Jackson Lee", 8)
+def test_rule_spans_keep_their_label_beside_a_kinship_word():
     text = "母親：林美玲"
     doc = doc_with_ents(text, [("林美玲", "PATIENT")], source="rule")
     assert apply_span_repair(doc, text, by_relation) == 0
