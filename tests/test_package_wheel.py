@@ -31,6 +31,8 @@ from packaging.utils import canonicalize_name
 from typer.testing import CliRunner
 
 from spacy_deid.cli import app
+from spacy_deid.knowledge.steps import TAGGER_NOTE_STEPS
+from spacy_deid.refine import DEFAULT_NOTE_STEPS
 
 from helpers.tiny_pipeline import train_tiny_ner
 
@@ -139,7 +141,10 @@ def built(tmp_path_factory):
                                 catch_exceptions=False)
     assert result.exit_code == 0, result.output
     # the operating point project.yml passes is saved with the NER (and the weights are as trained)
-    assert spacy.util.load_config(pipeline / "config.cfg")["components"]["ner"]["recall_bias"] == 0.5
+    config = spacy.util.load_config(pipeline / "config.cfg")["components"]
+    assert config["ner"]["recall_bias"] == 0.5
+    # the taggers' tags also vote after the NER: the knowledge steps close the default note steps
+    assert config["deid"]["note_steps"] == list(DEFAULT_NOTE_STEPS) + list(TAGGER_NOTE_STEPS)
     packages.mkdir()
     run([sys.executable, "-m", "spacy", "package", pipeline, packages, "--name", PACKAGE,
          "--version", VERSION, "--build", "wheel"], cwd=tmp, env=clean_env())

@@ -4,6 +4,8 @@ from typing import Optional
 
 import typer
 
+from ..knowledge.steps import TAGGER_NOTE_STEPS
+from ..refine import DEFAULT_NOTE_STEPS
 from . import app
 from .recall_bias import RECALL_BIAS_OPTION, recall_bias_errors
 
@@ -15,7 +17,9 @@ def assemble_command(
     name: str = typer.Option("zh_en_deid", help="Pipeline name written to meta.json."),
     recall_bias: Optional[float] = RECALL_BIAS_OPTION,
 ) -> None:
-    """Add the deid component (rules, dates, surrogates) after MODEL's ner and save to OUTPUT.
+    """Add the deid component (rules, dates, surrogates) after MODEL's ner and save to OUTPUT; where
+    MODEL runs the pretrained taggers (deid_knowledge), deid's note steps end with the knowledge steps
+    that vote with them (knowledge.steps.TAGGER_NOTE_STEPS).
 
     No key is stored: keys come at run time (SPACY_DEID_KEY), so the pipeline can be shared."""
     import spacy
@@ -26,12 +30,13 @@ def assemble_command(
     with recall_bias_errors():
         overrides = recall_bias_overrides(saved_config(model), recall_bias)
     nlp = spacy.load(model, config=overrides)  # the dial is saved with the pipeline
-    if "deid" not in nlp.pipe_names:
-        nlp.add_pipe("deid")
-        nlp.get_pipe("deid").initialize(nlp=nlp)
-    nlp.meta["name"] = name
     # a pipeline that reads the pretrained taggers needs the extra that installs them
     knowledge = any(nlp.get_pipe_meta(pipe).factory == "deid_knowledge" for pipe in nlp.pipe_names)
+    if "deid" not in nlp.pipe_names:
+        steps = list(DEFAULT_NOTE_STEPS) + (list(TAGGER_NOTE_STEPS) if knowledge else [])
+        nlp.add_pipe("deid", config={"note_steps": steps})
+        nlp.get_pipe("deid").initialize(nlp=nlp)
+    nlp.meta["name"] = name
     nlp.meta["requirements"] = [f"spacy-deid{'[knowledge]' if knowledge else ''}>={__version__}"]
     nlp.meta["description"] = "Code-mixed Chinese-English clinical de-identification (spacy-deid)"
     nlp.to_disk(output)

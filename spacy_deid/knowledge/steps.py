@@ -163,6 +163,13 @@ def _cued_label(doc: Doc, text: str, tag: Span) -> Optional[str]:
     return None
 
 
+# The steps `spacy-deid assemble` appends to the default note steps of a pipeline that runs the taggers
+# (the shipped default). Measured on the tag-fed NER (docs/results_history.md, twenty-ninth session):
+# `knowledge_add_cued` alone raises token recall on PhysioNet (65.2 -> 66.5) and ASQ-PHI with no loss of
+# precision anywhere; the drop steps buy precision with recall (AI CUP -2.0, PhysioNet -1.5, fresh -1.5
+# points), which a de-identifier should not pay by default.
+TAGGER_NOTE_STEPS = ("knowledge_add_cued",)
+
 ADD_TESTS: Dict[str, AddTest] = {
     "cued": _cued_label,
     "names": lambda doc, text, tag: _cued_label(doc, text, tag) or tag.label_,
