@@ -36,7 +36,7 @@ from spacy_deid.scoring.scorer import score_records
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from evaluate_external import corpus_files  # noqa: E402
 
-HEADLINE = (("F", "ents_f"), ("tokP", "deid_token_p"), ("tokR", "deid_token_r"))
+HEADLINE = (("F", "ents_f"), ("macroF", "deid_strict_macro_f"), ("tokP", "deid_token_p"), ("tokR", "deid_token_r"))
 
 
 def without(note: Sequence[str], patient: Sequence[str], left_out: Sequence[str]
