@@ -8,11 +8,11 @@ splits and the shared real-text corpora; with the spans each step changed.
 The pipeline's statistical part (tokenizer, tok2vec, NER) runs once per corpus; the `deid` component's
 recognition (rules, dates, one merge, the refine steps) and the patient steps then run once per
 variant on copies of those docs, so leaving out each of twenty steps costs twenty passes of the cheap
-part only. The scores are those of `spacy-deid evaluate` (strict micro F, token P / R); external
-corpora are read through their label maps, as `scripts/evaluate_external.py` does. A step whose
-removal moves nothing anywhere is a candidate for deletion; `--without a,b` scores leaving out several
-steps together (what deleting them all would do), since small losses add up. Corpora are read in place; when the
-shared folder is absent only the splits given are scored.
+part only. The scores are those of `spacy-deid evaluate` (strict micro and macro F, token P / R);
+external corpora are read through their label maps, as `scripts/evaluate_external.py` does. A step
+whose removal moves nothing anywhere is a candidate for deletion; `--without a,b` scores leaving out
+several steps together (what deleting them all would do), since small losses add up. Corpora are read
+in place; when the shared folder is absent only the splits given are scored.
 """
 import argparse
 import json
@@ -36,7 +36,8 @@ from spacy_deid.scoring.scorer import score_records
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from evaluate_external import corpus_files  # noqa: E402
 
-HEADLINE = (("F", "ents_f"), ("macroF", "deid_strict_macro_f"), ("tokP", "deid_token_p"), ("tokR", "deid_token_r"))
+HEADLINE = (("F", "ents_f"), ("macroF", "deid_strict_macro_f"), ("tokP", "deid_token_p"),
+            ("tokR", "deid_token_r"))
 
 
 def without(note: Sequence[str], patient: Sequence[str], left_out: Sequence[str]
@@ -57,10 +58,7 @@ def variants(note: Sequence[str], patient: Sequence[str], ablate: bool = True,
     out += [without(note, patient, left_out) for left_out in sets]
     if not ablate:
         return out
-    for name in dict.fromkeys(note):
-        out.append((f"-{name}", [s for s in note if s != name], list(patient)))
-    for name in dict.fromkeys(patient):
-        out.append((f"-{name}", list(note), [s for s in patient if s != name]))
+    out += [without(note, patient, [name]) for name in dict.fromkeys([*note, *patient])]
     out.append(("none", [], []))
     return out
 
@@ -111,7 +109,8 @@ def main() -> None:
     if not jobs:
         print("nothing to score (no splits given, no shared corpora)")
     with ProcessPoolExecutor(max(1, min(args.jobs, len(jobs) or 1))) as pool:
-        futures = [pool.submit(_score_corpus, args.pipeline, path, lm, not args.no_ablation, sets) for _, path, lm in jobs]
+        futures = [pool.submit(_score_corpus, args.pipeline, path, lm, not args.no_ablation, sets)
+                   for _, path, lm in jobs]
         results = {name: future.result() for (name, _, _), future in zip(jobs, futures)}
     names = list(next(iter(results.values()))) if results else []
     print(f"{'variant':26}" + "".join(f"{corpus[:16]:>18}" for corpus in results))

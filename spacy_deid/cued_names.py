@@ -68,8 +68,8 @@ _HAN_BEFORE_BRACKET = re.compile(f"(?<![{HAN_RANGES}])[{HAN_RANGES}]{{2,4}}(?=[ 
 _SENTENCE_END = re.compile(r"[ ]?[。？！?!…]")
 _SPOKEN_PARTICLES = frozenset("啊喔嗯啦吧呢嗎耶欸哦呀嘛囉唷喲的了不沒")
 # Characters of grammar and speech that no name holds: `[林]說`, `[陳]的`, `[王]們`.
-NOT_IN_NAME_ZH = frozenset("的之了在是和與及跟說講問也都就又才被把給向對從到於為們等很再還會要想有無不沒"
-                           "去來打叫請找帶看陪送")
+_NOT_IN_NAME_ZH = frozenset("的之了在是和與及跟說講問也都就又才被把給向對從到於為們等很再還會要想有無不沒"
+                            "去來打叫請找帶看陪送")
 
 
 def _english_name(text: str, start: int) -> Optional[int]:
@@ -125,7 +125,7 @@ def _name_before_a_word(text: str, start: int) -> Optional[int]:
     name = text[start:end]
     if (not surname or not _HAN_RUN.fullmatch(name) or not starts_a_word(text, end)
             or starts_a_word(text, end - 1) or name[:surname] in _GRAMMAR_SURNAMES
-            or any(c in _SPOKEN_PARTICLES or c in NOT_IN_NAME_ZH or c in _TIME_AND_PLACE_WORDS for c in name)
+            or any(c in _SPOKEN_PARTICLES or c in _NOT_IN_NAME_ZH or c in _TIME_AND_PLACE_WORDS for c in name)
             or name[surname:] in words or any(name[:n] in words for n in (2, 3, 4))
             or plain_han_words(name, "PERSON") or title_after_surname(name) is not None):
         return None
