@@ -48,7 +48,8 @@ from .overlap import taken_characters
 from .relations import BETWEEN_WORD_AND_NAME, kin_address_label, relation_after, relation_label, words_before_a_name
 from .spanshape import FUNCTION_WORDS
 from .cues.people import names_an_institution, person_label, title_after_surname
-from .titles_zh import CLINICAL_HEAD_TITLES_ZH, PHYSICIAN_TITLES_ZH, TITLES_AFTER_NAME_ZH
+from .titles_zh import clinical_head_titles_zh, physician_titles_zh, titles_after_name
+from .wordlists import WordLists, compiled
 
 SOURCE = "cued"
 _EN_WORD = r"[A-Z][a-z]+(?:[-'][A-Za-z][a-z]*)*"
@@ -161,17 +162,19 @@ def _before_bracket(text: str) -> Iterator[Tuple[int, int]]:
 
 
 # A title said after names, longest first (`社工師` before `社工`), wherever one starts.
-_TITLE_AT = re.compile("(?=(" + "|".join(TITLES_AFTER_NAME_ZH) + "))")
+def _title_at(lists: WordLists) -> "re.Pattern[str]":
+    return re.compile("(?=(" + "|".join(lists.compiled(titles_after_name)) + "))")
+
+
 # Surnames that are also words of grammar or common verbs before a person (`向老師報告`, `和醫師討論`,
 # `於主任任內`, `任社工`): before a title they are those words, not a name.
 _GRAMMAR_SURNAMES = frozenset("向和於于與從把對給跟讓由被將在有是為也都又就才還請叫找問幫替陪帶同及任經")
-_DOCTOR_TITLES = frozenset(PHYSICIAN_TITLES_ZH + CLINICAL_HEAD_TITLES_ZH)
 
 
 def _surname_before_title(text: str) -> Iterator[Tuple[int, int, str]]:
     """(start, end, title) of Chinese surnames right before a title (module docstring)."""
     words, surnames = common_words_zh(), surnames_zh()
-    for match in _TITLE_AT.finditer(text):
+    for match in compiled(_title_at).finditer(text):
         end, title = match.start(), match.group(1)
         start = end - 2 if end >= 2 and text[end - 2:end] in surnames else end - 1  # 歐陽 before 陽
         surname = text[start:end]
@@ -188,7 +191,7 @@ def _title_label(text: str, start: int, end: int, title: str) -> str:
     """The label of a surname before `title` (module docstring); a title no physician is given, an
     honorific or another's, overrules a physician's word before it (a dialogue's `醫師：[王]先生？`)."""
     said = relation_label(text, start, end)
-    if title in _DOCTOR_TITLES:
+    if title in physician_titles_zh() + clinical_head_titles_zh():
         return said or "DOCTOR"
     if said is not None and said != "DOCTOR":
         return said

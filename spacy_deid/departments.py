@@ -46,7 +46,7 @@ from .labels import LOCATION_LABELS, NAME_LABELS
 from .han import HAN_CHAR
 from .place_names_zh import hospital_short_name_zh
 from .predicates import type_word_ending
-from .relations import PERSON_WORDS_ZH, name_start
+from .relations import name_start, person_words_zh
 from .rules.loading import default_fragment
 
 # Last word of an English department name (`-ology` words are heads too, see `_is_head`).
@@ -191,7 +191,7 @@ def _a_person_word_first(doc: Doc, text: str, start: int, end: int) -> Optional[
     """A DEPARTMENT span that starts with a word for a person (`relations`: 職能治療師, 社工, 心理師) is
     no unit: that word alone is a PROFESSION (`relations.relation_in_apposition` then keeps it only as a
     stated occupation), and with a name after it the name is a PERSON (`[職能治療師呂]老師` -> `[呂]`)."""
-    word = next((w for w in PERSON_WORDS_ZH if text.startswith(w, start)), None)
+    word = next((w for w in person_words_zh() if text.startswith(w, start)), None)
     if word is None:
         return None
     if start + len(word) == end:

@@ -8,7 +8,7 @@ from typing import Optional
 
 from .common_words_zh import plain_han_words
 from .predicates import name_like, named_otherwise
-from .titles_zh import TITLES_AFTER_NAME_ZH
+from .titles_zh import titles_after_name_zh
 
 # Words that stand between 至/於/在 and a visit word (`安排至[門諾]追蹤`) without naming a hospital.
 NOT_HOSPITAL_NAMES_ZH = frozenset("""
@@ -35,7 +35,7 @@ def named_place_zh(name: str, generic: "frozenset[str]", label: str, known_place
     (`三年前`), a person with a title (`楊醫師`), a known place (`台北`; with `known_places`, one may be the
     name) or an institution whose type word says it is of another kind (`在[南門市場]工作` is a market)."""
     if (name in generic or not name_like(name) or name.endswith(_UNIT_ENDINGS_ZH)
-            or name.endswith(TITLES_AFTER_NAME_ZH) or any(c in _TIME_CHARACTERS_ZH for c in name)
+            or name.endswith(titles_after_name_zh()) or any(c in _TIME_CHARACTERS_ZH for c in name)
             or plain_han_words(name, label)):
         return False
     return known_places or not named_otherwise(name, label)
@@ -52,7 +52,7 @@ def validate_school_zh(text: str, start: int, end: int) -> Optional[bool]:
     # A school's name (交大, 陽明交大, 國立交通大學) after a word of study; `入學[大學]`, `就讀[期間]`,
     # `畢業於[王老師]班上` name none.
     name = text[start:end]
-    return not (name in _NOT_SCHOOL_NAMES_ZH or not name_like(name) or name.endswith(TITLES_AFTER_NAME_ZH)
+    return not (name in _NOT_SCHOOL_NAMES_ZH or not name_like(name) or name.endswith(titles_after_name_zh())
                 or any(c in _TIME_CHARACTERS_ZH for c in name) or plain_han_words(name, "SCHOOL")
                 or named_otherwise(name, "SCHOOL"))
 

@@ -55,7 +55,7 @@ from .labels import LOCATION_LABELS, NAME_LABELS
 from .relations import honorific_beside, relation_label
 from .name_forms import MIN_ASCII_CHARS, han_name_parts, is_full_name, name_forms
 from .romanize import NAME_LINK
-from .titles_zh import TITLES_AFTER_NAME_ZH
+from .titles_zh import titles_after_name_zh
 from .rules.phrases import phrase_regex
 
 SOURCE = "propagated"
@@ -222,7 +222,7 @@ def complete_surnames(docs: Sequence[Doc]) -> int:
                 end += 1
             if end - ent.start_char < 2 or (end < len(text) and HAN_CHAR.fullmatch(text[end])):
                 continue
-            if han_name_parts(text[ent.start_char:end]) is None or text[ent.end_char:end] in TITLES_AFTER_NAME_ZH:
+            if han_name_parts(text[ent.start_char:end]) is None or text[ent.end_char:end] in titles_after_name_zh():
                 continue
             span = doc.char_span(ent.start_char, end, label=ent.label_)
             if span is not None:

@@ -62,6 +62,8 @@ neighbor and a volunteer`; but `works as a volunteer`, `職業：志工`); the N
 PROFESSION is dropped there
 (annotation.md's PROFESSION is an occupation stated as one: `OCCUPATION: pastor`).
 `repairs` applies these to NER spans only, never rule spans.
+The words are the pipeline's word lists (`resources/word_lists/relations.json` and `titles.json`,
+`spacy_deid.wordlists`); the grammar around them (brackets, copulas, owners, fields) is this module's.
 """
 import re
 from typing import Iterable, Iterator, Optional, Tuple
@@ -73,51 +75,7 @@ from .labels import LOCATION_LABELS, NAME_LABELS
 from .predicates import name_like, type_word_ending
 from .rules.phrases import phrase_regex
 from .common_words_zh import surnames_zh
-from .titles_zh import HONORIFICS_ZH, KIN_ADDRESS_ZH, PHYSICIAN_TITLES_ZH
-
-KINSHIP_ZH = ("配偶", "太太", "妻子", "丈夫", "老公", "老婆", "前妻", "前夫", "女兒", "兒子", "長子", "長女", "次子",
-              "次女", "孫子", "孫女", "媳婦", "女婿", "父親", "母親", "爸爸", "媽媽", "哥哥", "弟弟", "姊姊",
-              "姐姐", "妹妹", "大哥", "二哥", "大姊", "二姊", "大姐", "二姐", "阿嬤", "阿公", "外婆", "外公",
-              "奶奶", "爺爺", "叔叔", "伯伯", "舅舅", "阿姨", "姑姑", "堂哥", "堂姊", "堂姐", "堂弟", "堂妹",
-              "表哥", "表姊", "表姐", "表妹", "表弟", "姪子", "姪女", "外甥", "外甥女", "家屬",
-              # the chart's 案 (the case's) and 其 (his, her) before a one-character kinship word
-              "案父", "案母", "案妻", "案夫", "案兄", "案姊", "案姐", "案弟", "案妹", "案子", "案女",
-              "其父", "其母", "其妻", "其夫", "其兄", "其姊", "其姐", "其弟", "其妹", "其子", "其女",
-              "祖父", "祖母", "外祖父", "外祖母", "岳父", "岳母", "公公", "婆婆", "繼父", "繼母", "養父", "養母",
-              "伯母", "嬸嬸", "舅媽", "姑丈", "姨丈", "大嫂", "嫂嫂", "弟媳", "姊夫", "姐夫", "妹婿", "未婚妻",
-              "未婚夫", "胞兄", "胞弟", "胞姊", "胞姐", "胞妹", "兄長")
-KINSHIP_EN = ("wife", "husband", "spouse", "son", "daughter", "mother", "father", "brother", "sister",
-              "aunt", "uncle", "cousin", "niece", "nephew", "grandson", "granddaughter", "grandmother",
-              "grandfather", "mom", "dad", "stepson", "stepdaughter", "stepmother", "stepfather",
-              "stepbrother", "stepsister", "sibling", "twin", "grandma", "grandpa", "grandparent",
-              "fiance", "fiancé", "fiancee", "fiancée", "mother-in-law", "father-in-law", "son-in-law",
-              "daughter-in-law", "brother-in-law", "sister-in-law", "next of kin", "NOK",
-              "family", "family member", "relative")  # 家屬's English words
-OTHERS_ZH = ("朋友", "好友", "友人", "鄰居", "同事", "同學", "室友", "雇主", "老闆", "主管", "房東", "社工", "社工師",
-             "個管師", "個案管理師", "志工", "牧師", "神父", "教練", "男友", "女友", "同居人", "老師", "導師",
-             "師父", "師傅", "學長", "學姊", "學姐", "學弟", "學妹", "輔導員", "看護", "外籍看護", "律師", "警察",
-             "員警", "里長", "心理師", "職能治療師", "藥師", "檢察官", "法官", "校長", "教官", "觀護人", "保護官",
-             "翻譯", "通譯", "保母", "保姆", "村長", "鄰長", "輔導老師", "班導", "住持", "法師", "修女",
-             "網友", "筆友", "教友", "病友", "酒友", "牌友", "乾爹", "乾媽", "承辦人", "債主", "債權人", "房客")
-OTHERS_EN = ("friend", "neighbor", "neighbour", "colleague", "coworker", "co-worker", "classmate", "roommate",
-             "employer", "boss", "supervisor", "landlord", "coach", "volunteer", "pastor", "priest",
-             "social worker", "case manager", "boyfriend", "girlfriend", "partner", "teacher", "tutor",
-             "mentor", "counselor", "counsellor", "caregiver", "carer", "helper", "maid", "nanny", "aide",
-             "lawyer", "attorney", "police officer", "psychologist", "therapist", "pharmacist",
-             "case worker", "caseworker", "officer", "probation officer", "parole officer", "detective",
-             "sergeant", "prosecutor", "judge", "principal", "headmaster", "village chief", "warden",
-             "interpreter", "translator", "chaplain", "monk", "nun", "babysitter", "housekeeper")
-
-# The Chinese words for another person in the patient's life, longest first (`職能治療師` before `治療師`).
-PERSON_WORDS_ZH = tuple(sorted(OTHERS_ZH, key=len, reverse=True))
-
-CLINICIAN_ZH = PHYSICIAN_TITLES_ZH
-CLINICIAN_EN = ("dr", "dr.", "doctor", "vs", "attending", "resident", "physician", "psychiatrist", "surgeon",
-                # a note's co-signature and the physician on duty (`cosign pending: [Liu Ya-Yu]`, `週末值班 [劉友勝]`)
-                "cosign", "cosign pending", "cosigned by", "co-signed by")
-# the physician on duty and a note's reviewer, who co-signs it (`週末值班 [劉友勝]`, `覆核 [劉]主任`), and the
-# physician's signature field (`醫師簽章: [呂亞瓊]`)
-_ON_DUTY_ZH = ("值班", "覆核", "醫師簽章", "醫師簽名")
+from .wordlists import WordLists, compiled, sorted_longest_first
 
 # An English title between a relation word and the name.
 _TITLE = r"(?:(?i:mr|mrs|ms|miss|mx|dr|doctor)\.?[ ])?"
@@ -171,7 +129,6 @@ _SPOUSE_FIELD = re.compile(r"(?:先生|太太)[ ]?[:：][ ]?$")
 # list's entry, a space before the name (`家系圖: 父 劉鴻恆, 母 呂晉恆`); inside a word (`師父:`) it is none,
 # and neither is 女, 子 or 兒 before a space (`45歲 女 王美玲`: her sex).
 _KIN_FIELD = re.compile(r"(?<![^\W\d_])(?:[父母妻夫兄弟姊姐妹兒子女][ ]?[:：][ ]?|[父母妻夫兄弟姊姐妹][ ])$")
-_KIN_BEFORE = _before(KINSHIP_ZH, KINSHIP_EN)
 # A field whose names are the patient's relatives unless a word beside the name says otherwise: an
 # emergency contact (`Emergency contact: [X]`, `緊急聯絡人：[X]`, `聯絡人: [X]`; not `警方聯絡人`) and a family
 # meeting's attendee (`Family meeting 3/6: [X] refused to take pt home`, `家庭會議 出席: [X]`). A date or a
@@ -180,13 +137,6 @@ _FAMILY_FIELD = re.compile(r"(?<![^\W\d_])(?:(?i:emergency[ ]contacts?|contact[ 
                            r"|緊急聯絡人|聯絡人|家庭會議|家族會議|家屬會談)(?:[ ]?[^\n:：]{1,24}?)?[ ]?[:：\-]"
                            r"[ ]?(?:[(（]?\d[)）.][ ]?)?$")
 _WINDOW_FIELD = 48
-# Not 女 alone in brackets: after a name it is as often her sex (`王美玲 (女) 45歲`) as a daughter.
-_KIN_AFTER = _after(KINSHIP_ZH, KINSHIP_EN, one_char="父母妻夫兄弟姊姐妹兒子")
-_OTHER_BEFORE = _before(OTHERS_ZH, OTHERS_EN)
-_OTHER_AFTER = _after(OTHERS_ZH, OTHERS_EN)
-_CLINICIAN_BEFORE = _before(CLINICIAN_ZH + _ON_DUTY_ZH, CLINICIAN_EN)
-# A title after a Chinese name that says it is someone in the patient's life (`[陳]老師`, `[郭]律師`).
-_OTHER_AFTER_ZH = re.compile(r"[ ]?(?:老師|導師|牧師|神父|律師|老闆|教練|師父|師傅|社工師|社工|個管師|里長|房東)")
 # A physician's degree or resident year after an English name (`Hsu Li-Wen, MD`, `Chao, PGY-2`); the `titles` cue rules
 # read it too.
 MD_AFTER = r",?[ ](?:MD|M\.D\.|PGY-?[1-9])(?![A-Za-z])"
@@ -195,14 +145,8 @@ _CLINICIAN_IN_BRACKETS = re.compile(r"[ ]?[(（][ ]?(?:值班醫師|主治醫師
                                     r"(?i:vs|attending|chief[ ]resident|resident|fellow|intern|pgy-?[12]?))"
                                     r"[ ]?[)）]")
 _CLINICIAN_AFTER = re.compile(r"[ ]?(?:醫師|醫生|大夫)|" + MD_AFTER + "|" + _CLINICIAN_IN_BRACKETS.pattern)
-_LONGEST = max(len(w) for w in KINSHIP_ZH + KINSHIP_EN + OTHERS_ZH + OTHERS_EN)
-# Words that stand before a name and never inside it (the relation words, and titles used before one).
-_WORDS_BEFORE_NAME_ZH = tuple(sorted(set(KINSHIP_ZH + OTHERS_ZH + _ON_DUTY_ZH + ("先生", "太太", "小姐", "女士")),
-                                     key=lambda w: (-len(w), w)))
 _BETWEEN_WORD_AND_NAME = " :：,，"
 _ORDER_BEFORE_WORD = frozenset("大小二三四老")  # `大女兒`, `小兒子`
-_WINDOW_BEFORE = _LONGEST + 14  # the word, a copula or a colon and spaces, a title
-_WINDOW_AFTER = _LONGEST + 30  # a bracket or comma, `the patient's`, a modifier, the word
 
 
 # Who a relation word after a name is said of (`王美玲是病人的姊姊`, `Sarah is the patient's twin sister`,
@@ -222,17 +166,75 @@ def _copula(words_zh: Iterable[str], words_en: Iterable[str], one_char: bool = F
     return re.compile(r"(?:,[ ]?who[ ]|[ ])?(?:(?i:is|was)[ ]|[ ]?(?:是|為|係))[ ]?(?:" + word + ")")
 
 
-_KIN_COPULA = _copula(KINSHIP_ZH, KINSHIP_EN, one_char=True)
-_OTHER_COPULA = _copula(OTHERS_ZH, OTHERS_EN)
 # Another person's possessive right before a kinship word (`Angela's mother`, `her boyfriend's mother`,
 # `同學簡子涵之母親`, `classmate 的哥哥`): the relative is that person's, not the patient's.
 _POSSESSOR_BEFORE = re.compile(r"(?P<owner>[A-Za-z][A-Za-z\-]*|(?:(?![的之])[" + HAN_RANGES + r"]){1,8})"
                                r"[ ]?(?:'s|’s|的|之)[ ]?$")
-# Characters before a name within which `_POSSESSOR_BEFORE` reads the owner of a kinship word before it
-# (the word's own window, and an owner of up to 8 Han characters or an English word with its possessive).
-_OWNER_WINDOW = _WINDOW_BEFORE + 12
 _PATIENT_OWNER = re.compile(r"^(?i:patient|pt|he|she|we|i)$|病人|病患|患者|個案|案主|她|他|我")
-_KIN_OWNER = re.compile(r"(?:" + phrase_regex(KINSHIP_ZH) + r")$|^(?i:" + phrase_regex(KINSHIP_EN, ignore_case=True) + ")$")
+# Every word right after which a name may stand, for `cued_names`, besides the relation words and
+# physicians' titles: the patient's apposition words and English honorifics; not the generic English
+# words for relatives, which head Title Case lines (`Family Meeting`).
+_PATIENT_WORDS_ZH = ("病人", "病患", "患者", "個案", "案主", "姓名")
+_HONORIFICS_EN = ("mr", "mr.", "mrs", "mrs.", "ms", "ms.", "miss")
+_GENERIC_KIN_EN = frozenset({"family", "family member", "relative", "next of kin", "NOK"})
+
+
+class _Patterns:
+    """The patterns built from one set of word lists (`WordLists.compiled`)."""
+
+    def __init__(self, lists: WordLists):
+        kin_zh, kin_en = lists["kinship_zh"], lists["kinship_en"]
+        others_zh, others_en = lists["others_zh"], lists["others_en"]
+        physician_zh, on_duty_zh = lists["physician_titles_zh"], lists["on_duty_zh"]
+        self.honorifics_zh, self.kin_address_zh = lists["honorifics_zh"], lists["kin_address_zh"]
+        self.kin_before = _before(kin_zh, kin_en)
+        # Not 女 alone in brackets: after a name it is as often her sex (`王美玲 (女) 45歲`) as a daughter.
+        self.kin_after = _after(kin_zh, kin_en, one_char="父母妻夫兄弟姊姐妹兒子")
+        self.other_before = _before(others_zh, others_en)
+        self.other_after = _after(others_zh, others_en)
+        self.clinician_before = _before(physician_zh + on_duty_zh, lists["clinician_en"])
+        # A title after a Chinese name that says it is someone in the patient's life (`[陳]老師`, `[郭]律師`).
+        self.other_after_zh = re.compile(r"[ ]?" + phrase_regex(lists["person_titles_zh"]))
+        longest = max(len(w) for w in kin_zh + kin_en + others_zh + others_en)
+        self.window_before = longest + 14  # the word, a copula or a colon and spaces, a title
+        self.window_after = longest + 30  # a bracket or comma, `the patient's`, a modifier, the word
+        # before a name, within which `_POSSESSOR_BEFORE` reads the owner of a kinship word before it
+        # (the word's own window, and an owner of up to 8 Han characters or an English word)
+        self.owner_window = self.window_before + 12
+        # Words that stand before a name and never inside it (the relation words, titles used before one).
+        self.words_before_name_zh = sorted_longest_first(kin_zh + others_zh + on_duty_zh
+                                                         + ("先生", "太太", "小姐", "女士"))
+        self.kin_copula = _copula(kin_zh, kin_en, one_char=True)
+        self.other_copula = _copula(others_zh, others_en)
+        self.kin_owner = re.compile(r"(?:" + phrase_regex(kin_zh) + r")$|^(?i:"
+                                    + phrase_regex(kin_en, ignore_case=True) + ")$")
+        # An English title or role the span starts with (`[Dr. Smith]`, `[Nurse Linda]`, `[Judge Liao]`).
+        roles = tuple(w.capitalize() for w in others_en if w.isalpha()) + ("Professor", "Sgt", "Officer")
+        self.title_at_start = re.compile(r"(?:Dr|DR|Doctor|Mr|Mrs|Ms|Miss|Mx|Prof|Nurse|"
+                                         + "|".join(sorted(set(roles) | {w.upper() for w in roles}))
+                                         + r")\.?[ ]+(?=[A-Z])")
+        self.words_before_a_name = re.compile(
+            phrase_regex(kin_zh + others_zh + physician_zh + on_duty_zh + _PATIENT_WORDS_ZH) + "|(?i:"
+            + phrase_regex(tuple(w for w in kin_en if w not in _GENERIC_KIN_EN) + others_en
+                           + lists["clinician_en"] + _HONORIFICS_EN, ignore_case=True) + ")")
+        self.other_words = frozenset(w.casefold() for w in others_en + others_zh)
+        self.third_party_after = re.compile(
+            r"[ ]?(?:" + "|".join(self.honorifics_zh + self.kin_address_zh) + r")?[ ]?"
+            r"(?:陪同|接送|負責接送|帶來|探視|探望|來訪|來探|來院會談|來院探視|到院探視|到病房探望|電話關心)")
+
+
+def _patterns() -> _Patterns:
+    return compiled(_Patterns)
+
+
+def _person_words_zh(lists: WordLists) -> Tuple[str, ...]:
+    return sorted_longest_first(lists["others_zh"])
+
+
+def person_words_zh() -> Tuple[str, ...]:
+    """The Chinese words for another person in the patient's life, longest first (`職能治療師` before
+    `治療師`)."""
+    return compiled(_person_words_zh)
 
 
 def _relative_of_someone_else(left: str) -> bool:
@@ -243,60 +245,42 @@ def _relative_of_someone_else(left: str) -> bool:
     if owner is None:
         return False
     word = owner.group("owner")
-    return _PATIENT_OWNER.search(word) is None and _KIN_OWNER.search(word) is None
+    return _PATIENT_OWNER.search(word) is None and _patterns().kin_owner.search(word) is None
 
 
 def relation_label(text: str, start: int, end: int) -> Optional[str]:
     """PATIENT, FAMILY, DOCTOR or PERSON when a patient field, a relation word or a physician's title
     stands next to the name at text[start:end], else None."""
-    before = text[max(0, start - _WINDOW_BEFORE):start]
+    p = _patterns()
+    before = text[max(0, start - p.window_before):start]
     # searched in `text` itself, so that the look-behind sees the character before the window
-    if (_PATIENT_FIELD.search(text, max(0, start - _WINDOW_BEFORE), start)
-            or _PATIENT_APPOSITION.search(text, max(0, start - _WINDOW_BEFORE), start)
+    if (_PATIENT_FIELD.search(text, max(0, start - p.window_before), start)
+            or _PATIENT_APPOSITION.search(text, max(0, start - p.window_before), start)
             or _PATIENT_SELF_NAMED.search(text, max(0, start - _WINDOW_SELF_NAMED), start)):
         return "PATIENT"
-    kin_before = _KIN_BEFORE.search(before)
+    kin_before = p.kin_before.search(before)
     if kin_before is not None:
         kin_start = start - len(before) + kin_before.start()
-        if _relative_of_someone_else(text[max(0, start - _OWNER_WINDOW):kin_start]):
+        if _relative_of_someone_else(text[max(0, start - p.owner_window):kin_start]):
             return "PERSON"
     if (kin_before or _SPOUSE_FIELD.search(before)
-            or _KIN_FIELD.search(text, max(0, start - _WINDOW_BEFORE), start)
-            or _KIN_AFTER.match(text, end, end + _WINDOW_AFTER)
-            or _KIN_COPULA.match(text, end, end + _WINDOW_AFTER)):
+            or _KIN_FIELD.search(text, max(0, start - p.window_before), start)
+            or p.kin_after.match(text, end, end + p.window_after)
+            or p.kin_copula.match(text, end, end + p.window_after)):
         return "FAMILY"
-    if _CLINICIAN_BEFORE.search(before) or physician_after(text, end):
+    if p.clinician_before.search(before) or physician_after(text, end):
         return "DOCTOR"
-    if (_OTHER_BEFORE.search(before) or _OTHER_AFTER.match(text, end, end + _WINDOW_AFTER)
-            or _OTHER_COPULA.match(text, end, end + _WINDOW_AFTER) or _OTHER_AFTER_ZH.match(text, end)):
+    if (p.other_before.search(before) or p.other_after.match(text, end, end + p.window_after)
+            or p.other_copula.match(text, end, end + p.window_after) or p.other_after_zh.match(text, end)):
         return "PERSON"
     if _FAMILY_FIELD.search(text, max(0, start - _WINDOW_FIELD), start):
         return "FAMILY"
     return None
 
 
-# An English title or role the span starts with (`[Dr. Smith]`, `[Nurse Linda]`, `[Judge Liao]`):
-# annotation.md keeps it outside.
-_ROLES_AS_TITLES = tuple(w.capitalize() for w in OTHERS_EN if w.isalpha()) + ("Professor", "Sgt", "Officer")
-_TITLE_AT_START = re.compile(r"(?:Dr|DR|Doctor|Mr|Mrs|Ms|Miss|Mx|Prof|Nurse|"
-                             + "|".join(sorted(set(_ROLES_AS_TITLES) | {w.upper() for w in _ROLES_AS_TITLES}))
-                             + r")\.?[ ]+(?=[A-Z])")
-
-
-# Every word right after which a name may stand, for `cued_names`: the relation words, physicians'
-# titles, the patient's apposition words, and English honorifics; not the generic English words for
-# relatives, which head Title Case lines (`Family Meeting`).
-_GENERIC_KIN_EN = frozenset({"family", "family member", "relative", "next of kin", "NOK"})
-_WORDS_BEFORE_A_NAME = re.compile(
-    phrase_regex(KINSHIP_ZH + OTHERS_ZH + CLINICIAN_ZH + _ON_DUTY_ZH + ("病人", "病患", "患者", "個案", "案主", "姓名"))
-    + "|(?i:" + phrase_regex(tuple(w for w in KINSHIP_EN if w not in _GENERIC_KIN_EN) + OTHERS_EN + CLINICIAN_EN
-                             + ("mr", "mr.", "mrs", "mrs.", "ms", "ms.", "miss"), ignore_case=True)
-    + ")")
-
-
 def words_before_a_name(text: str) -> Iterator[int]:
     """The end offsets of the words in `text` after which a name may stand (`wife`, `案母`, `Dr.`)."""
-    for match in _WORDS_BEFORE_A_NAME.finditer(text):
+    for match in _patterns().words_before_a_name.finditer(text):
         yield match.end()
 
 
@@ -309,9 +293,10 @@ def relation_after(text: str, end: int) -> Optional[str]:
     """FAMILY, PERSON or DOCTOR when a relation word or a physician's role stands in apposition right after
     text[:end] (`(brother)`, `, the patient's case worker`, `(attending)`), else None: said of people only,
     whatever a NER called the span."""
-    if _KIN_AFTER.match(text, end, end + _WINDOW_AFTER):
+    p = _patterns()
+    if p.kin_after.match(text, end, end + p.window_after):
         return "FAMILY"
-    if _OTHER_AFTER.match(text, end, end + _WINDOW_AFTER):
+    if p.other_after.match(text, end, end + p.window_after):
         return "PERSON"
     if _CLINICIAN_IN_BRACKETS.match(text, end):
         return "DOCTOR"
@@ -322,11 +307,12 @@ def name_start(text: str, start: int, end: int) -> int:
     """Where the name in text[start:end] starts: after the English title, or the Chinese relation word
     or title, that the span starts with, or starts with the end of (`[生盧瑋]` after 先); `start` when
     there is none."""
-    title = _TITLE_AT_START.match(text, start, end)
+    p = _patterns()
+    title = p.title_at_start.match(text, start, end)
     if title is not None:
         return title.end()
     order = 1 if text[start:start + 1] in _ORDER_BEFORE_WORD else 0
-    for word in _WORDS_BEFORE_NAME_ZH:
+    for word in p.words_before_name_zh:
         for inside in range(1, len(word) + 1 + order):  # how many of the word's characters are in the span
             if start + inside - len(word) >= 0 and text.startswith(word, start + inside - len(word)):
                 new = start + inside
@@ -335,12 +321,9 @@ def name_start(text: str, start: int, end: int) -> int:
                 if new < end and text[new].isalnum():
                     return new
     return start
-
-
 _APPOSITION_BEFORE = re.compile(r"(?:,[ ](?:" + _DETERMINER + r"[ ])?|[ ]?[(（][ ]?)$")
 # The word before the name it stands for: `The village chief, Mr. [Tsai]`, `a police officer named [Lin]`.
 _APPOSITION_AFTER = re.compile(r"(?:,[ ]|[ ](?:named|called)[ ])" + _TITLE)
-_OTHER_WORDS = frozenset(w.casefold() for w in OTHERS_EN + OTHERS_ZH)
 # What states an occupation before the word (`works as a volunteer`, `She is a pastor`, `Occupation:`,
 # `擔任志工`); a relation word without one names a person in the patient's life (`helped by a neighbor
 # and a volunteer`, `a pastor at church`), not anyone's trade.
@@ -358,7 +341,7 @@ def relation_in_apposition(doc: Doc, text: str, ent: Span,
     if ent.label_ != "PROFESSION":
         return None
     word = text[ent.start_char:ent.end_char].rstrip(",.;:").casefold()
-    if word not in _OTHER_WORDS:
+    if word not in _patterns().other_words:
         return None
     if not _OCCUPATION_FRAME.search(text, max(0, ent.start_char - _FRAME_WINDOW), ent.start_char):
         return ()
@@ -383,10 +366,6 @@ _THIRD_PARTY_BEFORE = re.compile(
     r"collateral(?:[ ][^\n:]{0,32}?)?[ ](?:from|by)|update[ds]?|phoned|spoke[ ](?:with|to)|talked[ ](?:with|to)|visited[ ]by|"
     r"picked[ ]up[ ]by)[ ]" + _TITLE + r"|據[ ]?)$")
 _WINDOW_THIRD_PARTY = 64  # `Collateral by phone (2008.02.02) from [X]`
-_THIRD_PARTY_AFTER = re.compile(
-    r"[ ]?(?:" + "|".join(HONORIFICS_ZH + KIN_ADDRESS_ZH) + r")?[ ]?"
-    r"(?:陪同|接送|負責接送|帶來|探視|探望|來訪|來探|來院會談|來院探視|到院探視|到病房探望|電話關心)")
-
 
 # The NER's labels a third party's words overrule: not FAMILY (already so).
 _THIRD_PARTY_READ = frozenset({"PATIENT", "PERSON", "DOCTOR"})
@@ -398,7 +377,7 @@ HONORIFIC_WINDOW = 6
 def honorific_beside(text: str, start: int, end: int) -> bool:
     """Does an honorific stand beside the name at text[start:end] (`Ms [Yang]`, `[陳]先生`)? Notes give
     physicians Dr. and 醫師, never these."""
-    return (text.startswith(HONORIFICS_ZH, end)
+    return (text.startswith(_patterns().honorifics_zh, end)
             or HONORIFIC_BEFORE.search(text, max(0, start - HONORIFIC_WINDOW), start) is not None)
 
 
@@ -407,7 +386,7 @@ def third_party_label(text: str, start: int, end: int) -> Optional[str]:
     care (`according to [X]`, `[X]陪同`), else None. For names the NER called the patient, a person or a
     physician, where no relation word or physician's title decides."""
     if (_THIRD_PARTY_BEFORE.search(text, max(0, start - _WINDOW_THIRD_PARTY), start)
-            or _THIRD_PARTY_AFTER.match(text, end)):
+            or _patterns().third_party_after.match(text, end)):
         return "FAMILY"
     return None
 
@@ -425,9 +404,10 @@ def kin_address_label(text: str, start: int, end: int) -> Optional[str]:
     so the NER's PATIENT and DOCTOR stand. Anyone else a note names by surname and honorific has their
     role or workplace beside it (`承辦人[唐]小姐`, `房東[陳]太太`, `學校輔導室[呂]小姐`), which
     `relation_label` reads first."""
-    if text.startswith(KIN_ADDRESS_ZH, end):
+    p = _patterns()
+    if text.startswith(p.kin_address_zh, end):
         return "FAMILY"
-    if (text.startswith(HONORIFICS_ZH, end) and text[start:end] in surnames_zh()
+    if (text.startswith(p.honorifics_zh, end) and text[start:end] in surnames_zh()
             and not _OFFICE_BEFORE.search(text, max(0, start - 4), start)):
         return "FAMILY"
     return None

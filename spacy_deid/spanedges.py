@@ -58,8 +58,8 @@ from .common_words_zh import common_words_zh, starts_with_surname, surnames_zh
 from .departments import chinese_department
 from .predicates import SCHOOL_LEVELS_ZH, TYPE_WORD_REACH, TYPE_WORDS_ZH, type_word_ending
 from .labels import LOCATION_LABELS, NAME_LABELS
-from .relations import KINSHIP_ZH, OTHERS_ZH
-from .titles_zh import TITLES_AFTER_NAME_ZH
+from .titles_zh import titles_after_name_zh
+from .wordlists import words
 from .han import HAN_CHAR, HAN_RANGES
 
 LEADING_PREPOSITIONS = frozenset("至住於到往在去回")
@@ -242,7 +242,7 @@ def _no_name_apart(name: str, part: str) -> bool:
     a part of two or more characters that starts with no surname (`[覆核 劉]主任`), is a word for a
     relative or another person, or a common word (`[孫子 劉]先生`: the surname is the one character)?"""
     return (name.split(" ", 1)[0] in surnames_zh() or not starts_with_surname(part)
-            or part in KINSHIP_ZH or part in OTHERS_ZH or part in common_words_zh())
+            or part in words("kinship_zh", "others_zh") or part in common_words_zh())
 
 
 def _name_bounds(text: str, start: int, end: int) -> Optional[tuple]:
@@ -253,7 +253,7 @@ def _name_bounds(text: str, start: int, end: int) -> Optional[tuple]:
         apart = pattern.fullmatch(text, start, end)
         if apart is not None and not _no_name_apart(text[start:end], apart.group(1)):
             # a title right after the one character makes it a surname (`[台大 王]醫師`)
-            if pattern is _ONE_THEN_HAN_NAME or not text.startswith(TITLES_AFTER_NAME_ZH, end):
+            if pattern is _ONE_THEN_HAN_NAME or not text.startswith(titles_after_name_zh(), end):
                 return apart.span(1)
     new_start = _after_leading_word(text, start, end) if _leading_verb(text, start) else start
     new_end = _before_verb_phrase(text, new_start, end)

@@ -101,7 +101,8 @@ from .predicates import TYPE_WORDS_EN, TYPE_WORDS_ZH
 from .labels import LOCATION_LABELS, NAME_LABELS, ORGANISATION_LABELS
 from .languages import spoken_language
 from .public_numbers import public_service_number
-from .titles_zh import TITLE_CHARACTERS_AFTER_NAME_ZH, TITLES_AFTER_NAME_ZH
+from .titles_zh import titles_after_name
+from .wordlists import WordLists, compiled
 
 _HAS_ALNUM = re.compile(r"[^\W_]")
 _HAS_DIGIT = re.compile(r"\d")
@@ -265,7 +266,11 @@ def _organisation(text: str) -> bool:
 
 
 # What stands next to a one-character surname (annotation.md: titles are outside the span).
-_TITLE_AFTER = re.compile(r"[ ]?(?:" + "|".join(TITLES_AFTER_NAME_ZH) + "|[" + TITLE_CHARACTERS_AFTER_NAME_ZH + "])")
+def _title_after(lists: WordLists) -> "re.Pattern[str]":
+    return re.compile(r"[ ]?(?:" + "|".join(lists.compiled(titles_after_name)) + "|["
+                      + "".join(lists["title_characters_zh"]) + "])")
+
+
 _TITLE_BEFORE = re.compile(r"(?:(?<![A-Za-z])(?i:dr|mr|mrs|ms|miss|prof|mx|vs|r)\.?[ ]?|[老小阿]"
                            r"|(?:醫師|醫生|社工|護理師|心理師|主治|主任|老師)[ ]?[:：]?[ ]?)$")
 
@@ -279,7 +284,7 @@ def _street(text: str) -> bool:
 
 def _titled(text: str, start: int, end: int) -> bool:
     """Does a title stand right after text[start:end], or an English title, a role or 老/小/阿 before it?"""
-    return (_TITLE_AFTER.match(text, end) is not None
+    return (compiled(_title_after).match(text, end) is not None
             or _TITLE_BEFORE.search(text, max(0, start - 6), start) is not None)
 
 

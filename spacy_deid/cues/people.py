@@ -6,12 +6,13 @@ WHY here: the rules name these as predicates (`unless`) and labellers (`yields_f
 the same questions of the words it adds, and a rule engine module imports no pass.
 """
 import re
-from typing import Optional
+from typing import FrozenSet, Optional
 
 from ..common_words_zh import surnames_zh
 from ..predicates import TYPE_WORDS_EN
 from ..relations import MD_AFTER, relation_after
-from ..titles_zh import TITLES_AFTER_NAME_ZH
+from ..titles_zh import titles_after_name, titles_after_name_zh
+from ..wordlists import WordLists, compiled
 
 _PHYSICIAN_TITLE = re.compile(r"(?<![A-Za-z])(?:Dr|DR|Doctor)\.?[ ]?$")
 _OTHER_TITLE = re.compile(r"(?<![A-Za-z])(?:(?:Mr|Mrs|MRS|Ms|Miss|Mx)\.?[ ]|(?:Mr|Mrs|Ms|Mx)\.)$")
@@ -20,7 +21,6 @@ _STAFF_AFTER = re.compile(r",?[ ](?:RN|LPN|NP|CNA|MSW|LCSW|PA-C)(?![A-Za-z])")
 _INSTITUTION_WORD = re.compile(r"(?i:(?<![A-Za-z])(?:" + "|".join(
     re.escape(w) for words in TYPE_WORDS_EN.values() for w in sorted(words, key=len, reverse=True)) + r")(?![A-Za-z]))")
 _WINDOW = 8
-_TITLE_LAST_CHARS = frozenset(title[-1] for title in TITLES_AFTER_NAME_ZH)
 
 
 def names_an_institution(text: str) -> bool:
@@ -40,12 +40,16 @@ def person_label(text: str, start: int, end: int) -> Optional[str]:
     return relation_after(text, end)
 
 
+def _title_last_chars(lists: WordLists) -> FrozenSet[str]:
+    return frozenset(title[-1] for title in lists.compiled(titles_after_name))
+
+
 def title_after_surname(name: str) -> Optional[str]:
     """The title of `name` when it is a Chinese surname of one or two characters and the title said
     after it (`許老闆` -> `老闆`, `歐陽太太` -> `太太`), else None; the longest title decides."""
-    if name[-1:] not in _TITLE_LAST_CHARS:
+    if name[-1:] not in compiled(_title_last_chars):
         return None
-    title = next((t for t in TITLES_AFTER_NAME_ZH if name.endswith(t) and 1 <= len(name) - len(t) <= 2), None)
+    title = next((t for t in titles_after_name_zh() if name.endswith(t) and 1 <= len(name) - len(t) <= 2), None)
     return title if title is not None and name[:-len(title)] in surnames_zh() else None
 
 

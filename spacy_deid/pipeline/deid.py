@@ -25,7 +25,9 @@ Cue rules (`spacy_deid.cues`), like `span_ruler`'s patterns: the packaged rule f
 `initialize(cue_rules=PATH)` reads a user's file or folder over them, `to_disk` writes the active rules
 as editable JSON (`deid/cue_rules/*.json`) and `from_disk` reads that folder back (a pipeline saved
 without one, like the shipped pipeline before the rules existed, keeps the packaged rules). The refine
-stage holds them and hands them to its cue steps (`refine/cue_steps.py`).
+stage holds them and hands them to its cue steps (`refine/cue_steps.py`). Word lists
+(`spacy_deid.wordlists`: kinship words, titles) are kept the same way (`initialize(word_lists=PATH)`,
+`deid/word_lists/*.json`) and are in force while `deid` recognizes and resolves.
 """
 import warnings
 from pathlib import Path
@@ -45,11 +47,13 @@ from ..overlap import OverlapPolicy, merge_into_ents
 from ..principles import Principle, PrincipleMatcher, read_principles, write_principles
 from ..refine import DEFAULT_NOTE_STEPS, DEFAULT_PATIENT_STEPS, RefineStage
 from ..refine.prototypes import compute_prototypes, store_prototypes
+from ..wordlists import WordLists, active_word_lists, default_word_lists
 
 SUBCOMPONENTS = ("rules", "dates", "surrogates")
 FACTORY_OF = {"rules": "deid_rules", "dates": "deid_dates", "surrogates": "deid_surrogates"}
 SURROGATE_SETTINGS = ("key", "demo_key", "policy", "scope", "date_shift_days", "age_cap")
 CUE_RULES_DIR = "cue_rules"
+WORD_LISTS_DIR = "word_lists"
 
 
 class Deid:
@@ -65,6 +69,7 @@ class Deid:
         self.overlap_policy = overlap_policy
         self.refine = RefineStage(note_steps, patient_steps)
         self.principles = PrincipleMatcher()
+        self.word_lists: WordLists = default_word_lists()
         self.config_key: Optional[str] = None  # the config's `key`, checked before any save
         present = set(nlp.pipe_factories.values())
         wanted = {"rules": rules, "dates": dates, "surrogates": surrogates}
@@ -105,7 +110,12 @@ class Deid:
     def recognize(self, doc: Doc) -> Doc:
         """Find PHI: the entities already in `doc.ents` (a trained NER), the rules' and the date
         finder's spans, merged under one overlap policy; then the refine stage's note steps and patient
-        steps on this note, in config order (`note_steps`, `patient_steps`; `spacy_deid.refine`)."""
+        steps on this note, in config order (`note_steps`, `patient_steps`; `spacy_deid.refine`), with the
+        pipeline's word lists in force."""
+        with active_word_lists(self.word_lists):
+            return self._recognize(doc)
+
+    def _recognize(self, doc: Doc) -> Doc:
         if self.rules is not None:
             self.rules(doc)
         if self.dates is not None:
@@ -136,7 +146,8 @@ class Deid:
         over all the notes together (names found in one note marked in the others, ...)."""
         if self.dates is not None and hasattr(self.dates, "resolve_docs"):
             self.dates.resolve_docs(docs, same_patient=True)
-        self.refine.refine_patient(docs)
+        with active_word_lists(self.word_lists):
+            self.refine.refine_patient(docs)
         return docs
 
     def resynthesize(self, doc: Doc) -> Doc:
@@ -162,14 +173,18 @@ class Deid:
                    nlp: Optional[Language] = None, rules: Optional[Dict[str, Any]] = None,
                    dates: Optional[Dict[str, Any]] = None,
                    surrogates: Optional[Dict[str, Any]] = None, principles: Optional[str] = None,
-                   prototypes: bool = False, cue_rules: Optional[Union[str, Path]] = None) -> None:
+                   prototypes: bool = False, cue_rules: Optional[Union[str, Path]] = None,
+                   word_lists: Optional[Union[str, Path]] = None) -> None:
         """Initialize each part; `[initialize.components.deid.rules]` etc. pass their settings on
         (e.g. extra `patterns` for the rules); `principles` is a principle file (JSON) to load;
         `prototypes` computes the subcategory prototypes of the `prototypes` step from the training
         examples' gold spans (`refine/prototypes.py`; saved in the vocab's lookups); `cue_rules` is a
-        cue rule file or folder, read over the packaged files (a file of the same name replaces one)."""
+        cue rule file or folder, read over the packaged files (a file of the same name replaces one), and
+        `word_lists` a word list file or folder, read the same way (`spacy_deid.wordlists`)."""
         if cue_rules:
             self.cue_rules = CueRuleSet.from_path(cue_rules)
+        if word_lists:
+            self.word_lists = WordLists.from_path(word_lists)
         if principles:
             self.principles = PrincipleMatcher(read_principles(principles))
         if prototypes and get_examples is not None and nlp is not None:
@@ -199,6 +214,7 @@ class Deid:
         if self.principles.principles:
             write_principles(self.principles.principles, path / "principles.json")
         self.cue_rules.to_disk(path / CUE_RULES_DIR)
+        self.word_lists.to_disk(path / WORD_LISTS_DIR)
         for part, comp in self.parts.items():
             if hasattr(comp, "to_disk"):
                 comp.to_disk(path / part, exclude=exclude)
@@ -209,6 +225,8 @@ class Deid:
             self.principles = PrincipleMatcher(read_principles(path / "principles.json"))
         if (path / CUE_RULES_DIR).is_dir():
             self.cue_rules = CueRuleSet.from_disk(path / CUE_RULES_DIR)
+        if (path / WORD_LISTS_DIR).is_dir():
+            self.word_lists = WordLists.from_disk(path / WORD_LISTS_DIR)
         for part, comp in self.parts.items():
             if hasattr(comp, "from_disk") and (path / part).exists():
                 comp.from_disk(path / part, exclude=exclude)
@@ -220,6 +238,7 @@ class Deid:
                 if hasattr(comp, "to_bytes")}
         data["principles"] = [p.to_dict() for p in self.principles.principles]
         data[CUE_RULES_DIR] = self.cue_rules.to_dicts()
+        data[WORD_LISTS_DIR] = self.word_lists.to_dicts()
         return srsly.msgpack_dumps(data)
 
     def from_bytes(self, bytes_data: bytes, *, exclude: Iterable[str] = tuple()) -> "Deid":
@@ -227,6 +246,8 @@ class Deid:
         self.principles = PrincipleMatcher(Principle.from_dict(p) for p in data.get("principles", []))
         if CUE_RULES_DIR in data:
             self.cue_rules = CueRuleSet.from_dicts(data[CUE_RULES_DIR], source="deid bytes: ")
+        if WORD_LISTS_DIR in data:
+            self.word_lists = WordLists.from_dicts(data[WORD_LISTS_DIR], source="deid bytes: ")
         for part, comp in self.parts.items():
             if part in data and hasattr(comp, "from_bytes"):
                 comp.from_bytes(data[part], exclude=exclude)

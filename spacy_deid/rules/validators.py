@@ -17,7 +17,6 @@ from ..departments import VISIT_WORDS_ZH, cut_into_department, department_start
 from ..place_names_zh import NOT_HOSPITAL_NAMES_ZH, named_place_zh, validate_employer_zh, validate_school_zh
 from ..predicates import SCHOOL_LEVELS_ZH
 from ..spanedges import ACTIVITY_WORDS
-from ..titles_zh import TITLES_AFTER_NAME_ZH
 
 Validator = Callable[[str, int, int], Optional[bool]]
 
