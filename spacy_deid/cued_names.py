@@ -46,10 +46,9 @@ from .doctext import doc_text
 from .han import HAN_RANGES
 from .overlap import taken_characters
 from .relations import BETWEEN_WORD_AND_NAME, kin_address_label, relation_after, relation_label, words_before_a_name
-from .spanshape import FUNCTION_WORDS
 from .cues.people import names_an_institution, person_label, title_after_surname
 from .titles_zh import clinical_head_titles_zh, physician_titles_zh, titles_after_name
-from .wordlists import WordLists, compiled
+from .wordlists import WordLists, compiled, words
 
 SOURCE = "cued"
 _EN_WORD = r"[A-Z][a-z]+(?:[-'][A-Za-z][a-z]*)*"
@@ -84,7 +83,7 @@ def _english_name(text: str, start: int) -> Optional[int]:
     for word in re.finditer(r"\S+", match.group()):
         token = word.group()
         folded = token.casefold()
-        if (folded in common_words() or folded in FUNCTION_WORDS or is_clinical_term(token)
+        if (folded in common_words() or folded in words("function_words_en") or is_clinical_term(token)
                 or names_an_institution(token)):
             break
         end = start + word.end()

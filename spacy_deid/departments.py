@@ -48,22 +48,8 @@ from .place_names_zh import hospital_short_name_zh
 from .predicates import type_word_ending
 from .relations import name_start, person_words_zh
 from .rules.loading import default_fragment
+from .wordlists import words as word_list
 
-# Last word of an English department name (`-ology` words are heads too, see `_is_head`).
-HEAD_WORDS = frozenset("""
-surgery medicine psychiatry pediatrics paediatrics orthopedics orthopaedics geriatrics obstetrics
-gynecology gynaecology dentistry rehabilitation dietetics neurosurgery therapy unit ward department
-diseases anesthesia anaesthesia nursing
-""".split())
-# Words that may stand before the head inside a department name.
-MODIFIER_WORDS = frozenset("""
-thoracic general plastic internal family emergency physical nuclear cardiovascular cardiac pediatric
-paediatric child adolescent community addiction occupational clinical intensive care medical surgical
-critical acute chronic day psychiatric infectious sleep social work traditional chinese and of
-metabolism hospice neonatal respiratory chest colorectal vascular hand spine sports oral maxillofacial
-geriatric psychosomatic transplant trauma burn gastrointestinal hepatobiliary breast endocrine
-division department dept. dept &
-""".split())
 # What follows a department's name in a note without being part of it.
 _TRAILING_VISIT_EN = re.compile(r"[ ](?:clinic|opd|service|team|consult|consultation)$", re.IGNORECASE)
 _LEADING_OF_EN = re.compile(r"(?:(?:department|dept\.?|division)[ ]+)?of[ ]+", re.IGNORECASE)
@@ -71,14 +57,10 @@ _LEADING_OF_EN = re.compile(r"(?:(?:department|dept\.?|division)[ ]+)?of[ ]+", r
 _UNIT_AFTER_INSTITUTION = re.compile(r"(?<=[A-Za-z])[ ]+(?:Department|Dept\.?|Division|DEPARTMENT|DEPT\.?|DIVISION)"
                                      r"(?:[ ]+(?:of|OF))?")
 _LEADING_FIELD_ZH = re.compile(r"(?:科別|科室|科部)[ \t:：]*")
-VISIT_WORDS_ZH = ("收住院", "收治", "收", "住院", "門診", "就診", "看診", "求診", "追蹤", "治療", "主任", "醫師",
-                  "會診", "照會")
 _TOKEN = re.compile(r"\S+")
 # Specialties named by one character before 科: 內科, 外科, 兒科, 眼科, 牙科, 骨科, 婦科, 產科, 皮科.
 _ONE_CHARACTER_SPECIALTIES = frozenset("內外兒眼牙骨婦產皮")
-# Heads that name a department only after a modifier (`Emergency Department`, `Intensive Care Unit`).
-GENERIC_HEADS = frozenset("unit ward department therapy nursing diseases".split())
-_CONNECTORS = frozenset("and of & department dept dept. division".split()) | GENERIC_HEADS
+_CONNECTORS = ("and", "of", "&", "department", "dept", "dept.", "division")
 
 Repaired = Union[Span, Tuple[Span, ...]]
 # Labels of organisations that hold no outpatient clinic: before one, the span is a department.
@@ -102,11 +84,11 @@ def named_department() -> "re.Pattern[str]":
 
 def _is_head(word: str) -> bool:
     w = word.casefold()
-    return w in HEAD_WORDS or (w.endswith("ology") and len(w) > 6) or w.endswith("ologies")
+    return w in word_list("head_words_en") or (w.endswith("ology") and len(w) > 6) or w.endswith("ologies")
 
 
 def _is_department_word(word: str) -> bool:
-    return _is_head(word) or word.casefold() in MODIFIER_WORDS
+    return _is_head(word) or word.casefold() in word_list("modifier_words_en")
 
 
 def department_start(text: str) -> Optional[Tuple[int, int]]:
@@ -117,12 +99,12 @@ def department_start(text: str) -> Optional[Tuple[int, int]]:
     if not words or not _is_head(words[-1].group()) or not words[-1].group()[:1].isupper():
         return None
     start = words[-1].start()
-    named = words[-1].group().casefold() not in GENERIC_HEADS
+    named = words[-1].group().casefold() not in word_list("generic_heads_en")
     for word in reversed(words[:-1]):
         if not _is_department_word(word.group()):
             break
         start = word.start()
-        named = named or word.group().casefold() not in _CONNECTORS
+        named = named or word.group().casefold() not in _CONNECTORS + word_list("generic_heads_en")
     if not named:  # `Police Department`, `Unit`: a generic head names no department on its own
         return None
     if text[start:].split(" ", 1)[0].casefold() in ("of", "and", "&"):
@@ -157,7 +139,7 @@ def trimmed_department(text: str, start: int, end: int) -> Tuple[int, int]:
     if m is not None and m.start() >= 2:
         return start, start + m.start()
     cut = max(part.rfind("科"), part.rfind("部"))
-    if 0 < cut < len(part) - 1 and part[cut + 1:] in VISIT_WORDS_ZH:
+    if 0 < cut < len(part) - 1 and part[cut + 1:] in word_list("visit_words_zh"):
         return start, start + cut + 1
     return start, end
 

@@ -60,7 +60,7 @@ before `大學` in `高雄醫學大學附設醫院`). Chinese type words of one 
 span but never extend one: `子宮` is an organ.
 """
 import re
-from typing import Dict, List, Optional, Tuple, Union
+from typing import List, Optional, Tuple, Union
 
 from spacy.tokens import Doc, Span
 
@@ -68,26 +68,17 @@ from .common_words_zh import common_words_zh, plain_han_words
 from .labels import LOCATION_LABELS, NAME_LABELS
 from .relations import relation_label
 from .han import HAN_CHAR, HAN_RANGES
-from .predicates import (CONTINUES_TYPE_WORD_ZH, TYPE_WORD_PREFIX_ENDS_ZH, TYPE_WORDS_LONGEST_FIRST_ZH, TYPE_WORDS_ZH,
-                         district_name, english_type_word_ending, is_type_word, name_like, type_word_after, type_word_ending)
+from .predicates import (TYPE_WORD_LABELS, district_name, english_type_word_ending, is_type_word, name_like,
+                         type_word_after, type_word_ending, type_words)
+from .wordlists import words
 
-# A span that is only one of these before a type word names no institution: `[高級]中學`, `英語補習班`.
-GENERIC_MODIFIERS = frozenset("""
-高級 國立 私立 市立 縣立 公立 英語 美語 英文 數學 社區 教學 地區 區域 綜合 精神 精神科 附近 一般 大型 小型 這家
-那家 其他 該 某 本 貴 傳統 觀光 科技 醫學 技術 職業 實驗
-""".split())
 
 
 # Place labels that name the city, state or country an institution is named after.
 NAMED_AFTER_LABELS = frozenset({"CITY", "STATE", "COUNTRY", "REGION"})
 _NAME_BEFORE_TYPE_WORD = range(2, 6)
 _NAME_BEFORE_TYPE_WORD_OF_INSTITUTION = range(2, 4)
-# Words between a place and a type word that say where, not which (`[台大]附近診所`).
-_NEAR_WORDS = frozenset("附近 一帶 地區 當地 本地 這家 那家 其他 旁邊 對面".split())
 _NAME_AFTER_TYPE_WORD = range(2, 5)
-# Endings that make the characters after a type word a part of the institution, not a person's name.
-_PART_ENDINGS = ("院", "區", "科", "部", "室", "房", "中心", "所", "組", "館", "校", "處", "站")
-_STAFF_ENDINGS = ("師", "員", "長", "工", "生")
 _UNIT_AFTER_EN = re.compile(r"[ ](?:Department|Dept\.?|Division)$")
 
 
@@ -131,7 +122,7 @@ def _joined(doc: Doc, text: str, first: Span, second: Span) -> Optional[Span]:
             second.label_ in NAME_LABELS and first.label_ in NAMED_AFTER_LABELS
             and type_word_after(text, second.end_char) is not None) and not is_type_word(second.text):
         return None  # (`[Eden Social Welfare] [Foundation]` PERSON: the type word alone, whatever its label)
-    if not (first.label_ in LOCATION_LABELS or first.text in GENERIC_MODIFIERS):
+    if not (first.label_ in LOCATION_LABELS or first.text in words("generic_modifiers_zh")):
         return None
     gap = text[first.end_char:second.start_char]
     if (gap == " " and second.text[:1].isupper()
@@ -195,15 +186,16 @@ def _ran_past_type_word(doc: Doc, text: str, ent: Span) -> Optional[Union[Span, 
     unit = _UNIT_AFTER_EN.search(span)
     if unit is not None and type_word_ending(span[:unit.start()]) is not None:
         return doc.char_span(ent.start_char, ent.start_char + unit.start(), label=ent.label_)
+    types = type_words()
     for length in _NAME_AFTER_TYPE_WORD:
         head, tail = span[:-length], span[-length:]
         if len(head) < 3 or not name_like(tail):
             return None
-        if (tail.endswith(_PART_ENDINGS + _STAFF_ENDINGS) or any(tail.startswith(w) for w in CONTINUES_TYPE_WORD_ZH)
-                or any(tail.endswith(w) for w, _ in TYPE_WORDS_LONGEST_FIRST_ZH)):
+        if (tail.endswith(words("part_endings_zh", "staff_endings_zh")) or tail.startswith(types.continues_zh)
+                or any(tail.endswith(w) for w, _ in types.longest_first_zh)):
             continue  # a part of the institution, a staff word, or a second institution (`南機場夜市`)
         label = type_word_ending(head)
-        if label is None or not any(head.endswith(w) and len(w) > 1 for w, _ in TYPE_WORDS_LONGEST_FIRST_ZH):
+        if label is None or not any(head.endswith(w) and len(w) > 1 for w, _ in types.longest_first_zh):
             continue
         name_start = ent.start_char + len(head)
         institution = doc.char_span(ent.start_char, name_start, label=label)
@@ -222,11 +214,11 @@ def _named_after_place(text: str, ent: Span) -> Optional[Tuple[int, str]]:
     if not HAN_CHAR.match(text, ent.end_char - 1):
         return None
     place = ent.label_ in NAMED_AFTER_LABELS
-    if not place and ent.label_ not in TYPE_WORDS_ZH:
+    if not place and ent.label_ not in TYPE_WORD_LABELS:
         return None
     for length in _NAME_BEFORE_TYPE_WORD if place else _NAME_BEFORE_TYPE_WORD_OF_INSTITUTION:
         name = text[ent.end_char:ent.end_char + length]
-        if len(name) < length or not name_like(name) or name in _NEAR_WORDS:
+        if len(name) < length or not name_like(name) or name in words("near_words_zh"):
             return None
         found = type_word_after(text, ent.end_char + length)
         if found is not None:
@@ -237,15 +229,16 @@ def _named_after_place(text: str, ent: Span) -> Optional[Tuple[int, str]]:
 def _type_word_finished(text: str, ent: Span) -> Optional[Tuple[int, str]]:
     """(end, label) of the type word `ent` stops inside of (module docstring), else None."""
     span = text[ent.start_char:ent.end_char]
-    if span[-1:] not in TYPE_WORD_PREFIX_ENDS_ZH:
+    types = type_words()
+    if span[-1:] not in types.prefix_ends_zh:
         return None
-    for word, label in TYPE_WORDS_LONGEST_FIRST_ZH:
+    for word, label in types.longest_first_zh:
         for cut in range(len(word) - 1, 0, -1):
             if not (span.endswith(word[:cut]) and text.startswith(word[cut:], ent.end_char)):
                 continue
             name = span[:len(span) - cut]
             end = ent.end_char + len(word) - cut
-            if len(name) < 2 or not name_like(name) or any(text.startswith(w, end) for w in CONTINUES_TYPE_WORD_ZH):
+            if len(name) < 2 or not name_like(name) or text.startswith(types.continues_zh, end):
                 continue
             if ent.label_ in NAME_LABELS and text[end - 1:end + 1] in common_words_zh():
                 continue
@@ -256,7 +249,6 @@ def _type_word_finished(text: str, ent: Span) -> Optional[Tuple[int, str]]:
 # A general hospital's short name: its name and 綜合, the 醫院 left off (`郭綜合`, `童綜合`, `光田綜合` for
 # 郭綜合醫院...); no person is named so, and a NER that never saw one calls it a doctor.
 _GENERAL_HOSPITAL_SHORT = re.compile(r"[" + HAN_RANGES + r"]{1,2}綜合")
-_BRANCH_WORDS_ZH = ("院區", "分院")
 
 
 def _branch_end(text: str, end: int) -> int:
@@ -265,7 +257,7 @@ def _branch_end(text: str, end: int) -> int:
     for length in _NAME_BEFORE_TYPE_WORD_OF_INSTITUTION:
         name = text[end:end + length]
         if len(name) == length and name_like(name):
-            for word in _BRANCH_WORDS_ZH:
+            for word in words("branch_words_zh"):
                 if text.startswith(word, end + length):
                     return end + length + len(word)
     return end
@@ -298,7 +290,7 @@ def _english_name_then_type_word(text: str, ent: Span) -> Optional[Tuple[int, st
 def _extended(doc: Doc, text: str, ent: Span, following: Optional[Span]) -> Optional[Span]:
     found = (type_word_after(text, ent.end_char) or _named_after_place(text, ent)
              or _type_word_finished(text, ent) or _english_name_then_type_word(text, ent))
-    if found is None or text[ent.start_char:ent.end_char].strip() in GENERIC_MODIFIERS:
+    if found is None or text[ent.start_char:ent.end_char].strip() in words("generic_modifiers_zh"):
         return None
     end, label = found
     longer = type_word_after(text, end)  # `[高雄醫學]大學附設醫院`: the institution's last type word decides

@@ -15,7 +15,7 @@ spans; never streets, whose names start with such characters, or departments):
 - a span ends before a counted or pointed-at place (`新店[一處公園]`, `台北[某醫院]`): a generic one;
 - a word after an institution's type word that goes on into the sentence ends the span there
   (`景美女中[念]書`, `南華大學[便]去工作`, `高雄醫學大學[與學長]`, `大安國小[畢]` for 畢業);
-- a trailing activity word (`ACTIVITY_WORDS`: 戒酒, 長大, 遊學, 肄業, 研究所, 職員 ...), or the first part of one
+- a trailing activity word (word list `activity_words_zh`: 戒酒, 長大, 遊學, 肄業, 研究所, 職員 ...), or the first part of one
   the text goes on with (`[交大研]究所`), or a school year (`[港大一年級]`) is dropped when at least two
   characters remain, and so is a trailing English function word, word for a place's people or its
   staff or an office there (`Park on`, `NTU student`, `AUO HR`, `Idaho office`), a lower-case word after a
@@ -46,7 +46,7 @@ A PROFESSION span the NER found drops an English article before it (`an [account
 the verb of the sentence it is the subject of and the words that follow that verb (`[lawyer] presented to`,
 `[AUTO MECHANIC] ADMITTED WITH`): an occupation ends in no past-tense verb (a common English word
 ending in -ed, `common_words`) and no function word. A Chinese one takes the word for the worker it
-stopped before (`[計程車]司機`, `[便利商店]店員`: `OCCUPATION_HEADS_ZH`), unless another entity starts there.
+stopped before (`[計程車]司機`, `[便利商店]店員`: word list `occupation_heads_zh`), unless another entity starts there.
 """
 import re
 from typing import Optional
@@ -56,10 +56,10 @@ from spacy.tokens import Doc, Span
 from .common_words import common_words
 from .common_words_zh import common_words_zh, starts_with_surname, surnames_zh
 from .departments import chinese_department
-from .predicates import SCHOOL_LEVELS_ZH, TYPE_WORD_REACH, TYPE_WORDS_ZH, type_word_ending
+from .predicates import type_word_ending, type_words
 from .labels import LOCATION_LABELS, NAME_LABELS
 from .titles_zh import titles_after_name_zh
-from .wordlists import words
+from .wordlists import WordLists, compiled, words
 from .han import HAN_CHAR, HAN_RANGES
 
 LEADING_PREPOSITIONS = frozenset("至住於到往在去回")
@@ -70,22 +70,8 @@ LEADING_VERBS = frozenset("是讀念唸完與及跟")
 _COUNTED_PLACE = re.compile(r"一處|一家|一間|一所|一個|某|這家|那家|這間|那間")
 # After an institution's type word these go on into the sentence, never into the name.
 _AFTER_TYPE_WORD = frozenset("念讀唸便就時後前並也都又才再的了和與及跟畢")
-ACTIVITY_WORDS = ("住院", "就診", "急診", "看診", "門診", "回診", "戒酒", "戒毒", "治療", "開刀", "手術", "復健",
-                  "追蹤", "檢查", "工作", "上班", "打工", "就讀", "留學", "遊學", "出差", "旅遊", "度假", "長大",
-                  "出生", "定居", "居住", "流浪", "安排", "探視", "找", "看", "畢業", "肄業", "休學", "輟學", "退學",
-                  # home in a place (`返回[上海]家中`)
-                  "家中", "家裡",
-                  "研究所", "碩士班", "博士班", "職員", "員工", "期間", "時",
-                  # care the patient goes to a hospital for (`回[郭綜合]施打`, `於[高市聯醫]接受治療`)
-                  "施打", "打針", "注射", "接受", "領藥", "拿藥", "抽血", "洗腎", "複診", "就醫", "求診", "掛號", "插管",
-                  # a school's offices, staff and rooms (`[仁愛國中]學務處`, `[竹中]宿舍`, `[竹中]夜間部`)
-                  "學務處", "教務處", "訓導處", "輔導室", "導師", "教官", "宿舍", "夜間部", "日間部",
-                  # shifts of work (`在[全家]上大夜班`)
-                  "上大夜班", "上小夜班", "上夜班", "值班", "輪班")
 # A school's offices whose first character also ends a type word (中學, 大學): `[台中一中]學務處`.
 _OFFICES_AFTER_A_SCHOOL = frozenset({"學務處"})
-# Words ending in 學 that a NER span of a school may start inside (`入[學港大]`): what a student does.
-_STUDY_WORDS_BEFORE = frozenset({"入學", "就學", "休學", "復學", "退學", "轉學", "留學", "求學", "上學", "放學", "開學"})
 # A district of Taiwan is named by two characters and 區 (`歸仁區`, `前金區`); only the five directions
 # name one with a single character (`台中市[東區]`).
 _DISTRICT_CUT_SHORT = re.compile(f"[{HAN_RANGES}]區")
@@ -123,7 +109,7 @@ def trimmed_bounds(text: str, start: int, end: int) -> Optional[tuple]:
     year = _SCHOOL_YEAR.search(text, new_start, new_end)
     if year is not None and year.start() - new_start >= 2:
         new_end = year.start()
-    for word in ACTIVITY_WORDS:
+    for word in words("activity_words_zh"):
         cut = _activity_at_end(text, new_start, new_end, word)
         if cut:
             new_end -= cut
@@ -152,7 +138,7 @@ def _end_of_institution(text: str, start: int, end: int) -> int:
     follows its type word (`[高雄醫學大學與學長]`, `[南華大學便]`), else `end`."""
     for i in range(start + 3, end):
         # the type word's window only: a long span costs no more per character
-        if text[i] in _AFTER_TYPE_WORD and type_word_ending(text[max(start, i - TYPE_WORD_REACH):i]) is not None:
+        if text[i] in _AFTER_TYPE_WORD and type_word_ending(text[max(start, i - type_words().reach):i]) is not None:
             return i
     return end
 
@@ -182,16 +168,16 @@ def _after_type_word_before(text: str, start: int, end: int) -> int:
     institution's name (`[經營永興五金行]`, `經[營阿美早餐店]`) or inside a word for studying (`入[學港大]`),
     else `start`; at least two characters
     remain, and of an institution, more than its type word."""
-    for word in SCHOOL_LEVELS_ZH:
+    for word in type_words().school_levels_zh:
         for k in range(1, min(len(word), start + 1)):
             if text.startswith(word, start - k) and end - (start - k + len(word)) >= 2:
                 return start - k + len(word)
-    if start >= 1 and text[start - 1:start + 1] in _STUDY_WORDS_BEFORE and end - start - 1 >= 2:
+    if start >= 1 and text[start - 1:start + 1] in words("study_words_before_zh") and end - start - 1 >= 2:
         return start + 1  # `入[學港大]`: the span starts inside 入學
-    words = common_words_zh()
+    common = common_words_zh()
     for word_start in (start - 1, start):
         name_start = word_start + 2
-        if (word_start >= 0 and text[word_start:name_start] in words and name_start < end
+        if (word_start >= 0 and text[word_start:name_start] in common and name_start < end
                 and type_word_ending(text[name_start:end]) is not None):
             return name_start
     return start
@@ -262,9 +248,8 @@ def _name_bounds(text: str, start: int, end: int) -> Optional[tuple]:
 
 # The word for the worker that ends a Chinese occupation named by its trade or workplace (`計程車司機`,
 # `補習班老師`, `便利商店店員`, `保全人員`): annotation.md's PROFESSION takes it (`英語補習班老師`).
-OCCUPATION_HEADS_ZH = ("老闆娘", "工程師", "技術員", "作業員", "老師", "老闆", "司機", "技師", "師傅", "工人", "助理",
-                       "店員", "店長", "主任", "教練", "人員", "經理", "主管", "專員", "學徒", "職員", "員工")
-_OCCUPATION_HEAD_AFTER = re.compile("(?:" + "|".join(OCCUPATION_HEADS_ZH) + f")(?![{HAN_RANGES}])")
+def _occupation_head_after(lists: WordLists) -> "re.Pattern[str]":
+    return re.compile("(?:" + "|".join(lists["occupation_heads_zh"]) + f")(?![{HAN_RANGES}])")
 
 
 def profession_bounds(text: str, start: int, end: int) -> Optional[tuple]:
@@ -276,8 +261,8 @@ def profession_bounds(text: str, start: int, end: int) -> Optional[tuple]:
     if m is not None:
         new_start = m.end()
     new_end = _before_verb_phrase(text, new_start, new_end)
-    if HAN_CHAR.match(text[new_end - 1]) and not text[new_start:new_end].endswith(OCCUPATION_HEADS_ZH):
-        head = _OCCUPATION_HEAD_AFTER.match(text, new_end)
+    if HAN_CHAR.match(text[new_end - 1]) and not text[new_start:new_end].endswith(words("occupation_heads_zh")):
+        head = compiled(_occupation_head_after).match(text, new_end)
         if head is not None:
             new_end = head.end()
     return None if (new_start, new_end) == (start, end) else (new_start, new_end)
@@ -292,7 +277,6 @@ _ABBREVIATED = frozenset("rd st ave blvd ln dr hwy sec co inc ltd corp jr sr mt 
 # A Latin letter right before a Han character: an English name does not run on into Chinese
 # (`[Central Park橋]上`, `[Ya-Mei同意]`), save into the type word of a company named so (`SOGO百貨`).
 _SCRIPT_SEAM = re.compile(r"(?<=[A-Za-z.])(?=[" + HAN_RANGES + r"])")
-_TYPE_WORDS_ZH = frozenset(word for words in TYPE_WORDS_ZH.values() for word in words)
 
 
 def trimmed(doc: Doc, text: str, ent: Span, following: Optional[Span] = None) -> Optional[Span]:
@@ -311,7 +295,7 @@ def trimmed(doc: Doc, text: str, ent: Span, following: Optional[Span] = None) ->
                 last -= 1
     if ent.label_ in NAME_LABELS or ent.label_ in LOCATION_LABELS:
         seam = _SCRIPT_SEAM.search(text, ent.start_char, ent.end_char)
-        if seam is not None and text[seam.end():ent.end_char] not in _TYPE_WORDS_ZH:
+        if seam is not None and text[seam.end():ent.end_char] not in type_words().set_zh:
             while last - first > 1 and doc[last - 1].idx >= seam.end():
                 last -= 1
     if last - first > 1 and doc[first].text in _LEADING_PUNCTUATION:

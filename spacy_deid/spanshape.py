@@ -97,12 +97,12 @@ from .dates.nondates import (clock_time, hhmm, is_amount, is_number_or_range, un
 from .dates.numerals import NUMERAL_CHARS
 from .doctext import doc_text
 from .han import HAN_CHAR, has_han
-from .predicates import TYPE_WORDS_EN, TYPE_WORDS_ZH
+from .predicates import TypeWords
 from .labels import LOCATION_LABELS, NAME_LABELS, ORGANISATION_LABELS
 from .languages import spoken_language
 from .public_numbers import public_service_number
 from .titles_zh import titles_after_name
-from .wordlists import WordLists, compiled
+from .wordlists import WordLists, compiled, words
 
 _HAS_ALNUM = re.compile(r"[^\W_]")
 _HAS_DIGIT = re.compile(r"\d")
@@ -116,11 +116,6 @@ _COMPACT_DATE_LENGTHS = (6, 7, 8)
 # of four-digit groups with one of them is a shift (`1900-0700`, `1600-2400`).
 _CLOCK_TIME_RANGE = re.compile(r"[0-9]{4}[ ]?[-–~][ ]?[0-9]{4}")
 _HAS_ADDRESS = re.compile(r"(?i:://|www\.|[^\W_]@[^\W_])")
-FUNCTION_WORDS = frozenset("""
-the and for of to from with without by at into onto per via is was were are been being has have had does
-did not this that these those than its his her him they them their our your who whom which what when
-where why how
-""".split())
 
 
 def _date(text: str) -> bool:
@@ -164,7 +159,7 @@ def _digit(text: str) -> bool:
 def _can_name(text: str) -> bool:
     """What names, professions and places share: no web or mail address, not a function word, not
     clinical vocabulary."""
-    return (_HAS_ADDRESS.search(text) is None and text.strip().lower() not in FUNCTION_WORDS
+    return (_HAS_ADDRESS.search(text) is None and text.strip().lower() not in words("function_words_en")
             and not is_clinical_term(text) and not clinical_terms_joined(text))
 
 
@@ -194,48 +189,33 @@ def _name(text: str) -> bool:
     return _HAS_LETTER.search(text) is not None and _HAS_DIGIT.search(text) is None and _can_name(text)
 
 
-# Words for a person that say nothing of a trade (`a 45-year-old [woman]`, `Former [smoker]`, `個案`),
-# and for having none (`Occupation: [unemployed]`, `職業: [無業]`): no occupation, whatever slot a model
-# reads them in.
-_PERSON_NOUNS = frozenset("""
-woman women man men lady gentleman boy girl child children kid infant baby adult teenager adolescent
-male female person people individual patient pt smoker nonsmoker non-smoker drinker
-unemployed jobless retired retiree homeless
-女性 男性 女生 男生 女子 男子 病人 病患 患者 個案 案主 小孩 孩子 嬰兒 老人 長者 無業 失業 待業 退休 遊民
-""".split())
 
 
 # The last word of a place or business, which names where someone works, never what they do (`noodle
 # shop`, `convenience store`, `餐廳`): the institutions' type words, and the generic words for shops.
-_WORKPLACE_END = re.compile(
-    r"(?:(?<![A-Za-z])(?i:" + "|".join(re.escape(w) for words in TYPE_WORDS_EN.values() for w in words)
-    + r"|stores?|shops?|stalls?|factories|restaurants|markets|companies|business|plant|mall|school)|"
-    + "|".join(re.escape(w) for words in TYPE_WORDS_ZH.values() for w in words if len(w) > 1)
-    + r"|店|商店|超商|學校|工地)$")
+def _workplace_end(lists: WordLists) -> "re.Pattern[str]":
+    types = lists.compiled(TypeWords)
+    return re.compile(
+        r"(?:(?<![A-Za-z])(?i:" + "|".join(re.escape(w) for words in types.en.values() for w in words)
+        + r"|stores?|shops?|stalls?|factories|restaurants|markets|companies|business|plant|mall|school)|"
+        + "|".join(re.escape(w) for words in types.zh.values() for w in words if len(w) > 1)
+        + r"|店|商店|超商|學校|工地)$")
 
 
 def _generic_workplace(text: str) -> bool:
     """A place of work without a name: lower-case English or a common Chinese word (`noodle shop`,
     `早餐店`); a named one (`Lincoln High School`, `阿美早餐店`) is PHI of another label, kept for the
     overlap rather than dropped."""
-    if _WORKPLACE_END.search(text) is None:
+    if compiled(_workplace_end).search(text) is None:
         return False
     return text == text.lower() if text.isascii() else text in common_words_zh() or len(text) <= 2
 
 
-# The means of harm a psychiatric note names (`threatening neighbours with a knife`, `cut with a razor`,
-# `持水果刀`): objects, never a trade, though they stand where one does (`with a [knife]`, `as a [nurse]`).
-_MEANS_OF_HARM = frozenset("""
-knife knives gun guns pistol rifle blade blades razor razors scissors rope ropes cord belt bat hammer axe
-machete lighter
-菜刀 水果刀 美工刀 刀子 剪刀 繩子 皮帶 球棒 鐵鎚 槌子 打火機
-""".split())
-_NO_TRADE = _PERSON_NOUNS | _MEANS_OF_HARM
 
 
 def _profession(text: str) -> bool:
     stripped = text.strip()
-    return (_name(text) and stripped.casefold() not in _NO_TRADE and len(stripped) > 1
+    return (_name(text) and stripped.casefold() not in words("person_nouns_en", "person_nouns_zh", "means_of_harm_en", "means_of_harm_zh") and len(stripped) > 1
             and not _generic_workplace(stripped))
 
 
@@ -249,13 +229,10 @@ def _place(text: str) -> bool:
     return _can_name(text) and _proper(text)
 
 
-# Words for where someone is from that name no country (`[Foreign] caregiver`, `a local resident`).
-_NO_NATIONALITY = frozenset("foreign overseas local native domestic international alien immigrant migrant "
-                            "expatriate expat".split())
 
 
 def _nationality(text: str) -> bool:
-    return _place(text) and text.strip().casefold() not in _NO_NATIONALITY
+    return _place(text) and text.strip().casefold() not in words("no_nationality_en")
 
 
 def _organisation(text: str) -> bool:

@@ -8,6 +8,7 @@ import pytest
 import spacy
 from spacy.language import Language
 
+from spacy_deid.cues import CueRuleError
 from spacy_deid.relations import relation_label
 from spacy_deid.wordlists import (WordListError, WordLists, active_word_lists, current_word_lists,
                                   default_word_lists, read_word_list_files)
@@ -125,11 +126,24 @@ def test_a_broken_file_is_refused_naming_the_file_and_the_list(tmp_path, content
     assert "wife" not in str(err.value)  # names the list, not its words
 
 
-def test_a_file_that_drops_a_list_the_steps_read_is_refused(tmp_path):
+def test_a_list_the_files_lack_comes_from_the_package(tmp_path):
+    """A pipeline saved by a version with fewer lists, or a user's file that leaves one out, still runs."""
     path = tmp_path / "relations.json"
-    path.write_text('{"lists": {"kinship_en": ["wife"]}}', encoding="utf8")
-    with pytest.raises(WordListError, match=r"list\(s\) \[.*'kinship_zh'.*\] are missing"):
-        WordLists.from_path(path)
+    path.write_text('{"lists": {"kinship_en": ["godmother"]}}', encoding="utf8")
+    lists = WordLists.from_path(path)
+    assert lists["kinship_en"] == ("godmother",)
+    assert lists["kinship_zh"] == default_word_lists()["kinship_zh"]
+    assert lists.names == default_word_lists().names
+    saved = tmp_path / "saved"
+    saved.mkdir()
+    path.rename(saved / "relations.json")
+    assert WordLists.from_disk(saved).names == default_word_lists().names
+    with active_word_lists(WordLists.from_disk(saved)):
+        assert relation_label(GODMOTHER, *NAME) == "FAMILY"
+        wife = "Seen with his wife Mary Chen today."
+        name = (wife.index("Mary"), wife.index(" today"))
+        assert relation_label(wife, *name) is None  # `wife` is no longer a word of the list
+    assert relation_label(wife, *name) == "FAMILY"
 
 
 def test_a_list_name_is_unique_across_files(tmp_path):
@@ -150,3 +164,42 @@ def test_lists_round_trip_through_a_folder_and_stale_files_go(tmp_path):
     assert [f.name for f in read_word_list_files(folder)] == sorted(f.name for f in back.files)
     with pytest.raises(WordListError, match="no such word list file"):
         read_word_list_files(tmp_path / "missing")
+
+
+SECRETARY = "今天與許幹事討論"  # 幹事 (an officer, a secretary) is no title of the packaged lists
+
+
+@Language.component("fake_ner_for_titled_surname")
+def fake_ner_for_titled_surname(doc):
+    """Stands in for a trained NER that read a surname and its title as a business."""
+    start = doc.text.find("許幹事")
+    if start >= 0:
+        doc.ents = [doc.char_span(start, start + 3, label="GENERAL_BUSINESS")]
+    return doc
+
+
+def test_cue_rules_read_the_pipelines_word_lists(tmp_path):
+    """The `titles` cue rules name the title lists (`"lists"`), so one edit of a list reaches the rules."""
+    nlp = deid_after("fake_ner_for_titled_surname", note_steps=["titles"])
+    assert _labels(nlp, SECRETARY) == [("許幹事", "GENERAL_BUSINESS")]
+    nlp.to_disk(tmp_path / "p")
+    _add_word(tmp_path / "p" / "deid" / "word_lists" / "titles.json", "other_titles_zh", "幹事")
+    edited = spacy.load(tmp_path / "p")
+    assert _labels(edited, SECRETARY) == [("許", "PERSON")]
+    assert _labels(nlp, SECRETARY) == [("許幹事", "GENERAL_BUSINESS")]  # the other pipeline's lists stand
+
+
+def test_a_cue_rule_naming_a_list_the_pipeline_lacks_is_refused_naming_rule_and_list(tmp_path):
+    rules = tmp_path / "mine.json"
+    rules.write_text(json.dumps({"rules": [{
+        "id": "officer_title", "group": "titles", "labels": ["GENERAL_BUSINESS"], "yields": "PERSON",
+        "end_before": {"lists": ["officer_titles_zh"], "min_length": 1, "max_length": 2, "closes": True}}]}),
+        encoding="utf8")
+    nlp = deid_after("fake_ner_for_titled_surname", note_steps=["titles"])
+    with pytest.raises(CueRuleError, match=r"mine.json: cue rule 'officer_title': .*no word list 'officer_titles_zh'"):
+        nlp.get_pipe("deid").initialize(cue_rules=rules)
+    # a user's word lists may hold the list the rule names
+    lists = tmp_path / "officers.json"
+    lists.write_text('{"lists": {"officer_titles_zh": ["幹事"]}}', encoding="utf8")
+    nlp.get_pipe("deid").initialize(cue_rules=rules, word_lists=lists)
+    assert _labels(nlp, SECRETARY) == [("許", "PERSON")]

@@ -9,7 +9,7 @@ import re
 from typing import FrozenSet, Optional
 
 from ..common_words_zh import surnames_zh
-from ..predicates import TYPE_WORDS_EN
+from ..predicates import TypeWords
 from ..relations import MD_AFTER, relation_after
 from ..titles_zh import titles_after_name, titles_after_name_zh
 from ..wordlists import WordLists, compiled
@@ -18,14 +18,18 @@ _PHYSICIAN_TITLE = re.compile(r"(?<![A-Za-z])(?:Dr|DR|Doctor)\.?[ ]?$")
 _OTHER_TITLE = re.compile(r"(?<![A-Za-z])(?:(?:Mr|Mrs|MRS|Ms|Miss|Mx)\.?[ ]|(?:Mr|Mrs|Ms|Mx)\.)$")
 _PHYSICIAN_AFTER = re.compile(MD_AFTER)
 _STAFF_AFTER = re.compile(r",?[ ](?:RN|LPN|NP|CNA|MSW|LCSW|PA-C)(?![A-Za-z])")
-_INSTITUTION_WORD = re.compile(r"(?i:(?<![A-Za-z])(?:" + "|".join(
-    re.escape(w) for words in TYPE_WORDS_EN.values() for w in sorted(words, key=len, reverse=True)) + r")(?![A-Za-z]))")
 _WINDOW = 8
+
+
+def _institution_word(lists: WordLists) -> "re.Pattern[str]":
+    return re.compile(r"(?i:(?<![A-Za-z])(?:" + "|".join(
+        re.escape(w) for words in lists.compiled(TypeWords).en.values() for w in sorted(words, key=len, reverse=True))
+        + r")(?![A-Za-z]))")
 
 
 def names_an_institution(text: str) -> bool:
     """Does `text` hold an English type word of an institution (`Clinic`, `Hospital`, `University`)?"""
-    return _INSTITUTION_WORD.search(text) is not None
+    return compiled(_institution_word).search(text) is not None
 
 
 def person_label(text: str, start: int, end: int) -> Optional[str]:

@@ -13,7 +13,8 @@ falling back to `yields`, or without `yields` holding only where the labeller sa
 rules that hold, only those of the highest `priority` (default 0) vote (`Dr` before a name outranks a
 relation word after it).
 Compare medspaCy's ConText rules (literal, direction, window) and Presidio's context words; here a cue
-is literal words, slot sequences (`[["transferred", "referred"], ["from", "to"]]`: one word of each
+is literal words, the words of the pipeline's word lists (`lists`: `["honorifics_zh"]`, `spacy_deid.wordlists`,
+so rules and steps read one vocabulary), slot sequences (`[["transferred", "referred"], ["from", "to"]]`: one word of each
 slot, a space between) and regex fragments (`{{DEPT_ZH}}`: a fragment of the file's own `fragments`
 or of the shipped pattern files; `{{HAN}}`: the Han character ranges); `gap` is what stands between cue
 and span (`none`, `space`, `optional_space`), `alone` (default true) keeps a Latin letter from being
@@ -32,6 +33,7 @@ from ..labels import CATEGORY_OF, LABELS
 from ..predicates import known_place, not_name_like, typed_otherwise
 from ..relations import relation_label
 from .people import institution, not_latin_capital, not_surname_zh, relation_after_at
+from ..wordlists import WordLists, default_word_lists
 from ..rules.loading import default_fragment
 
 try:  # Python >= 3.11
@@ -56,7 +58,7 @@ _LATIN = re.compile(r"[A-Za-z]")
 
 RULE_KEYS = ("id", "group", "labels", "not_labels", "before", "after", "line_start", "end_before", "unless",
              "yields", "yields_from", "keep_labels", "priority", "description")
-CUE_KEYS = ("words", "sequences", "regex", "ignore_case", "alone", "gap", "window", "not_followed_by")
+CUE_KEYS = ("words", "lists", "sequences", "regex", "ignore_case", "alone", "gap", "window", "not_followed_by")
 END_BEFORE_KEYS = CUE_KEYS + ("min_length", "max_length", "closes")
 LINE_KEYS = ("regex", "ignore_case", "reach")
 
@@ -128,6 +130,7 @@ class Cue:
     gap) and `after` cues start where it ends."""
 
     words: Tuple[str, ...] = ()
+    lists: Tuple[str, ...] = ()  # word lists of the pipeline (`spacy_deid.wordlists`), their words cues too
     sequences: Tuple[Tuple[Union[str, Tuple[str, ...]], ...], ...] = ()
     regex: str = ""
     ignore_case: bool = False
@@ -136,8 +139,15 @@ class Cue:
     window: int = DEFAULT_WINDOW
     not_followed_by: Tuple[str, ...] = ()
 
-    def pattern(self, side: str, fragments: Dict[str, str]) -> str:
-        alternatives = _alternatives(self.words, self.alone, side)
+    def pattern(self, side: str, fragments: Dict[str, str], word_lists: Optional[WordLists] = None) -> str:
+        """The cue's regex, its `lists` read from `word_lists` (None: the packaged lists, a list they
+        lack left out: a rule may name a list only a user's word lists hold)."""
+        if word_lists is None:
+            known = default_word_lists().names
+            listed = default_word_lists().words(*[name for name in self.lists if name in known])
+        else:
+            listed = word_lists.words(*self.lists)
+        alternatives = _alternatives(self.words + listed, self.alone, side)
         for sequence in self.sequences:
             slots = []
             for i, slot in enumerate(sequence):
@@ -161,6 +171,8 @@ class Cue:
         out: Dict[str, Any] = {}
         if self.words:
             out["words"] = list(self.words)
+        if self.lists:
+            out["lists"] = list(self.lists)
         if self.sequences:
             out["sequences"] = [[s if isinstance(s, str) else list(s) for s in seq] for seq in self.sequences]
         if self.regex:
@@ -298,6 +310,7 @@ def _cue(item: Any, side: str, fragments: Dict[str, str], keys: Sequence[str] = 
     if gap not in GAPS:
         raise ValueError(f"{side!r}: gap must be one of {list(GAPS)}")
     cue = Cue(words=_strings(item["words"], f"{side!r}.words") if "words" in item else (),
+              lists=_strings(item["lists"], f"{side!r}.lists") if "lists" in item else (),
               sequences=tuple(sequences), regex=item.get("regex", ""),
               ignore_case=bool(item.get("ignore_case", False)), alone=bool(item.get("alone", True)), gap=gap,
               window=_window(item.get("window", DEFAULT_WINDOW), f"{side!r}.window"),
@@ -305,8 +318,8 @@ def _cue(item: Any, side: str, fragments: Dict[str, str], keys: Sequence[str] = 
               if "not_followed_by" in item else ())
     if cue.not_followed_by and side == "before":
         raise ValueError("'before': not_followed_by reads after the cue, where the span starts")
-    if not (cue.words or cue.sequences or cue.regex):
-        raise ValueError(f"{side!r}: give words, sequences or a regex")
+    if not (cue.words or cue.lists or cue.sequences or cue.regex):
+        raise ValueError(f"{side!r}: give words, lists, sequences or a regex")
     _compile_checked(cue.pattern("before" if side == "before" else "after", fragments), f"{side!r}")
     return cue
 

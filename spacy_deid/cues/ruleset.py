@@ -19,6 +19,7 @@ from importlib import resources
 from pathlib import Path
 from typing import Any, Dict, Iterable, List, Optional, Sequence, Tuple, Union
 
+from ..wordlists import WordLists, current_word_lists
 from .rule import LABELLERS, PREDICATES, CueRule, CueRuleError, expand, rule_from_dict
 
 FILE_KEYS = ("description", "fragments", "rules")
@@ -145,7 +146,7 @@ class _Compiled:
         return True
 
 
-def _compile(rule: CueRule, fragments: Dict[str, str]) -> _Compiled:
+def _compile(rule: CueRule, fragments: Dict[str, str], lists: WordLists) -> _Compiled:
     cut = rule.end_before
     line = None
     if rule.line_start is not None:
@@ -153,30 +154,46 @@ def _compile(rule: CueRule, fragments: Dict[str, str]) -> _Compiled:
         line = re.compile(expand(rule.line_start.regex, fragments), flags)
     return _Compiled(
         rule,
-        re.compile(rule.before.pattern("before", fragments)) if rule.before else None,
+        re.compile(rule.before.pattern("before", fragments, lists)) if rule.before else None,
         rule.before.window if rule.before else 0,
-        re.compile(rule.after.pattern("after", fragments)) if rule.after else None,
+        re.compile(rule.after.pattern("after", fragments, lists)) if rule.after else None,
         rule.after.window if rule.after else 0,
         line, rule.line_start.reach if rule.line_start else 0,
-        re.compile(cut.cue.pattern("after", fragments)) if cut else None, cut.cue.window if cut else 0)
+        re.compile(cut.cue.pattern("after", fragments, lists)) if cut else None, cut.cue.window if cut else 0)
 
 
 class CueRuleSet:
-    """The rules of some rule files, compiled, by group and by the label they read."""
+    """The rules of some rule files, by group and by the label they read, compiled once for each set of
+    word lists they run with (a rule's `lists` are the lists in force: `spacy_deid.wordlists`)."""
 
     def __init__(self, files: Iterable[CueFile] = ()):
         self.files: List[CueFile] = list(files)
         seen: Dict[str, str] = {}
-        self._by_group: Dict[str, Dict[str, List[_Compiled]]] = {}
         for cue_file in self.files:
             for rule in cue_file.rules:
                 if rule.id in seen:
                     raise CueRuleError(f"{cue_file.name}: cue rule {rule.id!r}: id already used in {seen[rule.id]}")
                 seen[rule.id] = cue_file.name
-                compiled = _compile(rule, cue_file.fragments)
-                by_label = self._by_group.setdefault(rule.group, {})
+        self._groups = sorted({rule.group for rule in self.rules})
+
+    def compiled_for(self, lists: WordLists) -> Dict[str, Dict[str, List["_Compiled"]]]:
+        """group -> label -> the compiled rules that read it, with `lists`' words; a rule that names a
+        list `lists` lack is refused, naming the file, the rule and the list."""
+        by_group: Dict[str, Dict[str, List[_Compiled]]] = {}
+        for cue_file in self.files:
+            for rule in cue_file.rules:
+                try:
+                    compiled = _compile(rule, cue_file.fragments, lists)
+                except KeyError as err:
+                    raise CueRuleError(f"{cue_file.name}: cue rule {rule.id!r}: {err.args[0]}") from None
+                by_label = by_group.setdefault(rule.group, {})
                 for label in rule.labels:
                     by_label.setdefault(label, []).append(compiled)
+        return by_group
+
+    @property
+    def _by_group(self) -> Dict[str, Dict[str, List["_Compiled"]]]:
+        return current_word_lists().compiled(self.compiled_for)
 
     @classmethod
     def default(cls) -> "CueRuleSet":
@@ -194,7 +211,7 @@ class CueRuleSet:
 
     @property
     def groups(self) -> List[str]:
-        return sorted(self._by_group)
+        return list(self._groups)
 
     def __len__(self) -> int:
         return len(self.rules)

@@ -106,6 +106,11 @@ class Deid:
     def cue_rules(self, rules: CueRuleSet) -> None:
         self.refine.cue_rules = rules
 
+    def _compile_cue_rules(self) -> None:
+        """Compile the cue rules with the word lists now, so that a rule naming a list the lists lack is
+        refused when the pipeline is set up, not at its first note."""
+        self.word_lists.compiled(self.cue_rules.compiled_for)
+
     # -- processing -----------------------------------------------------------------------------
     def recognize(self, doc: Doc) -> Doc:
         """Find PHI: the entities already in `doc.ents` (a trained NER), the rules' and the date
@@ -185,6 +190,7 @@ class Deid:
             self.cue_rules = CueRuleSet.from_path(cue_rules)
         if word_lists:
             self.word_lists = WordLists.from_path(word_lists)
+        self._compile_cue_rules()
         if principles:
             self.principles = PrincipleMatcher(read_principles(principles))
         if prototypes and get_examples is not None and nlp is not None:
@@ -227,6 +233,7 @@ class Deid:
             self.cue_rules = CueRuleSet.from_disk(path / CUE_RULES_DIR)
         if (path / WORD_LISTS_DIR).is_dir():
             self.word_lists = WordLists.from_disk(path / WORD_LISTS_DIR)
+        self._compile_cue_rules()
         for part, comp in self.parts.items():
             if hasattr(comp, "from_disk") and (path / part).exists():
                 comp.from_disk(path / part, exclude=exclude)
@@ -248,6 +255,7 @@ class Deid:
             self.cue_rules = CueRuleSet.from_dicts(data[CUE_RULES_DIR], source="deid bytes: ")
         if WORD_LISTS_DIR in data:
             self.word_lists = WordLists.from_dicts(data[WORD_LISTS_DIR], source="deid bytes: ")
+        self._compile_cue_rules()
         for part, comp in self.parts.items():
             if part in data and hasattr(comp, "from_bytes"):
                 comp.from_bytes(data[part], exclude=exclude)

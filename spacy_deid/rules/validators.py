@@ -7,16 +7,16 @@ config (`validators = {"@misc": "spacy_deid.DefaultValidators.v1"}`), so a hospi
 """
 import ipaddress
 import re
-from typing import Callable, Dict, Iterator, Optional
+from typing import Callable, Dict, Iterator, Optional, Tuple
 
 from spacy.util import registry
 
 from ..clinical_terms import inside_clinical_term, is_clinical_term
 from ..cues import cue_frame
-from ..departments import VISIT_WORDS_ZH, cut_into_department, department_start
-from ..place_names_zh import NOT_HOSPITAL_NAMES_ZH, named_place_zh, validate_employer_zh, validate_school_zh
-from ..predicates import SCHOOL_LEVELS_ZH
-from ..spanedges import ACTIVITY_WORDS
+from ..departments import cut_into_department, department_start
+from ..place_names_zh import named_place_zh, validate_employer_zh, validate_school_zh
+from ..predicates import type_words
+from ..wordlists import WordLists, compiled, words
 
 Validator = Callable[[str, int, int], Optional[bool]]
 
@@ -246,7 +246,7 @@ def validate_place_name(text: str, start: int, end: int) -> Optional[bool]:
     # nor is one that starts inside the school level before it (`國[中國]文`, `高[中國]語`: 國中, 高中).
     if inside_clinical_term(text, start, end):
         return False
-    return False if start > 0 and text[start - 1:start + 1] in SCHOOL_LEVELS_ZH else None
+    return False if start > 0 and text[start - 1:start + 1] in type_words().school_levels_zh else None
 
 
 # After a specialty's name, words that make it a field of medicine, not a hospital's unit (`精神科藥物`,
@@ -262,9 +262,12 @@ _TREATMENT_AFTER_ZH = ("治療", "手術", "處置", "療法")
 # `內科治療`, `精神科醫師`, `收` of `收費`), or its ward.
 _SPEAKER_BEFORE = re.compile(r"(?:醫師|醫生|民眾|家屬|病人|病患|患者|個管師|護理師|護士|社工)[ ]?[：:]")
 _TURN_WINDOW = 160
+def _department_after_zh(lists: WordLists) -> Tuple[str, ...]:
+    return tuple(w for w in lists["visit_words_zh"] if w not in ("收", "治療", "主任", "醫師")) + ("病房",)
+
+
 _DEPARTMENT_BEFORE_ZH = ("本院", "貴院", "該院", "科別", "科室", "經", "轉", "轉入", "轉至", "轉到", "轉介至", "轉介到",
                          "會診", "照會", "入", "住", "住進", "收入")
-_DEPARTMENT_AFTER_ZH = tuple(w for w in VISIT_WORDS_ZH if w not in ("收", "治療", "主任", "醫師")) + ("病房",)
 _FIELD_SEPARATORS = " \t:："
 
 
@@ -283,7 +286,7 @@ def validate_department_zh(text: str, start: int, end: int) -> Optional[bool]:
         return False
     if _in_a_dialogue_turn(text, start):
         before = text[max(0, start - 8):start].rstrip(_FIELD_SEPARATORS)
-        return before.endswith(_DEPARTMENT_BEFORE_ZH) or text.startswith(_DEPARTMENT_AFTER_ZH, end)
+        return before.endswith(_DEPARTMENT_BEFORE_ZH) or text.startswith(compiled(_department_after_zh), end)
     line_start = start == 0 or text[start - 1] == "\n"
     return not (line_start and text[end:end + 2].lstrip(" ")[:1] in (":", "："))
 
@@ -334,10 +337,10 @@ def validate_care_place_zh(text: str, start: int, end: int) -> Optional[bool]:
     # hospital (`在[台北市馬偕]住院`), the start of a department (`至[光田職能]治療科就診`) or an act of care
     # (`在[愛爾蘭接受]洗腎`, `在[新光插管]住院`); none of those is one hospital's name.
     name = text[start:end]
-    if (len(name) >= 4 and name[2] in "市縣") or name.endswith(ACTIVITY_WORDS) \
+    if (len(name) >= 4 and name[2] in "市縣") or name.endswith(words("activity_words_zh")) \
             or cut_into_department(text, start, end) is not None:
         return False
-    return named_place_zh(name, NOT_HOSPITAL_NAMES_ZH, "HOSPITAL")
+    return named_place_zh(name, words("not_hospital_names_zh"), "HOSPITAL")
 
 
 # How far either side of a candidate, within its line, the case of the writing is read: a note written

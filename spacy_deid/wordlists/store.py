@@ -3,8 +3,9 @@ knowledge engineer can edit (`resources/word_lists/*.json`), saved with a pipeli
 
 A file holds `{"description": ..., "lists": {NAME: [word, ...]}}`; a list's name ends in its language
 (`kinship_zh`, `kinship_en`). List names are unique across a set. A user's file or folder
-(`deid.initialize(word_lists=PATH)`) replaces the packaged file of the same name and adds the others; the
-result must still hold every packaged list, since the steps read them by name.
+(`deid.initialize(word_lists=PATH)`) replaces the packaged file of the same name and adds the others.
+The steps read the packaged lists by name, so a packaged list that no file read holds is taken from the
+package (`completed`): a pipeline saved by a version that had fewer lists still loads.
 
 WHY the compiled forms live on the set (`compiled`): the steps build regexes and sorted tuples from the
 lists once per set, not per note, and two pipelines in one process keep their own.
@@ -89,10 +90,23 @@ def _default_files() -> Tuple[WordListFile, ...]:
                  for entry in sorted(folder.iterdir(), key=lambda p: p.name) if entry.name.endswith(".json"))
 
 
+def completed(files: Sequence[WordListFile]) -> List[WordListFile]:
+    """`files`, and every packaged list none of them holds: added to the file of its packaged file's name,
+    or in that file of its own."""
+    held = {name for f in files for name in f.lists}
+    out = {f.name: WordListFile(f.name, f.description, dict(f.lists)) for f in files}
+    for packaged in _default_files():
+        missing = {name: words for name, words in packaged.lists.items() if name not in held}
+        if missing:
+            target = out.setdefault(packaged.name, WordListFile(packaged.name, packaged.description))
+            target.lists.update(missing)
+    return [out[name] for name in sorted(out)]
+
+
 class WordLists:
     """The lists of some word list files, by name, with the forms steps compile from them."""
 
-    def __init__(self, files: Iterable[WordListFile] = (), required: Iterable[str] = ()):
+    def __init__(self, files: Iterable[WordListFile] = ()):
         self.files: List[WordListFile] = list(files)
         self._lists: Dict[str, Tuple[str, ...]] = {}
         seen: Dict[str, str] = {}
@@ -102,11 +116,8 @@ class WordLists:
                     raise WordListError(f"{word_file.name}: list {name!r}: name already used in {seen[name]}")
                 seen[name] = word_file.name
                 self._lists[name] = words
-        missing = sorted(set(required) - set(self._lists))
-        if missing:
-            raise WordListError(f"word lists: the list(s) {missing} are missing; the recognition steps read "
-                                f"them (see spacy_deid/resources/word_lists/)")
         self._compiled: Dict[Callable[["WordLists"], Any], Any] = {}
+        self._joined: Dict[Tuple[str, ...], Tuple[str, ...]] = {}
 
     @classmethod
     def from_path(cls, path: Union[str, Path], over_defaults: bool = True) -> "WordLists":
@@ -116,7 +127,7 @@ class WordLists:
             by_name = {f.name: f for f in _default_files()}
             by_name.update({f.name: f for f in files})
             files = [by_name[name] for name in sorted(by_name)]
-        return cls(files, required=default_word_lists().names)
+        return cls(completed(files))
 
     @property
     def names(self) -> List[str]:
@@ -129,8 +140,10 @@ class WordLists:
             raise KeyError(f"no word list {name!r}; lists: {', '.join(self.names)}") from None
 
     def words(self, *names: str) -> Tuple[str, ...]:
-        """The words of the lists `names`, in order, each word once."""
-        return tuple(dict.fromkeys(word for name in names for word in self[name]))
+        """The words of the lists `names`, in order, each word once (built once per set and names)."""
+        if names not in self._joined:
+            self._joined[names] = tuple(dict.fromkeys(word for name in names for word in self[name]))
+        return self._joined[names]
 
     def compiled(self, build: Callable[["WordLists"], T]) -> T:
         """What `build` makes of these lists (a regex, a sorted tuple), built once per set."""
@@ -144,8 +157,8 @@ class WordLists:
 
     @classmethod
     def from_dicts(cls, data: Dict[str, Any], source: str = "") -> "WordLists":
-        return cls((parse_word_list_file(item, name, f"{source}{name}") for name, item in sorted(data.items())),
-                   required=default_word_lists().names)
+        return cls(completed([parse_word_list_file(item, name, f"{source}{name}")
+                              for name, item in sorted(data.items())]))
 
     def to_disk(self, folder: Union[str, Path]) -> None:
         """One editable JSON file per word list file; files of the folder no longer in the set are removed."""
@@ -159,7 +172,7 @@ class WordLists:
 
     @classmethod
     def from_disk(cls, folder: Union[str, Path]) -> "WordLists":
-        return cls(read_word_list_files(folder), required=default_word_lists().names)
+        return cls(completed(read_word_list_files(folder)))
 
 
 @lru_cache(maxsize=1)
