@@ -18,7 +18,15 @@ the lexicons and Faker hold Taiwan's names and places, not the transliterated fo
 caregivers and spouses or the brands and employers that wordfreq's list is full of. Needs
 `pip install wordfreq faker jieba` (build time only; none is a dependency).
 
-    python scripts/build_common_words.py [--size 20000] [--size-zh 20000]
+The English list also takes the words real clinical prose writes in lower case: every word of letters
+that `assets/clinical_text/mtsamples_lines.txt` (MTSamples transcriptions, CC0; see that folder's
+README) writes in lower case at least `--clinical-min-count` times, less the same names and places.
+WHY: wordfreq counts general text, so chart words (`extremities`, `hepatic`, `fullness`) are not in
+its top words, and in a note typed in capitals a model calls them names; their lower-case use in real
+notes says they are ordinary words. Twice, not once, so that a single typo or lower-cased name is not
+taken.
+
+    python scripts/build_common_words.py [--size 20000] [--size-zh 20000] [--clinical-min-count 2]
 """
 import argparse
 import gzip
@@ -40,6 +48,8 @@ from spacy_deid.lexicons import load
 RESOURCES = Path(__file__).resolve().parent.parent / "spacy_deid" / "resources"
 OUT = RESOURCES / "common_words_en.txt"
 OUT_ZH = RESOURCES / "common_words_zh.txt"
+CLINICAL_TEXT = Path(__file__).resolve().parent.parent / "assets" / "clinical_text" / "mtsamples_lines.txt"
+_LETTERS = re.compile(r"[A-Za-z]+")
 # English-speaking locales, the romanized names of the Chinese ones, and the countries Taiwan's foreign
 # caregivers and spouses come from (Indonesia, Vietnam, the Philippines) and other Latin-script ones.
 NAME_LOCALES = ("en_US", "en_GB", "en_AU", "en_CA", "en_IE", "en_NZ", "en_IN", "en_PH", "zh_TW", "zh_CN",
@@ -163,20 +173,36 @@ def build_zh(size: int) -> None:
     print(f"{len(words)} forms of {len(kept)} Chinese words written to {OUT_ZH}")
 
 
+def clinical_lower_words(path: Path, min_count: int) -> Set[str]:
+    """The words of letters `path` writes in lower case at least `min_count` times (one-letter words aside)."""
+    counts: Dict[str, int] = {}
+    for word in _LETTERS.findall(path.read_text(encoding="utf8")):
+        if word.islower() and len(word) > 1:
+            counts[word] = counts.get(word, 0) + 1
+    return {word for word, count in counts.items() if count >= min_count}
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--size", type=int, default=20000, help="Most frequent English words to start from.")
     parser.add_argument("--size-zh", type=int, default=20000, help="Most frequent Chinese words to start from.")
+    parser.add_argument("--clinical-min-count", type=int, default=2,
+                        help="Lower-case uses in the clinical text a word needs to be taken.")
     args = parser.parse_args()
     build_zh(args.size_zh)
     excluded = name_and_place_words() | faker_names()
-    words = sorted({w for w in top_n_list("en", args.size) if _WORD.fullmatch(w) and len(w) > 1} - excluded)
+    general = {w for w in top_n_list("en", args.size) if _WORD.fullmatch(w) and len(w) > 1}
+    clinical = clinical_lower_words(CLINICAL_TEXT, args.clinical_min_count)
+    words = sorted((general | clinical) - excluded)
     header = (f"# The {args.size} most frequent English words of wordfreq (https://github.com/rspeer/wordfreq),\n"
-              "# licensed CC-BY-SA 4.0, less one-letter words and every word of a name or place value of the\n"
-              "# package's lexicons and of Faker's name and place lists. Built by scripts/build_common_words.py;\n"
-              "# read by spacy_deid.common_words. This file, as a derivative of wordfreq, is CC-BY-SA 4.0.\n")
+              "# licensed CC-BY-SA 4.0, and the words MTSamples' clinical transcriptions (CC0,\n"
+              f"# assets/clinical_text/) write in lower case at least {args.clinical_min_count} times, less one-letter\n"
+              "# words and every word of a name or place value of the package's lexicons and of Faker's name\n"
+              "# and place lists. Built by scripts/build_common_words.py; read by spacy_deid.common_words.\n"
+              "# This file, as a derivative of wordfreq, is CC-BY-SA 4.0.\n")
     OUT.write_text(header + "\n".join(words) + "\n", encoding="utf8")
-    print(f"{len(words)} words written to {OUT} ({len(excluded)} name and place words excluded)")
+    print(f"{len(words)} words written to {OUT} ({len(clinical - general - excluded)} from the clinical text; "
+          f"{len(excluded)} name and place words excluded)")
 
 
 if __name__ == "__main__":

@@ -6,7 +6,6 @@ from pathlib import Path
 
 import pytest
 import spacy
-from spacy.language import Language
 from spacy.tokens import Span
 
 import spacy_deid
@@ -14,23 +13,18 @@ from spacy_deid.cues import CueRuleError, CueRuleSet, check_linear, default_cue_
 from spacy_deid.refine import RefineStage
 
 from linear import assert_linear
-from ner_spans import deid_after
+from ner_spans import deid_after, register_fake_ner
 
 WORKS = "他在鼎泰豐上班三年"
 MOONLIGHTS = "他在鼎泰豐兼差三年"  # 兼差 (a side job) is no word of work of the packaged rules
 
 
-@Language.component("fake_ner_for_cue_rules")
-def fake_ner_for_cue_rules(doc):
-    """Stands in for a trained NER that called a company a city."""
-    start = doc.text.find("鼎泰豐")
-    if start >= 0:
-        doc.ents = [doc.char_span(start, start + 3, label="CITY")]
-    return doc
+# Stands in for a trained NER that called a company a city.
+CITY_NER = register_fake_ner("fake_ner_for_cue_rules", "鼎泰豐", "CITY")
 
 
 def _pipeline(steps=("workplaces",)):
-    return deid_after("fake_ner_for_cue_rules", note_steps=list(steps))
+    return deid_after(CITY_NER, note_steps=list(steps))
 
 
 def _labels(nlp, text):

@@ -6,27 +6,21 @@ from pathlib import Path
 
 import pytest
 import spacy
-from spacy.language import Language
 
 from spacy_deid.cues import CueRuleError
 from spacy_deid.relations import relation_label
 from spacy_deid.wordlists import (WordListError, WordLists, active_word_lists, current_word_lists,
                                   default_word_lists, read_word_list_files)
 
-from ner_spans import deid_after
+from ner_spans import deid_after, register_fake_ner
 
 # `godmother` is no relation word of the packaged lists: a name after it says nothing of FAMILY.
 GODMOTHER = "Seen with his godmother Mary Chen today."
 NAME = (GODMOTHER.index("Mary"), GODMOTHER.index(" today"))
 
 
-@Language.component("fake_ner_for_word_lists")
-def fake_ner_for_word_lists(doc):
-    """Stands in for a trained NER that called the godmother the patient."""
-    start = doc.text.find("Mary Chen")
-    if start >= 0:
-        doc.ents = [doc.char_span(start, start + len("Mary Chen"), label="PATIENT")]
-    return doc
+# Stands in for a trained NER that called the godmother the patient.
+GODMOTHER_NER = register_fake_ner("fake_ner_for_word_lists", "Mary Chen", "PATIENT")
 
 
 def _labels(nlp, text):
@@ -65,7 +59,7 @@ def test_lists_in_force_change_what_the_steps_read(tmp_path):
 
 
 def test_a_saved_pipeline_carries_its_lists_and_an_edited_list_changes_the_output(tmp_path):
-    nlp = deid_after("fake_ner_for_word_lists", note_steps=["relations"])
+    nlp = deid_after(GODMOTHER_NER, note_steps=["relations"])
     assert _labels(nlp, GODMOTHER) == [("Mary Chen", "PATIENT")]
     nlp.to_disk(tmp_path / "p")
     saved = tmp_path / "p" / "deid" / "word_lists" / "relations.json"
@@ -81,7 +75,7 @@ def test_a_saved_pipeline_carries_its_lists_and_an_edited_list_changes_the_outpu
     # the edited lists travel on: saved again, and through bytes
     edited.to_disk(tmp_path / "q")
     assert _labels(spacy.load(tmp_path / "q"), GODMOTHER) == [("Mary Chen", "FAMILY")]
-    fresh = deid_after("fake_ner_for_word_lists", note_steps=["relations"])
+    fresh = deid_after(GODMOTHER_NER, note_steps=["relations"])
     fresh.get_pipe("deid").from_bytes(edited.get_pipe("deid").to_bytes())
     assert _labels(fresh, GODMOTHER) == [("Mary Chen", "FAMILY")]
 
@@ -92,14 +86,14 @@ def test_initialize_reads_a_users_file_over_the_packaged_ones(tmp_path):
     data = default_word_lists().to_dicts()["relations.json"]
     data["lists"]["kinship_en"].append("godmother")
     (user / "relations.json").write_text(json.dumps(data, ensure_ascii=False), encoding="utf8")
-    nlp = deid_after("fake_ner_for_word_lists", note_steps=["relations"])
+    nlp = deid_after(GODMOTHER_NER, note_steps=["relations"])
     nlp.get_pipe("deid").initialize(word_lists=user)
     assert _labels(nlp, GODMOTHER) == [("Mary Chen", "FAMILY")]
     assert "titles.json" in {f.name for f in nlp.get_pipe("deid").word_lists.files}  # the others stay
 
 
 def test_a_pipeline_saved_without_lists_keeps_the_packaged_ones(tmp_path):
-    nlp = deid_after("fake_ner_for_word_lists", note_steps=["relations"])
+    nlp = deid_after(GODMOTHER_NER, note_steps=["relations"])
     nlp.to_disk(tmp_path / "p")
     folder = tmp_path / "p" / "deid" / "word_lists"
     for path in folder.iterdir():
@@ -169,18 +163,13 @@ def test_lists_round_trip_through_a_folder_and_stale_files_go(tmp_path):
 SECRETARY = "今天與許幹事討論"  # 幹事 (an officer, a secretary) is no title of the packaged lists
 
 
-@Language.component("fake_ner_for_titled_surname")
-def fake_ner_for_titled_surname(doc):
-    """Stands in for a trained NER that read a surname and its title as a business."""
-    start = doc.text.find("許幹事")
-    if start >= 0:
-        doc.ents = [doc.char_span(start, start + 3, label="GENERAL_BUSINESS")]
-    return doc
+# Stands in for a trained NER that read a surname and its title as a business.
+SURNAME_NER = register_fake_ner("fake_ner_for_titled_surname", "許幹事", "GENERAL_BUSINESS")
 
 
 def test_cue_rules_read_the_pipelines_word_lists(tmp_path):
     """The `titles` cue rules name the title lists (`"lists"`), so one edit of a list reaches the rules."""
-    nlp = deid_after("fake_ner_for_titled_surname", note_steps=["titles"])
+    nlp = deid_after(SURNAME_NER, note_steps=["titles"])
     assert _labels(nlp, SECRETARY) == [("許幹事", "GENERAL_BUSINESS")]
     nlp.to_disk(tmp_path / "p")
     _add_word(tmp_path / "p" / "deid" / "word_lists" / "titles.json", "other_titles_zh", "幹事")
@@ -195,7 +184,7 @@ def test_a_cue_rule_naming_a_list_the_pipeline_lacks_is_refused_naming_rule_and_
         "id": "officer_title", "group": "titles", "labels": ["GENERAL_BUSINESS"], "yields": "PERSON",
         "end_before": {"lists": ["officer_titles_zh"], "min_length": 1, "max_length": 2, "closes": True}}]}),
         encoding="utf8")
-    nlp = deid_after("fake_ner_for_titled_surname", note_steps=["titles"])
+    nlp = deid_after(SURNAME_NER, note_steps=["titles"])
     with pytest.raises(CueRuleError, match=r"mine.json: cue rule 'officer_title': .*no word list 'officer_titles_zh'"):
         nlp.get_pipe("deid").initialize(cue_rules=rules)
     # a user's word lists may hold the list the rule names

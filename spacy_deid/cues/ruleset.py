@@ -19,7 +19,7 @@ from importlib import resources
 from pathlib import Path
 from typing import Any, Dict, Iterable, List, Optional, Sequence, Tuple, Union
 
-from ..wordlists import WordLists, current_word_lists
+from ..wordlists import WordLists, current_word_lists, read_json_files, write_json_folder
 from .rule import LABELLERS, PREDICATES, CueRule, CueRuleError, expand, rule_from_dict
 
 FILE_KEYS = ("description", "fragments", "rules")
@@ -56,22 +56,10 @@ def parse_cue_file(data: Any, name: str, source: str) -> CueFile:
     return CueFile(name, str(data.get("description", "")), dict(fragments), rules)
 
 
-def _read_one(path: Path) -> CueFile:
-    try:
-        data = json.loads(path.read_text(encoding="utf8"))
-    except json.JSONDecodeError as err:
-        raise CueRuleError(f"{path}: not valid JSON (line {err.lineno}, column {err.colno})") from None
-    return parse_cue_file(data, path.name, str(path))
-
-
 def read_cue_files(path: Union[str, Path]) -> List[CueFile]:
     """The rule files of `path`: one JSON file, or a folder's `*.json` in name order."""
-    path = Path(path)
-    if path.is_dir():
-        return [_read_one(p) for p in sorted(path.glob("*.json"))]
-    if not path.exists():
-        raise CueRuleError(f"{path}: no such cue rule file or folder")
-    return [_read_one(path)]
+    return [parse_cue_file(data, name, source)
+            for name, data, source in read_json_files(path, "cue rule", CueRuleError)]
 
 
 @lru_cache(maxsize=1)
@@ -263,14 +251,8 @@ class CueRuleSet:
         return cls(parse_cue_file(item, name, f"{source}{name}") for name, item in sorted(data.items()))
 
     def to_disk(self, folder: Union[str, Path]) -> None:
-        """One editable JSON file per rule file; files of the folder no longer in the set are removed."""
-        folder = Path(folder)
-        folder.mkdir(parents=True, exist_ok=True)
-        for stale in folder.glob("*.json"):
-            if stale.name not in {f.name for f in self.files}:
-                stale.unlink()
-        for name, item in self.to_dicts().items():
-            (folder / name).write_text(json.dumps(item, ensure_ascii=False, indent=2) + "\n", encoding="utf8")
+        """One editable JSON file per rule file (`wordlists.write_json_folder`)."""
+        write_json_folder(folder, self.to_dicts())
 
     @classmethod
     def from_disk(cls, folder: Union[str, Path]) -> "CueRuleSet":

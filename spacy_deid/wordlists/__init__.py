@@ -2,8 +2,9 @@
 editable JSON files (`resources/word_lists/`), read over by `deid.initialize(word_lists=PATH)`, saved
 with the pipeline (`deid/word_lists/*.json`) and in force while its `deid` component runs (`active.py`)."""
 from .active import active_word_lists, compiled, current_word_lists, words
-from .store import (WordListError, WordListFile, WordLists, default_word_lists, read_word_list_files,
-                    sorted_longest_first)
+from .store import (WordListError, WordListFile, WordLists, default_word_lists, read_json_files, read_word_list_files,
+                    sorted_longest_first, write_json_folder)
 
 __all__ = ["active_word_lists", "compiled", "current_word_lists", "words", "WordListError", "WordListFile",
-           "WordLists", "default_word_lists", "read_word_list_files", "sorted_longest_first"]
+           "WordLists", "default_word_lists", "read_json_files", "read_word_list_files", "sorted_longest_first",
+           "write_json_folder"]

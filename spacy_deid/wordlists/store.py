@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from importlib import resources
 from pathlib import Path
-from typing import Any, Callable, Dict, Iterable, List, Sequence, Tuple, TypeVar, Union
+from typing import Any, Callable, Dict, Iterable, List, Sequence, Tuple, Type, TypeVar, Union
 
 FILE_KEYS = ("description", "lists")
 _LIST_NAME = re.compile(r"[a-z][a-z0-9_]{0,60}")
@@ -62,24 +62,31 @@ def parse_word_list_file(data: Any, name: str, source: str) -> WordListFile:
     return WordListFile(name, str(data.get("description", "")), lists)
 
 
-def _read_one(path: Path) -> WordListFile:
-    try:
-        data = json.loads(path.read_text(encoding="utf8"))
-    except json.JSONDecodeError as err:
-        raise WordListError(f"{path}: not valid JSON (line {err.lineno}, column {err.colno})") from None
-    except UnicodeDecodeError:
-        raise WordListError(f"{path}: not UTF-8 text") from None
-    return parse_word_list_file(data, path.name, str(path))
+def read_json_files(path: Union[str, Path], what: str, error: Type[ValueError]) -> List[Tuple[str, Any, str]]:
+    """(file name, parsed JSON, source) of each file of `path`: one JSON file, or a folder's `*.json` in
+    name order; `error` (naming the file) for a file that is missing, not UTF-8 or not JSON."""
+    path = Path(path)
+    if path.is_dir():
+        paths = sorted(path.glob("*.json"))
+    elif path.exists():
+        paths = [path]
+    else:
+        raise error(f"{path}: no such {what} file or folder")
+    out = []
+    for one in paths:
+        try:
+            out.append((one.name, json.loads(one.read_text(encoding="utf8")), str(one)))
+        except json.JSONDecodeError as err:
+            raise error(f"{one}: not valid JSON (line {err.lineno}, column {err.colno})") from None
+        except UnicodeDecodeError:
+            raise error(f"{one}: not UTF-8 text") from None
+    return out
 
 
 def read_word_list_files(path: Union[str, Path]) -> List[WordListFile]:
     """The word list files of `path`: one JSON file, or a folder's `*.json` in name order."""
-    path = Path(path)
-    if path.is_dir():
-        return [_read_one(p) for p in sorted(path.glob("*.json"))]
-    if not path.exists():
-        raise WordListError(f"{path}: no such word list file or folder")
-    return [_read_one(path)]
+    return [parse_word_list_file(data, name, source)
+            for name, data, source in read_json_files(path, "word list", WordListError)]
 
 
 @lru_cache(maxsize=1)
@@ -161,14 +168,8 @@ class WordLists:
                               for name, item in sorted(data.items())]))
 
     def to_disk(self, folder: Union[str, Path]) -> None:
-        """One editable JSON file per word list file; files of the folder no longer in the set are removed."""
-        folder = Path(folder)
-        folder.mkdir(parents=True, exist_ok=True)
-        for stale in folder.glob("*.json"):
-            if stale.name not in {f.name for f in self.files}:
-                stale.unlink()
-        for name, item in self.to_dicts().items():
-            (folder / name).write_text(json.dumps(item, ensure_ascii=False, indent=2) + "\n", encoding="utf8")
+        """One editable JSON file per word list file (`write_json_folder`)."""
+        write_json_folder(folder, self.to_dicts())
 
     @classmethod
     def from_disk(cls, folder: Union[str, Path]) -> "WordLists":
@@ -179,6 +180,18 @@ class WordLists:
 def default_word_lists() -> WordLists:
     """The packaged lists (`resources/word_lists`), read once."""
     return WordLists(_default_files())
+
+
+def write_json_folder(folder: Union[str, Path], files: Dict[str, Any]) -> None:
+    """Write file name -> JSON object as editable files of `folder`; its `*.json` files not among them
+    are removed, so the folder holds the set and nothing else (word lists, cue rules)."""
+    folder = Path(folder)
+    folder.mkdir(parents=True, exist_ok=True)
+    for stale in folder.glob("*.json"):
+        if stale.name not in files:
+            stale.unlink()
+    for name, item in files.items():
+        (folder / name).write_text(json.dumps(item, ensure_ascii=False, indent=2) + "\n", encoding="utf8")
 
 
 def sorted_longest_first(words: Sequence[str]) -> Tuple[str, ...]:
