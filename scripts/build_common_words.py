@@ -1,7 +1,8 @@
-"""Build `spacy_deid/resources/common_words_en.txt` and `common_words_zh.txt`: frequent words that are no name or place.
+"""Build `spacy_deid/resources/word_lists/common_words.json`: frequent words that are no name or place.
 
-The English list backs `spacy_deid.common_words`, the Chinese one `spacy_deid.common_words_zh` (why: see
-there). Source: wordfreq's English frequency list
+Its list `common_words_en` backs `spacy_deid.common_words`, `common_words_zh` backs
+`spacy_deid.common_words_zh` (why: see there); like every word list it is saved with a pipeline
+(`spacy_deid.wordlists`). Source: wordfreq's English frequency list
 (CC-BY-SA 4.0; the written list carries the attribution). Removed from it: every word of a value of
 the package's name and place lexicons, and every name, and every city, state and country Faker
 lists, of Faker's English-speaking locales, of the romanized names of its Chinese ones and of other
@@ -31,6 +32,7 @@ taken.
 import argparse
 import gzip
 import itertools
+import json
 import re
 from pathlib import Path
 from typing import Dict, List, Set
@@ -46,8 +48,7 @@ from spacy_deid.han import HAN_RUN
 from spacy_deid.lexicons import load
 
 RESOURCES = Path(__file__).resolve().parent.parent / "spacy_deid" / "resources"
-OUT = RESOURCES / "common_words_en.txt"
-OUT_ZH = RESOURCES / "common_words_zh.txt"
+OUT = RESOURCES / "word_lists" / "common_words.json"
 CLINICAL_TEXT = Path(__file__).resolve().parent.parent / "assets" / "clinical_text" / "mtsamples_lines.txt"
 _LETTERS = re.compile(r"[A-Za-z]+")
 # English-speaking locales, the romanized names of the Chinese ones, and the countries Taiwan's foreign
@@ -149,7 +150,7 @@ def traditional_forms(word: str, back: Dict[str, List[str]]) -> List[str]:
     return ["".join(form) for form in itertools.islice(itertools.product(*choices), MAX_FORMS)]
 
 
-def build_zh(size: int) -> None:
+def build_zh(size: int) -> List[str]:
     table = _to_simplified()
     back: Dict[str, List[str]] = {}
     for traditional, simplified in sorted(table.items()):
@@ -163,14 +164,8 @@ def build_zh(size: int) -> None:
     kept = [w for w in top_n_list("zh", size) if len(w) >= 2 and _HAN.fullmatch(w) and w not in excluded
             and not name_shaped(w, surnames, given)]
     words = sorted({form for w in kept for form in traditional_forms(w, back)})
-    header = (f"# The {size} most frequent Chinese words of wordfreq (https://github.com/rspeer/wordfreq),\n"
-              "# licensed CC-BY-SA 4.0: those of two or more Han characters, in their Simplified and Traditional\n"
-              "# forms, less every name or place value of the package's lexicons and of Faker's Chinese lists,\n"
-              "# every part of one, every word shaped like a person's name, and every word jieba's dictionary\n"
-              "# (MIT) tags as a proper noun. Built by\n"
-              "# scripts/build_common_words.py; read by spacy_deid.common_words_zh. CC-BY-SA 4.0.\n")
-    OUT_ZH.write_text(header + "\n".join(words) + "\n", encoding="utf8")
-    print(f"{len(words)} forms of {len(kept)} Chinese words written to {OUT_ZH}")
+    print(f"{len(words)} forms of {len(kept)} Chinese words")
+    return words
 
 
 def clinical_lower_words(path: Path, min_count: int) -> Set[str]:
@@ -189,20 +184,27 @@ def main() -> None:
     parser.add_argument("--clinical-min-count", type=int, default=2,
                         help="Lower-case uses in the clinical text a word needs to be taken.")
     args = parser.parse_args()
-    build_zh(args.size_zh)
+    words_zh = build_zh(args.size_zh)
     excluded = name_and_place_words() | faker_names()
     general = {w for w in top_n_list("en", args.size) if _WORD.fullmatch(w) and len(w) > 1}
     clinical = clinical_lower_words(CLINICAL_TEXT, args.clinical_min_count)
     words = sorted((general | clinical) - excluded)
-    header = (f"# The {args.size} most frequent English words of wordfreq (https://github.com/rspeer/wordfreq),\n"
-              "# licensed CC-BY-SA 4.0, and the words MTSamples' clinical transcriptions (CC0,\n"
-              f"# assets/clinical_text/) write in lower case at least {args.clinical_min_count} times, less one-letter\n"
-              "# words and every word of a name or place value of the package's lexicons and of Faker's name\n"
-              "# and place lists. Built by scripts/build_common_words.py; read by spacy_deid.common_words.\n"
-              "# This file, as a derivative of wordfreq, is CC-BY-SA 4.0.\n")
-    OUT.write_text(header + "\n".join(words) + "\n", encoding="utf8")
-    print(f"{len(words)} words written to {OUT} ({len(clinical - general - excluded)} from the clinical text; "
-          f"{len(excluded)} name and place words excluded)")
+    description = (
+        f"Frequent words that are no name or place. common_words_en: the {args.size} most frequent English "
+        "words of wordfreq (https://github.com/rspeer/wordfreq), licensed CC-BY-SA 4.0, and the words "
+        "MTSamples' clinical transcriptions (CC0, assets/clinical_text/) write in lower case at least "
+        f"{args.clinical_min_count} times, less one-letter words and every word of a name or place value of "
+        "the package's lexicons and of Faker's name and place lists; read by spacy_deid.common_words. "
+        f"common_words_zh: the {args.size_zh} most frequent Chinese words of wordfreq, those of two or more "
+        "Han characters, in their Simplified and Traditional forms, less every name or place value of the "
+        "package's lexicons and of Faker's Chinese lists, every part of one, every word shaped like a "
+        "person's name, and every word jieba's dictionary (MIT) tags as a proper noun; read by "
+        "spacy_deid.common_words_zh. Built by scripts/build_common_words.py. This file, as a derivative "
+        "of wordfreq, is CC-BY-SA 4.0.")
+    data = {"description": description, "lists": {"common_words_en": words, "common_words_zh": words_zh}}
+    OUT.write_text(json.dumps(data, ensure_ascii=False, indent=2) + "\n", encoding="utf8")
+    print(f"{len(words)} English words written to {OUT} ({len(clinical - general - excluded)} from the "
+          f"clinical text; {len(excluded)} name and place words excluded), and {len(words_zh)} Chinese forms")
 
 
 if __name__ == "__main__":

@@ -4,8 +4,8 @@ WHY: a NER reads a capital letter as a sign of a name. In a note typed in capita
 notes are), at the start of a line or sentence, or in a word written in lower case, the case tells
 nothing, and a model trained on synthetic notes then calls an ordinary word a person, a department
 or a nationality (`[TOMORROW]` as a DEPARTMENT, `[Grew] up near ...` as a NATIONALITY, `([niece])` as a
-DOCTOR). A span whose every word is a frequent English word (`resources/common_words_en.txt`, built by
-`scripts/build_common_words.py`) and that nothing marks as a name is such a word, and `spanshape`
+DOCTOR). A span whose every word is a frequent English word (the word list `common_words_en`,
+`resources/word_lists/common_words.json`, built by `scripts/build_common_words.py`; saved with a pipeline) and that nothing marks as a name is such a word, and `spanshape`
 drops it. What marks a name and keeps the span: a capital inside a sentence (`Seen by Young`), a
 title before it (`Dr. WILL`), or a word that is no common word; the list holds no word of a name or
 place in the package's lexicons or in Faker's name lists (`MARY`, `CHEN`, `TAIPEI` are not in it).
@@ -13,10 +13,10 @@ Only words of ASCII letters are judged: Han characters carry no case.
 """
 import re
 from functools import lru_cache
-from importlib import resources
 from typing import FrozenSet, Set
 
 from .lexicons import load
+from .wordlists import WordLists, compiled
 
 # The lexicons whose values' words the list leaves out (`scripts/build_common_words.py`; tested).
 NAME_AND_PLACE_LEXICONS = ("cities", "companies", "countries", "departments", "districts", "given_chars_zh",
@@ -37,11 +37,13 @@ def name_and_place_words() -> Set[str]:
             for word in _WORD.findall(value.casefold())}
 
 
-@lru_cache(maxsize=1)
+def _common_words(lists: WordLists) -> FrozenSet[str]:
+    return frozenset(lists["common_words_en"])
+
+
 def common_words() -> FrozenSet[str]:
-    """The packaged list, lower case."""
-    raw = resources.files("spacy_deid").joinpath("resources", "common_words_en.txt").read_text(encoding="utf8")
-    return frozenset(line.strip() for line in raw.splitlines() if line.strip() and not line.startswith("#"))
+    """The list of the word lists in force, lower case."""
+    return compiled(_common_words)
 
 
 # The lexicons of people's names, and the fields of theirs that hold a name or its romanization.

@@ -4,7 +4,8 @@ WHY: in fluent Chinese prose (`住院醫師向家屬說明…`, `對過去喜歡
 names mostly in short chart phrases, calls ordinary words people, businesses and places
 (`[說明]` FAMILY, `[喜歡]` GENERAL_BUSINESS, `[發現學童]` PERSON). Han script has no case to say
 whether a word is a name, so the English test (`common_words`) cannot judge it; a frequency list can.
-`resources/common_words_zh.txt` (built by `scripts/build_common_words.py` from wordfreq's Chinese list,
+The word list `common_words_zh` (`resources/word_lists/common_words.json`, built by
+`scripts/build_common_words.py` from wordfreq's Chinese list,
 in the Traditional forms Taiwan writes) holds the frequent words of two or more Han characters that
 are no name or place: no value of the package's lexicons or of Faker's Chinese name and place lists,
 no part of one (`中山`, `長庚`, `大學` of a school's name), and no word shaped like a person's name
@@ -20,20 +21,22 @@ What is judged (`spanshape` drops NER spans that pass, unless a title stands bes
   institutions are often common words put together (`中國醫藥大學`), so only a single word is judged.
 """
 from functools import lru_cache
-from importlib import resources
 from typing import FrozenSet
 
 from .labels import NAME_LABELS
 from .lexicons import load
+from .wordlists import WordLists, compiled
 
 _LONGEST_WORD = 8
 
 
-@lru_cache(maxsize=1)
+def _common_words_zh(lists: WordLists) -> FrozenSet[str]:
+    return frozenset(lists["common_words_zh"])
+
+
 def common_words_zh() -> FrozenSet[str]:
-    """The packaged list (Traditional forms, and the Simplified where they differ)."""
-    raw = resources.files("spacy_deid").joinpath("resources", "common_words_zh.txt").read_text(encoding="utf8")
-    return frozenset(line.strip() for line in raw.splitlines() if line.strip() and not line.startswith("#"))
+    """The list of the word lists in force (Traditional forms, and the Simplified where they differ)."""
+    return compiled(_common_words_zh)
 
 
 @lru_cache(maxsize=1)
