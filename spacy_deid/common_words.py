@@ -16,7 +16,7 @@ from functools import lru_cache
 from typing import FrozenSet, Set
 
 from .lexicons import load
-from .wordlists import WordLists, compiled
+from .wordlists import word_set
 
 # The lexicons whose values' words the list leaves out (`scripts/build_common_words.py`; tested).
 NAME_AND_PLACE_LEXICONS = ("cities", "companies", "countries", "departments", "districts", "given_chars_zh",
@@ -37,13 +37,9 @@ def name_and_place_words() -> Set[str]:
             for word in _WORD.findall(value.casefold())}
 
 
-def _common_words(lists: WordLists) -> FrozenSet[str]:
-    return frozenset(lists["common_words_en"])
-
-
 def common_words() -> FrozenSet[str]:
     """The list of the word lists in force, lower case."""
-    return compiled(_common_words)
+    return word_set("common_words_en")
 
 
 # The lexicons of people's names, and the fields of theirs that hold a name or its romanization.

@@ -25,18 +25,14 @@ from typing import FrozenSet
 
 from .labels import NAME_LABELS
 from .lexicons import load
-from .wordlists import WordLists, compiled
+from .wordlists import word_set
 
 _LONGEST_WORD = 8
 
 
-def _common_words_zh(lists: WordLists) -> FrozenSet[str]:
-    return frozenset(lists["common_words_zh"])
-
-
 def common_words_zh() -> FrozenSet[str]:
     """The list of the word lists in force (Traditional forms, and the Simplified where they differ)."""
-    return compiled(_common_words_zh)
+    return word_set("common_words_zh")
 
 
 @lru_cache(maxsize=1)

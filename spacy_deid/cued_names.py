@@ -47,8 +47,8 @@ from .han import HAN_RANGES
 from .overlap import taken_characters
 from .relations import BETWEEN_WORD_AND_NAME, kin_address_label, relation_after, relation_label, words_before_a_name
 from .cues.people import names_an_institution, person_label, title_after_surname
-from .titles_zh import clinical_head_titles_zh, physician_titles_zh, titles_after_name
-from .wordlists import WordLists, compiled, words
+from .titles_zh import titles_after_name
+from .wordlists import WordLists, compiled, word_set
 
 SOURCE = "cued"
 _EN_WORD = r"[A-Z][a-z]+(?:[-'][A-Za-z][a-z]*)*"
@@ -83,7 +83,7 @@ def _english_name(text: str, start: int) -> Optional[int]:
     for word in re.finditer(r"\S+", match.group()):
         token = word.group()
         folded = token.casefold()
-        if (folded in common_words() or folded in words("function_words_en") or is_clinical_term(token)
+        if (folded in common_words() or folded in word_set("function_words_en") or is_clinical_term(token)
                 or names_an_institution(token)):
             break
         end = start + word.end()
@@ -190,7 +190,7 @@ def _title_label(text: str, start: int, end: int, title: str) -> str:
     """The label of a surname before `title` (module docstring); a title no physician is given, an
     honorific or another's, overrules a physician's word before it (a dialogue's `醫師：[王]先生？`)."""
     said = relation_label(text, start, end)
-    if title in physician_titles_zh() + clinical_head_titles_zh():
+    if title in word_set("physician_titles_zh", "clinical_head_titles_zh"):
         return said or "DOCTOR"
     if said is not None and said != "DOCTOR":
         return said

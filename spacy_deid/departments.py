@@ -48,7 +48,7 @@ from .place_names_zh import hospital_short_name_zh
 from .predicates import type_word_ending
 from .relations import name_start, person_words_zh
 from .rules.loading import default_fragment
-from .wordlists import words as word_list
+from .wordlists import word_set
 
 # What follows a department's name in a note without being part of it.
 _TRAILING_VISIT_EN = re.compile(r"[ ](?:clinic|opd|service|team|consult|consultation)$", re.IGNORECASE)
@@ -60,7 +60,7 @@ _LEADING_FIELD_ZH = re.compile(r"(?:科別|科室|科部)[ \t:：]*")
 _TOKEN = re.compile(r"\S+")
 # Specialties named by one character before 科: 內科, 外科, 兒科, 眼科, 牙科, 骨科, 婦科, 產科, 皮科.
 _ONE_CHARACTER_SPECIALTIES = frozenset("內外兒眼牙骨婦產皮")
-_CONNECTORS = ("and", "of", "&", "department", "dept", "dept.", "division")
+_CONNECTORS = frozenset("and of & department dept dept. division".split())  # and the generic heads
 
 Repaired = Union[Span, Tuple[Span, ...]]
 # Labels of organisations that hold no outpatient clinic: before one, the span is a department.
@@ -84,11 +84,11 @@ def named_department() -> "re.Pattern[str]":
 
 def _is_head(word: str) -> bool:
     w = word.casefold()
-    return w in word_list("head_words_en") or (w.endswith("ology") and len(w) > 6) or w.endswith("ologies")
+    return w in word_set("head_words_en") or (w.endswith("ology") and len(w) > 6) or w.endswith("ologies")
 
 
 def _is_department_word(word: str) -> bool:
-    return _is_head(word) or word.casefold() in word_list("modifier_words_en")
+    return _is_head(word) or word.casefold() in word_set("modifier_words_en")
 
 
 def department_start(text: str) -> Optional[Tuple[int, int]]:
@@ -99,12 +99,13 @@ def department_start(text: str) -> Optional[Tuple[int, int]]:
     if not words or not _is_head(words[-1].group()) or not words[-1].group()[:1].isupper():
         return None
     start = words[-1].start()
-    named = words[-1].group().casefold() not in word_list("generic_heads_en")
+    named = words[-1].group().casefold() not in word_set("generic_heads_en")
     for word in reversed(words[:-1]):
         if not _is_department_word(word.group()):
             break
         start = word.start()
-        named = named or word.group().casefold() not in _CONNECTORS + word_list("generic_heads_en")
+        folded = word.group().casefold()
+        named = named or (folded not in _CONNECTORS and folded not in word_set("generic_heads_en"))
     if not named:  # `Police Department`, `Unit`: a generic head names no department on its own
         return None
     if text[start:].split(" ", 1)[0].casefold() in ("of", "and", "&"):
@@ -139,7 +140,7 @@ def trimmed_department(text: str, start: int, end: int) -> Tuple[int, int]:
     if m is not None and m.start() >= 2:
         return start, start + m.start()
     cut = max(part.rfind("科"), part.rfind("部"))
-    if 0 < cut < len(part) - 1 and part[cut + 1:] in word_list("visit_words_zh"):
+    if 0 < cut < len(part) - 1 and part[cut + 1:] in word_set("visit_words_zh"):
         return start, start + cut + 1
     return start, end
 

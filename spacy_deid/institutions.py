@@ -70,7 +70,7 @@ from .relations import relation_label
 from .han import HAN_CHAR, HAN_RANGES
 from .predicates import (TYPE_WORD_LABELS, district_name, english_type_word_ending, is_type_word, name_like,
                          type_word_after, type_word_ending, type_words)
-from .wordlists import words
+from .wordlists import word_set, words
 
 
 
@@ -122,7 +122,7 @@ def _joined(doc: Doc, text: str, first: Span, second: Span) -> Optional[Span]:
             second.label_ in NAME_LABELS and first.label_ in NAMED_AFTER_LABELS
             and type_word_after(text, second.end_char) is not None) and not is_type_word(second.text):
         return None  # (`[Eden Social Welfare] [Foundation]` PERSON: the type word alone, whatever its label)
-    if not (first.label_ in LOCATION_LABELS or first.text in words("generic_modifiers_zh")):
+    if not (first.label_ in LOCATION_LABELS or first.text in word_set("generic_modifiers_zh")):
         return None
     gap = text[first.end_char:second.start_char]
     if (gap == " " and second.text[:1].isupper()
@@ -218,7 +218,7 @@ def _named_after_place(text: str, ent: Span) -> Optional[Tuple[int, str]]:
         return None
     for length in _NAME_BEFORE_TYPE_WORD if place else _NAME_BEFORE_TYPE_WORD_OF_INSTITUTION:
         name = text[ent.end_char:ent.end_char + length]
-        if len(name) < length or not name_like(name) or name in words("near_words_zh"):
+        if len(name) < length or not name_like(name) or name in word_set("near_words_zh"):
             return None
         found = type_word_after(text, ent.end_char + length)
         if found is not None:
@@ -290,7 +290,7 @@ def _english_name_then_type_word(text: str, ent: Span) -> Optional[Tuple[int, st
 def _extended(doc: Doc, text: str, ent: Span, following: Optional[Span]) -> Optional[Span]:
     found = (type_word_after(text, ent.end_char) or _named_after_place(text, ent)
              or _type_word_finished(text, ent) or _english_name_then_type_word(text, ent))
-    if found is None or text[ent.start_char:ent.end_char].strip() in words("generic_modifiers_zh"):
+    if found is None or text[ent.start_char:ent.end_char].strip() in word_set("generic_modifiers_zh"):
         return None
     end, label = found
     longer = type_word_after(text, end)  # `[高雄醫學]大學附設醫院`: the institution's last type word decides

@@ -4,12 +4,12 @@ word, a time, a person with a title, or an institution of another kind. Read by 
 (`care_place_zh`, `school_zh`, `employer_zh`) and by the passes that split a hospital's short name off
 a department (`departments`).
 """
-from typing import Optional, Tuple
+from typing import FrozenSet, Optional
 
 from .common_words_zh import plain_han_words
 from .predicates import name_like, named_otherwise
 from .titles_zh import titles_after_name_zh
-from .wordlists import words
+from .wordlists import word_set, words
 
 
 
@@ -20,7 +20,7 @@ WORKPLACE_LABEL = "GENERAL_BUSINESS"
 _TIME_CHARACTERS_ZH = frozenset("年月日週天前後時期歲次")
 
 
-def named_place_zh(name: str, generic: Tuple[str, ...], label: str, known_places: bool = False) -> bool:
+def named_place_zh(name: str, generic: FrozenSet[str], label: str, known_places: bool = False) -> bool:
     """A name, not a phrase (`家中`), a unit (`精神科`), a generic or common word (`社區`, `監獄`), a time
     (`三年前`), a person with a title (`楊醫師`), a known place (`台北`; with `known_places`, one may be the
     name) or an institution whose type word says it is of another kind (`在[南門市場]工作` is a market)."""
@@ -37,7 +37,7 @@ def validate_school_zh(text: str, start: int, end: int) -> Optional[bool]:
     # A school's name (交大, 陽明交大, 國立交通大學) after a word of study; `入學[大學]`, `就讀[期間]`,
     # `畢業於[王老師]班上` name none.
     name = text[start:end]
-    return not (name in words("not_school_names_zh") or not name_like(name) or name.endswith(titles_after_name_zh())
+    return not (name in word_set("not_school_names_zh") or not name_like(name) or name.endswith(titles_after_name_zh())
                 or any(c in _TIME_CHARACTERS_ZH for c in name) or plain_han_words(name, "SCHOOL")
                 or named_otherwise(name, "SCHOOL"))
 
@@ -45,7 +45,7 @@ def validate_school_zh(text: str, start: int, end: int) -> Optional[bool]:
 def hospital_short_name_zh(name: str) -> bool:
     """May `name` be a hospital's short name where the words around it say a hospital stands (before its
     physician's name: `經[亞東]劉佑昌醫師轉介`)? A place's name is one there (亞東 is also East Asia)."""
-    return named_place_zh(name, words("not_hospital_names_zh"), "HOSPITAL", known_places=True)
+    return named_place_zh(name, word_set("not_hospital_names_zh"), "HOSPITAL", known_places=True)
 
 
 def validate_employer_zh(text: str, start: int, end: int) -> Optional[bool]:
@@ -57,4 +57,4 @@ def validate_employer_zh(text: str, start: int, end: int) -> Optional[bool]:
         return False
     if name.isascii():
         return not named_otherwise(name, WORKPLACE_LABEL)
-    return named_place_zh(name, words("not_employer_names_zh"), WORKPLACE_LABEL)
+    return named_place_zh(name, word_set("not_employer_names_zh"), WORKPLACE_LABEL)

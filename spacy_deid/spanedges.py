@@ -59,7 +59,7 @@ from .departments import chinese_department
 from .predicates import type_word_ending, type_words
 from .labels import LOCATION_LABELS, NAME_LABELS
 from .titles_zh import titles_after_name_zh
-from .wordlists import WordLists, compiled, words
+from .wordlists import WordLists, compiled, word_set, words
 from .han import HAN_CHAR, HAN_RANGES
 
 LEADING_PREPOSITIONS = frozenset("至住於到往在去回")
@@ -172,7 +172,7 @@ def _after_type_word_before(text: str, start: int, end: int) -> int:
         for k in range(1, min(len(word), start + 1)):
             if text.startswith(word, start - k) and end - (start - k + len(word)) >= 2:
                 return start - k + len(word)
-    if start >= 1 and text[start - 1:start + 1] in words("study_words_before_zh") and end - start - 1 >= 2:
+    if start >= 1 and text[start - 1:start + 1] in word_set("study_words_before_zh") and end - start - 1 >= 2:
         return start + 1  # `入[學港大]`: the span starts inside 入學
     common = common_words_zh()
     for word_start in (start - 1, start):
@@ -228,7 +228,7 @@ def _no_name_apart(name: str, part: str) -> bool:
     a part of two or more characters that starts with no surname (`[覆核 劉]主任`), is a word for a
     relative or another person, or a common word (`[孫子 劉]先生`: the surname is the one character)?"""
     return (name.split(" ", 1)[0] in surnames_zh() or not starts_with_surname(part)
-            or part in words("kinship_zh", "others_zh") or part in common_words_zh())
+            or part in word_set("kinship_zh", "others_zh") or part in common_words_zh())
 
 
 def _name_bounds(text: str, start: int, end: int) -> Optional[tuple]:

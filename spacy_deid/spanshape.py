@@ -102,7 +102,7 @@ from .labels import LOCATION_LABELS, NAME_LABELS, ORGANISATION_LABELS
 from .languages import spoken_language
 from .public_numbers import public_service_number
 from .titles_zh import titles_after_name
-from .wordlists import WordLists, compiled, words
+from .wordlists import WordLists, compiled, word_set
 
 _HAS_ALNUM = re.compile(r"[^\W_]")
 _HAS_DIGIT = re.compile(r"\d")
@@ -159,7 +159,7 @@ def _digit(text: str) -> bool:
 def _can_name(text: str) -> bool:
     """What names, professions and places share: no web or mail address, not a function word, not
     clinical vocabulary."""
-    return (_HAS_ADDRESS.search(text) is None and text.strip().lower() not in words("function_words_en")
+    return (_HAS_ADDRESS.search(text) is None and text.strip().lower() not in word_set("function_words_en")
             and not is_clinical_term(text) and not clinical_terms_joined(text))
 
 
@@ -215,7 +215,7 @@ def _generic_workplace(text: str) -> bool:
 
 def _profession(text: str) -> bool:
     stripped = text.strip()
-    return (_name(text) and stripped.casefold() not in words("person_nouns_en", "person_nouns_zh", "means_of_harm_en", "means_of_harm_zh") and len(stripped) > 1
+    return (_name(text) and stripped.casefold() not in word_set("person_nouns_en", "person_nouns_zh", "means_of_harm_en", "means_of_harm_zh") and len(stripped) > 1
             and not _generic_workplace(stripped))
 
 
@@ -232,7 +232,7 @@ def _place(text: str) -> bool:
 
 
 def _nationality(text: str) -> bool:
-    return _place(text) and text.strip().casefold() not in words("no_nationality_en")
+    return _place(text) and text.strip().casefold() not in word_set("no_nationality_en")
 
 
 def _organisation(text: str) -> bool:

@@ -10,7 +10,7 @@ known to one step was unknown to the next.
 """
 from typing import Tuple
 
-from .wordlists import WordLists, compiled, sorted_longest_first, words
+from .wordlists import WordLists, compiled, sorted_longest_first
 
 
 def titles_after_name(lists: WordLists) -> Tuple[str, ...]:
@@ -22,15 +22,4 @@ def titles_after_name(lists: WordLists) -> Tuple[str, ...]:
 def titles_after_name_zh() -> Tuple[str, ...]:
     """Every title said after a surname, longest first (an ending test finds 老闆娘 before 老闆)."""
     return compiled(titles_after_name)
-
-
-def physician_titles_zh() -> Tuple[str, ...]:
-    """A physician's titles: a name with one of them is a DOCTOR."""
-    return words("physician_titles_zh")
-
-
-def clinical_head_titles_zh() -> Tuple[str, ...]:
-    """Titles that name a physician besides the physicians' own: a department's head and a medical
-    school's professor (`[林]主任`, `[陳]教授`); every other title names someone else."""
-    return words("clinical_head_titles_zh")
 

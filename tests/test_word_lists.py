@@ -40,6 +40,8 @@ def test_the_packaged_lists_are_read_by_name_and_per_language():
     assert "wife" in lists["kinship_en"] and "配偶" in lists["kinship_zh"]
     both = lists.words("kinship_zh", "kinship_zh")
     assert both == lists["kinship_zh"]  # each word once
+    assert lists.word_set("kinship_zh", "kinship_en") == frozenset(lists["kinship_zh"] + lists["kinship_en"])
+    assert lists.word_set("kinship_zh") is lists.word_set("kinship_zh")  # built once per set
     with pytest.raises(KeyError, match="no word list 'nope'"):
         lists["nope"]
 

@@ -16,7 +16,7 @@ from ..cues import cue_frame
 from ..departments import cut_into_department, department_start
 from ..place_names_zh import named_place_zh, validate_employer_zh, validate_school_zh
 from ..predicates import type_words
-from ..wordlists import WordLists, compiled, words
+from ..wordlists import WordLists, compiled, word_set, words
 
 Validator = Callable[[str, int, int], Optional[bool]]
 
@@ -340,7 +340,7 @@ def validate_care_place_zh(text: str, start: int, end: int) -> Optional[bool]:
     if (len(name) >= 4 and name[2] in "市縣") or name.endswith(words("activity_words_zh")) \
             or cut_into_department(text, start, end) is not None:
         return False
-    return named_place_zh(name, words("not_hospital_names_zh"), "HOSPITAL")
+    return named_place_zh(name, word_set("not_hospital_names_zh"), "HOSPITAL")
 
 
 # How far either side of a candidate, within its line, the case of the writing is read: a note written

@@ -8,7 +8,7 @@ component activates its lists around each call; code run outside one reads the p
 """
 from contextlib import contextmanager
 from contextvars import ContextVar
-from typing import Callable, Iterator, Optional, Tuple, TypeVar
+from typing import Callable, FrozenSet, Iterator, Optional, Tuple, TypeVar
 
 from .store import WordLists, default_word_lists
 
@@ -34,6 +34,11 @@ def current_word_lists() -> WordLists:
 def words(*names: str) -> Tuple[str, ...]:
     """The words of the lists `names` in force (`WordLists.words`)."""
     return current_word_lists().words(*names)
+
+
+def word_set(*names: str) -> FrozenSet[str]:
+    """The words of the lists `names` in force, as a set (`WordLists.word_set`)."""
+    return current_word_lists().word_set(*names)
 
 
 def compiled(build: Callable[[WordLists], T]) -> T:

@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from importlib import resources
 from pathlib import Path
-from typing import Any, Callable, Dict, Iterable, List, Sequence, Tuple, Type, TypeVar, Union
+from typing import Any, Callable, Dict, FrozenSet, Iterable, List, Sequence, Tuple, Type, TypeVar, Union
 
 FILE_KEYS = ("description", "lists")
 _LIST_NAME = re.compile(r"[a-z][a-z0-9_]{0,60}")
@@ -125,6 +125,7 @@ class WordLists:
                 self._lists[name] = words
         self._compiled: Dict[Callable[["WordLists"], Any], Any] = {}
         self._joined: Dict[Tuple[str, ...], Tuple[str, ...]] = {}
+        self._sets: Dict[Tuple[str, ...], FrozenSet[str]] = {}
 
     @classmethod
     def from_path(cls, path: Union[str, Path], over_defaults: bool = True) -> "WordLists":
@@ -151,6 +152,12 @@ class WordLists:
         if names not in self._joined:
             self._joined[names] = tuple(dict.fromkeys(word for name in names for word in self[name]))
         return self._joined[names]
+
+    def word_set(self, *names: str) -> FrozenSet[str]:
+        """The words of the lists `names` as a set, for membership tests (built once per set and names)."""
+        if names not in self._sets:
+            self._sets[names] = frozenset(self.words(*names))
+        return self._sets[names]
 
     def compiled(self, build: Callable[["WordLists"], T]) -> T:
         """What `build` makes of these lists (a regex, a sorted tuple), built once per set."""
