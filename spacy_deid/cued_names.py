@@ -29,7 +29,7 @@ is the surname's own where the character before it makes no word with it (`謝�
 `照顧太太`, `公司董事長` name no one) and the surname is no word of grammar (`向老師報告`, `和醫師討論`).
 A relation word decides its label (a physician's word only for a physician's title: after a dialogue's
 `醫師：`, `[王]先生` is no physician), then a kinship word or honorific said as a form of address
-(`relations.kin_address_label`: FAMILY), then the title: a physician's, a department's head's or a
+(`cues/labels.kin_address_label`: FAMILY), then the title: a physician's, a department's head's or a
 professor's says DOCTOR, any other PERSON.
 Only text outside every entity gets a span, and only where it aligns with tokens; the span's source
 is `cued`.
@@ -45,8 +45,9 @@ from .common_words_zh import common_words_zh, plain_han_words, starts_a_word, st
 from .doctext import doc_text
 from .han import HAN_RANGES
 from .overlap import taken_characters
-from .relations import BETWEEN_WORD_AND_NAME, kin_address_label, relation_after, relation_label, words_before_a_name
-from .cues.people import names_an_institution, person_label, title_after_surname
+from .relations import BETWEEN_WORD_AND_NAME, words_before_a_name
+from .cues.labels import kin_address_label, person_label, relation_after, relation_label
+from .cues.people import names_an_institution, title_after_surname
 from .titles_zh import titles_after_name
 from .wordlists import WordLists, compiled, word_set
 

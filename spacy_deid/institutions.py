@@ -66,7 +66,7 @@ from spacy.tokens import Doc, Span
 
 from .common_words_zh import common_words_zh, plain_han_words
 from .labels import LOCATION_LABELS, NAME_LABELS
-from .relations import relation_label
+from .cues.labels import relation_label
 from .han import HAN_CHAR, HAN_RANGES
 from .predicates import (TYPE_WORD_LABELS, district_name, english_type_word_ending, is_type_word, name_like,
                          type_word_after, type_word_ending, type_words)

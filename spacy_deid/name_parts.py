@@ -36,7 +36,7 @@ from .lexicons import load
 from .name_forms import (_LATIN_NAME, _WORD, han_name_parts, is_full_name, is_given_name, latin_surnames,
                          name_forms)
 from .propagate import SOURCE, not_a_physician, relabel_ents
-from .relations import relation_label
+from .cues.labels import relation_label
 
 _HAN_NAME = re.compile(f"[{HAN_RANGES}]{{2,4}}")
 

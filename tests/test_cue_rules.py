@@ -11,6 +11,7 @@ from spacy.tokens import Span
 import spacy_deid
 from spacy_deid.cues import CueRuleError, CueRuleSet, check_linear, default_cue_rules, read_cue_files
 from spacy_deid.refine import RefineStage
+from spacy_deid.wordlists import WordLists, active_word_lists
 
 from linear import assert_linear
 from ner_spans import deid_after, register_fake_ner
@@ -40,9 +41,9 @@ def _add_work_word(path: Path, word: str) -> None:
 
 def test_the_packaged_rules_hold_the_step_groups():
     rules = default_cue_rules()
-    assert {"jurisdictions", "titles", "workplaces", "care_or_study"} <= set(rules.groups)
+    assert {"jurisdictions", "titles", "workplaces", "care_or_study", "relations", "relation_after"} <= set(rules.groups)
     assert {f.name for f in rules.files} == {
-        "care.json", "jurisdictions.json", "study.json", "titles.json", "workplaces.json"}
+        "care.json", "jurisdictions.json", "relations.json", "study.json", "titles.json", "workplaces.json"}
     assert all(rule.labels and (rule.yields or rule.yields_from) for rule in rules.rules)
 
 
@@ -121,7 +122,6 @@ def _rule(**changes):
     (_rule(before={"regex": "[unclosed"}), "'before'"),
     (_rule(before={"regex": "{{NO_SUCH_FRAGMENT}}"}), "NO_SUCH_FRAGMENT"),
     (_rule(contxt=["x"]), "unknown rule key"),
-    (_rule(yields_from="astrology"), "unknown labeller 'astrology'"),
     (_rule(yields=None), "needs a non-empty string 'yields'"),
     (_rule(priority="high"), "priority must be an int"),
 ])
@@ -131,6 +131,39 @@ def test_a_malformed_rule_is_refused_naming_its_file_and_rule(tmp_path, rule, me
     with pytest.raises(CueRuleError) as err:
         read_cue_files(path)
     assert "broken.json" in str(err.value) and "'r1'" in str(err.value) and message in str(err.value)
+
+
+def test_yields_from_names_groups_of_the_set_without_chains_and_fragments_may_not_loop(tmp_path):
+    path = tmp_path / "broken.json"
+    path.write_text(json.dumps({"rules": [_rule(yields_from=["astrology"])]}), encoding="utf8")
+    with pytest.raises(CueRuleError, match=r"broken.json: cue rule 'r1': yields_from names groups the rules lack"):
+        CueRuleSet(read_cue_files(path))
+    path.write_text(json.dumps({"rules": [_rule(id="a", group="g1", yields_from=["g2"]),
+                                          _rule(id="b", group="g2", yields_from=["g1"])]}), encoding="utf8")
+    with pytest.raises(CueRuleError, match="may not read one itself"):
+        CueRuleSet(read_cue_files(path))
+    path.write_text(json.dumps({"fragments": {"LOOP": "a{{LOOP}}"}, "rules": [_rule(before={"regex": "{{LOOP}}"})]}),
+                    encoding="utf8")
+    with pytest.raises(CueRuleError, match="nested more than"):
+        read_cue_files(path)
+    # an older file's labeller name reads as the groups it stood for
+    path.write_text(json.dumps({"rules": [_rule(yields_from="relation_label")]}), encoding="utf8")
+    assert read_cue_files(path)[0].rules[0].yields_from == ("relations", "relation_after")
+
+
+def test_a_regex_may_name_a_word_list_and_reads_the_lists_in_force(tmp_path):
+    """`{{list:NAME}}` in a cue's regex is that word list of the lists in force, so one edit of a list
+    changes every rule and step that reads it."""
+    rule = _rule(before={"regex": "{{list:others_zh}}[ ]?"}, yields="PERSON")
+    path = tmp_path / "mine.json"
+    path.write_text(json.dumps({"rules": [rule]}), encoding="utf8")
+    mine = CueRuleSet(read_cue_files(path))
+    assert mine.apply("鄰居王大明", 2, 5, "CITY", "g") == (2, 5, "PERSON")
+    assert mine.apply("牌搭子王大明", 3, 6, "CITY", "g") is None
+    lists = WordLists.from_dicts({"others.json": {"lists": {"others_zh": ["牌搭子"]}}})
+    with active_word_lists(lists):
+        assert mine.apply("牌搭子王大明", 3, 6, "CITY", "g") == (3, 6, "PERSON")
+        assert mine.apply("鄰居王大明", 2, 5, "CITY", "g") is None
 
 
 def test_a_broken_saved_rule_file_fails_loading_the_pipeline_naming_it(tmp_path):
@@ -238,3 +271,48 @@ def test_priority_a_labeller_and_a_closing_cut(tmp_path):
     assert mine.apply("在某處", 1, 3, "CITY", "g") == (1, 3, "HOSPITAL")
     mine.to_disk(tmp_path / "out")  # written back as read
     assert [r.to_dict() for r in CueRuleSet.from_disk(tmp_path / "out").rules] == [r.to_dict() for r in mine.rules]
+
+
+# Stands in for a trained NER that found a name and guessed its label.
+NAME_NER = register_fake_ner("fake_ner_for_relation_rules", "林美玲", "PERSON")
+GODDAUGHTER = "乾女兒林美玲來探望"  # 乾女兒 is no kinship word of the packaged lists
+NEIGHBOUR = "鄰居林美玲來電"
+
+
+def test_a_pipelines_relation_rules_label_its_names_and_an_edited_rule_changes_the_output(tmp_path):
+    """Who a name is comes from the pipeline's `relations.json` (`cues/labels.relation_label`, in force
+    while `deid` runs): an edit of the saved rule file changes the labels, and a pipeline saved before
+    the file existed takes it from the package."""
+    nlp = deid_after(NAME_NER, note_steps=["relations"])
+    assert _labels(nlp, "案母林美玲來電") == [("林美玲", "FAMILY")]
+    assert _labels(nlp, GODDAUGHTER) == [("林美玲", "FAMILY")]  # 探望: a third party to the care
+    assert _labels(nlp, NEIGHBOUR) == [("林美玲", "PERSON")]
+    nlp.to_disk(tmp_path / "p")
+    saved = tmp_path / "p" / "deid" / "cue_rules" / "relations.json"
+    data = json.loads(saved.read_text(encoding="utf8"))
+    rule = next(r for r in data["rules"] if r["id"] == "other_person_before")
+    rule["yields"] = "FAMILY"  # a hospital that writes its neighbours' names as family
+    saved.write_text(json.dumps(data, ensure_ascii=False), encoding="utf8")
+    assert _labels(spacy.load(tmp_path / "p"), NEIGHBOUR) == [("林美玲", "FAMILY")]
+    assert _labels(nlp, NEIGHBOUR) == [("林美玲", "PERSON")]  # the first pipeline keeps its own rules
+    saved.unlink()
+    loaded = spacy.load(tmp_path / "p")
+    assert {"relations", "relation_after", "third_party", "kin_address"} <= set(loaded.get_pipe("deid").cue_rules.groups)
+    assert _labels(loaded, NEIGHBOUR) == [("林美玲", "PERSON")]
+
+
+def test_not_before_and_not_after_keep_a_rule_from_holding(tmp_path):
+    rule = _rule(before=None, after={"words": ["先生"]}, not_before={"regex": "(?:局|處)[ ]?", "window": 4},
+                 not_after={"words": ["先生娘"]}, yields="FAMILY")
+    path = tmp_path / "mine.json"
+    path.write_text(json.dumps({"rules": [rule]}), encoding="utf8")
+    mine = CueRuleSet(read_cue_files(path))
+    assert mine.apply("與呂先生討論", 1, 2, "CITY", "g") == (1, 2, "FAMILY")
+    assert mine.apply("社會局呂先生", 3, 4, "CITY", "g") is None
+    assert mine.apply("社會局 呂先生", 4, 5, "CITY", "g") is None
+    assert mine.apply("呂先生娘來了", 0, 1, "CITY", "g") is None  # a doctor's wife, not Mr Lu
+    assert [r.to_dict() for r in CueRuleSet.from_dicts(mine.to_dicts()).rules] == [r.to_dict() for r in mine.rules]
+    path.write_text(json.dumps({"rules": [_rule(not_before={"words": ["x"], "not_followed_by": ["y"]})]}),
+                    encoding="utf8")
+    with pytest.raises(CueRuleError, match="'not_before': not_followed_by"):
+        read_cue_files(path)

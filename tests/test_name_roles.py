@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from spacy_deid.relations import relation_label
+from spacy_deid.cues.labels import relation_label
 
 ROLES = Path(__file__).parent / "data" / "name_roles.jsonl"
 # `鄰居白志豪與其妻[韋玉芳]`: 其 (his) is the neighbour's here, not the patient's; only coreference tells.

@@ -3,7 +3,8 @@ FAMILY, next to words for other people in the patient's life PERSON, next to a p
 import pytest
 
 import spacy_deid
-from spacy_deid.relations import by_relation, relation_label
+from spacy_deid.cues.labels import relation_label
+from spacy_deid.relations import by_relation
 from spacy_deid.refine.builtin import apply_span_repair
 from spacy_deid.spanedges import trimmed, trimmed_bounds
 

@@ -8,7 +8,7 @@ import pytest
 import spacy
 
 from spacy_deid.cues import CueRuleError
-from spacy_deid.relations import relation_label
+from spacy_deid.cues.labels import relation_label
 from spacy_deid.wordlists import (WordListError, WordLists, active_word_lists, current_word_lists,
                                   default_word_lists, read_word_list_files)
 

@@ -2,21 +2,23 @@
 business"), read from a rule file a knowledge engineer can edit (`resources/cue_rules/*.json`).
 
 A rule says which spans it reads (`labels`, `not_labels`), the cue words around them (`before`, `after`:
-both given, both are required; `line_start`: the header the span's line starts with), which named
+both given, both are required; `not_before`, `not_after`: cues that keep it from holding, as ConText's
+pseudo-triggers; `line_start`: the header the span's line starts with), which named
 predicates veto it (`unless`, from `predicates.py`: a known place, a type word of another kind) and the
 label it yields (`yields`; `keep_labels`: labels that stand). A boundary action: `end_before`, a cue
 that starts inside the span (or right after it), `min_length` to `max_length` characters from its
 start, cuts the span before it (`[台中地]方法院` -> `[台中]`: a place before a public office's name);
 with `closes` the cue must run to the span's end (`[許老闆]` -> `[許]`: a title after a surname).
-`yields_from` names a labeller (`relation_label`: the words around the new span say FAMILY, DOCTOR...),
-falling back to `yields`, or without `yields` holding only where the labeller says something; of the
-rules that hold, only those of the highest `priority` (default 0) vote (`Dr` before a name outranks a
-relation word after it).
+`yields_from` names the groups of rules whose frame gives the label (`["relations", "relation_after"]`:
+the words around the new span say FAMILY, DOCTOR...), falling back to `yields`, or without `yields`
+holding only where those rules say something; of the rules that hold, only those of the highest
+`priority` (default 0) vote (`Dr` before a name outranks a relation word after it).
 Compare medspaCy's ConText rules (literal, direction, window) and Presidio's context words; here a cue
 is literal words, the words of the pipeline's word lists (`lists`: `["honorifics_zh"]`, `spacy_deid.wordlists`,
 so rules and steps read one vocabulary), slot sequences (`[["transferred", "referred"], ["from", "to"]]`: one word of each
-slot, a space between) and regex fragments (`{{DEPT_ZH}}`: a fragment of the file's own `fragments`
-or of the shipped pattern files; `{{HAN}}`: the Han character ranges); `gap` is what stands between cue
+slot, a space between) and regex fragments (`{{DEPT_ZH}}`: a fragment of the file's own `fragments`,
+which may name fragments and lists in turn, or of the shipped pattern files; `{{HAN}}`: the Han
+character ranges; `{{list:kinship_en}}`: a word list in force, as one trie regex, `rules/phrases.py`); `gap` is what stands between cue
 and span (`none`, `space`, `optional_space`), `alone` (default true) keeps a Latin letter from being
 glued to a Latin cue word's outer end (`at` is not the end of `chat`), `window` bounds where it is read.
 
@@ -31,10 +33,10 @@ from typing import Any, Callable, Dict, FrozenSet, List, Optional, Sequence, Tup
 from ..han import HAN_RANGES
 from ..labels import CATEGORY_OF, LABELS
 from ..predicates import known_place, not_name_like, typed_otherwise
-from ..relations import relation_label
-from .people import institution, not_latin_capital, not_surname_zh, relation_after_at
+from .people import institution, not_latin_capital, not_surname_zh
 from ..wordlists import WordLists, default_word_lists
 from ..rules.loading import default_fragment
+from ..rules.phrases import phrase_regex
 
 try:  # Python >= 3.11
     from re import _parser as sre_parse  # type: ignore[attr-defined]
@@ -45,19 +47,21 @@ except ImportError:  # pragma: no cover - Python 3.9, 3.10
 PREDICATES: Dict[str, Callable[[str, str], bool]] = {
     "known_place": known_place, "typed_otherwise": typed_otherwise, "not_name_like": not_name_like,
     "names_an_institution": institution, "not_latin_capital": not_latin_capital, "not_surname_zh": not_surname_zh}
-# What a rule may read its label from (`yields_from`): (text, start, end) -> a label, or None.
-LABELLERS: Dict[str, Callable[[str, int, int], Optional[str]]] = {
-    "relation_label": relation_label, "relation_after": relation_after_at}
+# Names a rule file written before `yields_from` named groups may give, and the groups they stand for.
+LABELLER_GROUPS: Dict[str, Tuple[str, ...]] = {
+    "relation_label": ("relations", "relation_after"), "relation_after": ("relation_after",)}
 # What may stand between a cue and the span.
 GAPS = {"none": "", "space": "[ ]", "optional_space": "[ ]?"}
 MAX_WINDOW = 200
 DEFAULT_WINDOW = 32
 BUILTIN_FRAGMENTS = {"HAN": HAN_RANGES}
-_FRAGMENT = re.compile(r"\{\{([A-Z][A-Z0-9_]{0,40})\}\}")
+_FRAGMENT = re.compile(r"\{\{(?:([A-Z][A-Z0-9_]{0,40})|list:([a-z][a-z0-9_]{0,60}))\}\}")
+_MAX_DEPTH = 4  # fragments within fragments, so a fragment naming itself fails instead of looping
 _LATIN = re.compile(r"[A-Za-z]")
 
-RULE_KEYS = ("id", "group", "labels", "not_labels", "before", "after", "line_start", "end_before", "unless",
-             "yields", "yields_from", "keep_labels", "priority", "description")
+RULE_KEYS = ("id", "group", "labels", "not_labels", "before", "after", "not_before", "not_after", "line_start",
+             "end_before", "unless", "yields", "yields_from", "keep_labels", "priority", "description")
+_BEFORE_SIDES = ("before", "not_before")  # cues that end where the span starts
 CUE_KEYS = ("words", "lists", "sequences", "regex", "ignore_case", "alone", "gap", "window", "not_followed_by")
 END_BEFORE_KEYS = CUE_KEYS + ("min_length", "max_length", "closes")
 LINE_KEYS = ("regex", "ignore_case", "reach")
@@ -98,16 +102,26 @@ def check_linear(pattern: str) -> None:
         raise ValueError("nested quantifier (a repeated group that repeats inside): not linear-time")
 
 
-def expand(pattern: str, fragments: Dict[str, str]) -> str:
-    """`{{NAME}}` -> the file's fragment, a built-in one, or the shipped pattern files' one, as a group."""
+def expand(pattern: str, fragments: Dict[str, str], word_lists: Optional[WordLists] = None) -> str:
+    """`{{NAME}}` -> the file's fragment (expanded in turn), a built-in one, or the shipped pattern
+    files' one, as a group; `{{list:NAME}}` -> the words of that list of `word_lists` (None: the packaged
+    lists, a list they lack matching nothing: a rule may name a list only a user's lists hold)."""
     def one(m: "re.Match[str]") -> str:
-        name = m.group(1)
+        name, listed = m.groups()
+        if listed:
+            if word_lists is None and listed not in default_word_lists().names:
+                return "(?!)"
+            return phrase_regex((word_lists or default_word_lists()).words(listed))
         if name in fragments:
             return f"(?:{fragments[name]})"
         if name in BUILTIN_FRAGMENTS:
             return BUILTIN_FRAGMENTS[name]
         return f"(?:{default_fragment(name)})"
-    return _FRAGMENT.sub(one, pattern)
+    for _ in range(_MAX_DEPTH):
+        pattern, count = _FRAGMENT.subn(one, pattern)
+        if not count:
+            return pattern
+    raise ValueError(f"fragments nested more than {_MAX_DEPTH} deep (a fragment naming itself?)")
 
 
 def _alternatives(words: Sequence[str], alone: bool, side: str) -> List[str]:
@@ -152,14 +166,14 @@ class Cue:
             slots = []
             for i, slot in enumerate(sequence):
                 if isinstance(slot, str):
-                    slots.append(f"(?:{expand(slot, fragments)})")
+                    slots.append(f"(?:{expand(slot, fragments, word_lists)})")
                 else:
                     edge = "before" if side == "before" and i == 0 else (
                         "after" if side == "after" and i == len(sequence) - 1 else "")
                     slots.append("(?:" + "|".join(_alternatives(slot, self.alone, edge)) + ")")
             alternatives.append("[ ]".join(slots))
         if self.regex:
-            alternatives.append(f"(?:{expand(self.regex, fragments)})")
+            alternatives.append(f"(?:{expand(self.regex, fragments, word_lists)})")
         body = "(?:" + "|".join(alternatives) + ")"
         if self.ignore_case:
             body = f"(?i:{body})"
@@ -230,11 +244,13 @@ class CueRule:
     yields: str
     before: Optional[Cue] = None
     after: Optional[Cue] = None
+    not_before: Optional[Cue] = None  # a cue that, standing there, keeps the rule from holding
+    not_after: Optional[Cue] = None
     line_start: Optional[LineStart] = None
     end_before: Optional[EndBefore] = None
     unless: Tuple[str, ...] = ()
     keep_labels: FrozenSet[str] = frozenset()
-    yields_from: str = ""
+    yields_from: Tuple[str, ...] = ()  # groups of the rule set whose frame gives the label
     priority: int = 0
     description: str = ""
     # as written in the file (`@NAME` for a category), so a saved rule reads as its author wrote it
@@ -245,7 +261,7 @@ class CueRule:
         out: Dict[str, Any] = {"id": self.id, "group": self.group, "labels": list(self.written_labels)}
         if self.written_not_labels:
             out["not_labels"] = list(self.written_not_labels)
-        for key in ("before", "after", "line_start", "end_before"):
+        for key in ("before", "after", "not_before", "not_after", "line_start", "end_before"):
             part = getattr(self, key)
             if part is not None:
                 out[key] = part.to_dict()
@@ -254,7 +270,7 @@ class CueRule:
         if self.yields:
             out["yields"] = self.yields
         if self.yields_from:
-            out["yields_from"] = self.yields_from
+            out["yields_from"] = list(self.yields_from)
         if self.priority:
             out["priority"] = self.priority
         if self.keep_labels:
@@ -316,11 +332,11 @@ def _cue(item: Any, side: str, fragments: Dict[str, str], keys: Sequence[str] = 
               window=_window(item.get("window", DEFAULT_WINDOW), f"{side!r}.window"),
               not_followed_by=_strings(item["not_followed_by"], f"{side!r}.not_followed_by")
               if "not_followed_by" in item else ())
-    if cue.not_followed_by and side == "before":
-        raise ValueError("'before': not_followed_by reads after the cue, where the span starts")
+    if cue.not_followed_by and side in _BEFORE_SIDES:
+        raise ValueError(f"{side!r}: not_followed_by reads after the cue, where the span starts")
     if not (cue.words or cue.lists or cue.sequences or cue.regex):
         raise ValueError(f"{side!r}: give words, lists, sequences or a regex")
-    _compile_checked(cue.pattern("before" if side == "before" else "after", fragments), f"{side!r}")
+    _compile_checked(cue.pattern("before" if side in _BEFORE_SIDES else "after", fragments), f"{side!r}")
     return cue
 
 
@@ -331,6 +347,13 @@ def _end_before(item: Any, fragments: Dict[str, str]) -> EndBefore:
     if low > high:
         raise ValueError("end_before: min_length is over max_length")
     return EndBefore(cue, low, high, bool(item.get("closes", False)))
+
+
+def _groups(value: Any) -> Tuple[str, ...]:
+    """`yields_from`: a list of groups (or one; an older file's labeller name, `LABELLER_GROUPS`)."""
+    if isinstance(value, str):
+        return LABELLER_GROUPS.get(value, (value,))
+    return _strings(value, "yields_from") if value else ()
 
 
 def _compile_checked(pattern: str, what: str) -> "re.Pattern[str]":
@@ -355,9 +378,7 @@ def rule_from_dict(item: Any, fragments: Dict[str, str], source: str) -> CueRule
                 raise ValueError(f"needs a non-empty string {key!r}")
         if item.get("yields", "") and item["yields"] not in LABELS:
             raise ValueError(f"yields unknown label {item['yields']!r}")
-        yields_from = item.get("yields_from", "")
-        if yields_from and yields_from not in LABELLERS:
-            raise ValueError(f"unknown labeller {yields_from!r} in 'yields_from'; known: {sorted(LABELLERS)}")
+        yields_from = _groups(item.get("yields_from", []))
         priority = item.get("priority", 0)
         if not isinstance(priority, int) or isinstance(priority, bool):
             raise ValueError("priority must be an int")
@@ -365,6 +386,8 @@ def rule_from_dict(item: Any, fragments: Dict[str, str], source: str) -> CueRule
         written_not = _strings(item["not_labels"], "not_labels") if "not_labels" in item else ()
         before = _cue(item["before"], "before", fragments) if "before" in item else None
         after = _cue(item["after"], "after", fragments) if "after" in item else None
+        not_before = _cue(item["not_before"], "not_before", fragments) if "not_before" in item else None
+        not_after = _cue(item["not_after"], "not_after", fragments) if "not_after" in item else None
         end_before = _end_before(item["end_before"], fragments) if "end_before" in item else None
         if before is None and after is None and end_before is None and not yields_from:
             raise ValueError("needs a 'before', an 'after' or an 'end_before' cue, or a 'yields_from' "
@@ -384,7 +407,8 @@ def rule_from_dict(item: Any, fragments: Dict[str, str], source: str) -> CueRule
                 raise ValueError(f"unknown predicate {name!r} in 'unless'; known: {sorted(PREDICATES)}")
         keep = _labels(_strings(item["keep_labels"], "keep_labels")) if "keep_labels" in item else frozenset()
         return CueRule(id=item["id"], group=item["group"], labels=_labels(written) - _labels(written_not),
-                       yields=item.get("yields", ""), before=before, after=after, line_start=line_start,
+                       yields=item.get("yields", ""), before=before, after=after, not_before=not_before,
+                       not_after=not_after, line_start=line_start,
                        end_before=end_before, unless=unless, keep_labels=keep, yields_from=yields_from,
                        priority=priority,
                        description=item.get("description", ""), written_labels=written,

@@ -13,14 +13,16 @@ outcomes cancel (`Dr. Yang at [台大] 醫學系` speaks of care and of study: n
 """
 import json
 import re
+from contextlib import contextmanager
+from contextvars import ContextVar
 from dataclasses import dataclass, field
 from functools import lru_cache
 from importlib import resources
 from pathlib import Path
-from typing import Any, Dict, Iterable, List, Optional, Sequence, Tuple, Union
+from typing import Any, Dict, Iterable, Iterator, List, Optional, Sequence, Tuple, Union
 
 from ..wordlists import WordLists, current_word_lists, read_json_files, write_json_folder
-from .rule import LABELLERS, PREDICATES, CueRule, CueRuleError, expand, rule_from_dict
+from .rule import PREDICATES, Cue, CueRule, CueRuleError, expand, rule_from_dict
 
 FILE_KEYS = ("description", "fragments", "rules")
 
@@ -96,10 +98,15 @@ class _Compiled:
     line_reach: int
     end_before: Optional["re.Pattern[str]"]
     cut_window: int
+    not_before: Optional["re.Pattern[str]"] = None
+    not_before_window: int = 0
+    not_after: Optional["re.Pattern[str]"] = None
+    not_after_window: int = 0
 
-    def outcome(self, text: str, start: int, end: int, label: str) -> Optional[Tuple[int, int, str]]:
+    def outcome(self, text: str, start: int, end: int, label: Optional[str], rules: "CueRuleSet"
+                ) -> Optional[Tuple[int, int, str]]:
         """(start, end, label) the rule makes of text[start:end] labelled `label`, or None when its cues
-        do not hold."""
+        do not hold; `rules` (the set the rule is in) gives a `yields_from` rule its label."""
         if not self.holds(text, start, end):
             return None
         new_end = end
@@ -115,7 +122,7 @@ class _Compiled:
         if label in self.rule.keep_labels:
             return start, new_end, label
         if self.rule.yields_from:
-            said = LABELLERS[self.rule.yields_from](text, start, new_end) or self.rule.yields
+            said = rules.frame(text, start, new_end, None, self.rule.yields_from) or self.rule.yields
             return (start, new_end, said) if said else None
         return start, new_end, self.rule.yields
 
@@ -124,6 +131,11 @@ class _Compiled:
         if self.before is not None and self.before.search(text, max(0, start - self.before_window), start) is None:
             return False
         if self.after is not None and self.after.match(text, end, end + self.after_window) is None:
+            return False
+        if (self.not_before is not None
+                and self.not_before.search(text, max(0, start - self.not_before_window), start) is not None):
+            return False
+        if self.not_after is not None and self.not_after.match(text, end, end + self.not_after_window) is not None:
             return False
         if self.line is not None:
             newline = text.rfind("\n", max(0, start - self.line_reach), start)
@@ -139,7 +151,7 @@ def _compile(rule: CueRule, fragments: Dict[str, str], lists: WordLists) -> _Com
     line = None
     if rule.line_start is not None:
         flags = re.IGNORECASE if rule.line_start.ignore_case else 0
-        line = re.compile(expand(rule.line_start.regex, fragments), flags)
+        line = re.compile(expand(rule.line_start.regex, fragments, lists), flags)
     return _Compiled(
         rule,
         re.compile(rule.before.pattern("before", fragments, lists)) if rule.before else None,
@@ -147,7 +159,14 @@ def _compile(rule: CueRule, fragments: Dict[str, str], lists: WordLists) -> _Com
         re.compile(rule.after.pattern("after", fragments, lists)) if rule.after else None,
         rule.after.window if rule.after else 0,
         line, rule.line_start.reach if rule.line_start else 0,
-        re.compile(cut.cue.pattern("after", fragments, lists)) if cut else None, cut.cue.window if cut else 0)
+        re.compile(cut.cue.pattern("after", fragments, lists)) if cut else None, cut.cue.window if cut else 0,
+        *_cue_and_window(rule.not_before, "before", fragments, lists),
+        *_cue_and_window(rule.not_after, "after", fragments, lists))
+
+
+def _cue_and_window(cue: Optional[Cue], side: str, fragments: Dict[str, str], lists: WordLists
+                    ) -> Tuple[Optional["re.Pattern[str]"], int]:
+    return (re.compile(cue.pattern(side, fragments, lists)), cue.window) if cue is not None else (None, 0)
 
 
 class CueRuleSet:
@@ -163,11 +182,21 @@ class CueRuleSet:
                     raise CueRuleError(f"{cue_file.name}: cue rule {rule.id!r}: id already used in {seen[rule.id]}")
                 seen[rule.id] = cue_file.name
         self._groups = sorted({rule.group for rule in self.rules})
+        read_from = {g for rule in self.rules for g in rule.yields_from}
+        for cue_file in self.files:
+            for rule in cue_file.rules:
+                missing = [g for g in rule.yields_from if g not in self._groups]
+                if missing or (rule.yields_from and rule.group in read_from):
+                    raise CueRuleError(f"{cue_file.name}: cue rule {rule.id!r}: " + (
+                        f"yields_from names groups the rules lack: {missing}" if missing else
+                        f"its group {rule.group!r} is read by another rule's yields_from, so it may not "
+                        f"read one itself (a chain could loop)"))
 
-    def compiled_for(self, lists: WordLists) -> Dict[str, Dict[str, List["_Compiled"]]]:
-        """group -> label -> the compiled rules that read it, with `lists`' words; a rule that names a
-        list `lists` lack is refused, naming the file, the rule and the list."""
-        by_group: Dict[str, Dict[str, List[_Compiled]]] = {}
+    def compiled_for(self, lists: WordLists) -> Dict[str, Dict[Optional[str], List["_Compiled"]]]:
+        """group -> label -> the compiled rules that read it (None -> all the group's rules), with
+        `lists`' words; a rule that names a list `lists` lack is refused, naming the file, the rule and
+        the list."""
+        by_group: Dict[str, Dict[Optional[str], List[_Compiled]]] = {}
         for cue_file in self.files:
             for rule in cue_file.rules:
                 try:
@@ -175,12 +204,12 @@ class CueRuleSet:
                 except KeyError as err:
                     raise CueRuleError(f"{cue_file.name}: cue rule {rule.id!r}: {err.args[0]}") from None
                 by_label = by_group.setdefault(rule.group, {})
-                for label in rule.labels:
+                for label in (None, *sorted(rule.labels)):
                     by_label.setdefault(label, []).append(compiled)
         return by_group
 
     @property
-    def _by_group(self) -> Dict[str, Dict[str, List["_Compiled"]]]:
+    def _by_group(self) -> Dict[str, Dict[Optional[str], List["_Compiled"]]]:
         return current_word_lists().compiled(self.compiled_for)
 
     @classmethod
@@ -204,25 +233,30 @@ class CueRuleSet:
     def __len__(self) -> int:
         return len(self.rules)
 
-    def _outcomes(self, text: str, start: int, end: int, label: str, group: str
+    def _outcomes(self, text: str, start: int, end: int, label: Optional[str], groups: Union[str, Sequence[str]]
                   ) -> List[Tuple[CueRule, Tuple[int, int, str]]]:
         out = []
-        for compiled in self._by_group.get(group, {}).get(label, ()):
-            outcome = compiled.outcome(text, start, end, label)
-            if outcome is not None:
-                out.append((compiled.rule, outcome))
+        by_group = self._by_group
+        for group in (groups,) if isinstance(groups, str) else groups:
+            for compiled in by_group.get(group, {}).get(label, ()):
+                outcome = compiled.outcome(text, start, end, label, self)
+                if outcome is not None:
+                    out.append((compiled.rule, outcome))
         if len(out) > 1:  # only the rules of the highest priority vote
             top = max(rule.priority for rule, _ in out)
             out = [(rule, outcome) for rule, outcome in out if rule.priority == top]
         return out
 
-    def frame(self, text: str, start: int, end: int, label: str, group: str) -> Optional[str]:
-        """The label the words around text[start:end] give a span labelled `label` (the group's rules'
-        cues only, no `unless`): None when no rule holds or two rules disagree."""
-        outcomes = {outcome for _, outcome in self._outcomes(text, start, end, label, group)}
+    def frame(self, text: str, start: int, end: int, label: Optional[str],
+              groups: Union[str, Sequence[str]]) -> Optional[str]:
+        """The label the words around text[start:end] give a span labelled `label` (None: whatever its
+        label) by the rules of `groups` (their cues only, no `unless`): None when no rule holds or two
+        rules of the highest priority that holds disagree."""
+        outcomes = {outcome for _, outcome in self._outcomes(text, start, end, label, groups)}
         return outcomes.pop()[2] if len(outcomes) == 1 else None
 
-    def apply(self, text: str, start: int, end: int, label: str, group: str) -> Optional[Tuple[int, int, str]]:
+    def apply(self, text: str, start: int, end: int, label: str, group: Union[str, Sequence[str]]
+              ) -> Optional[Tuple[int, int, str]]:
         """(start, end, label) of what the group's rules make of a span labelled `label` at
         text[start:end], or None to keep it (module docstring: the rules that hold vote, disagreement
         keeps, `unless` vetoes)."""
@@ -236,7 +270,7 @@ class CueRuleSet:
             return None
         return new
 
-    def relabel(self, text: str, start: int, end: int, label: str, group: str) -> Optional[str]:
+    def relabel(self, text: str, start: int, end: int, label: str, group: Union[str, Sequence[str]]) -> Optional[str]:
         """The label `apply` gives the span, or None to keep it."""
         new = self.apply(text, start, end, label, group)
         return None if new is None else new[2]
@@ -247,16 +281,29 @@ class CueRuleSet:
         return {f.name: f.to_dict() for f in self.files}
 
     @classmethod
-    def from_dicts(cls, data: Dict[str, Any], source: str = "") -> "CueRuleSet":
-        return cls(parse_cue_file(item, name, f"{source}{name}") for name, item in sorted(data.items()))
+    def from_dicts(cls, data: Dict[str, Any], source: str = "", complete: Iterable[str] = ()) -> "CueRuleSet":
+        """A saved set (`complete`: as `from_disk`)."""
+        return cls(_completed([parse_cue_file(item, name, f"{source}{name}") for name, item in sorted(data.items())],
+                              complete))
 
     def to_disk(self, folder: Union[str, Path]) -> None:
         """One editable JSON file per rule file (`wordlists.write_json_folder`)."""
         write_json_folder(folder, self.to_dicts())
 
     @classmethod
-    def from_disk(cls, folder: Union[str, Path]) -> "CueRuleSet":
-        return cls(read_cue_files(folder))
+    def from_disk(cls, folder: Union[str, Path], complete: Iterable[str] = ()) -> "CueRuleSet":
+        """A saved folder; the groups of `complete` (those code reads, `cues/labels.RELATION_GROUPS`) and
+        those its rules' `yields_from` name are taken from the packaged files where the folder lacks them
+        (a pipeline saved before their file existed)."""
+        return cls(_completed(read_cue_files(folder), complete))
+
+
+def _completed(files: List[CueFile], groups: Iterable[str]) -> List[CueFile]:
+    present = {rule.group for f in files for rule in f.rules}
+    wanted = set(groups) | {g for f in files for rule in f.rules for g in rule.yields_from}
+    names = {f.name for f in files}
+    return files + [f for f in default_cue_files()
+                    if f.name not in names and any(rule.group in wanted - present for rule in f.rules)]
 
 
 @lru_cache(maxsize=1)
@@ -265,7 +312,28 @@ def default_cue_rules() -> CueRuleSet:
     return CueRuleSet(default_cue_files())
 
 
-def cue_frame(text: str, start: int, end: int, label: str, group: str) -> Optional[str]:
-    """`CueRuleSet.frame` of the packaged rules, for code that runs before any pipeline's rule set is
-    at hand (the pattern rules' validators)."""
-    return default_cue_rules().frame(text, start, end, label, group)
+_ACTIVE: ContextVar[Optional[CueRuleSet]] = ContextVar("spacy_deid_cue_rules", default=None)
+
+
+@contextmanager
+def active_cue_rules(rules: Optional[CueRuleSet]) -> Iterator[None]:
+    """Run the block with `rules` in force (None: the packaged ones). WHY a context variable: as for
+    the word lists (`wordlists/active.py`), the rules are read deep inside shared labellers
+    (`cues/labels.relation_label` has callers in steps, rules' validators and patient steps); the `deid`
+    component activates its rules around each call."""
+    token = _ACTIVE.set(rules)
+    try:
+        yield
+    finally:
+        _ACTIVE.reset(token)
+
+
+def current_cue_rules() -> CueRuleSet:
+    rules = _ACTIVE.get()
+    return rules if rules is not None else default_cue_rules()
+
+
+def cue_frame(text: str, start: int, end: int, label: Optional[str], groups: Union[str, Sequence[str]]
+              ) -> Optional[str]:
+    """`CueRuleSet.frame` of the rules in force."""
+    return current_cue_rules().frame(text, start, end, label, groups)

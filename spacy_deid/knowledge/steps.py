@@ -31,7 +31,7 @@ from ..han import has_han
 from ..labels import CATEGORY_OF
 from ..lexicons import load
 from ..refine.registry import note_steps
-from ..relations import relation_after, relation_label
+from ..cues.labels import relation_after, relation_label
 from .component import SPANS_KEY
 
 SOURCE = "knowledge"

@@ -24,14 +24,17 @@ literal key written in the config would be saved with the pipeline (config.cfg, 
 Cue rules (`spacy_deid.cues`), like `span_ruler`'s patterns: the packaged rule files by default,
 `initialize(cue_rules=PATH)` reads a user's file or folder over them, `to_disk` writes the active rules
 as editable JSON (`deid/cue_rules/*.json`) and `from_disk` reads that folder back (a pipeline saved
-without one, like the shipped pipeline before the rules existed, keeps the packaged rules). The refine
-stage holds them and hands them to its cue steps (`refine/cue_steps.py`). Word lists
+without one, like the shipped pipeline before the rules existed, keeps the packaged rules; one saved
+before `relations.json` existed takes that file from the package: `cues/labels` reads its groups). The
+refine stage holds them and hands them to its cue steps (`refine/cue_steps.py`); both the rules and the
+word lists are in force while `deid` runs (`cues/labels.relation_label` reads them). Word lists
 (`spacy_deid.wordlists`: kinship words, titles) are kept the same way (`initialize(word_lists=PATH)`,
 `deid/word_lists/*.json`) and are in force while `deid` recognizes and resolves.
 """
 import warnings
+from contextlib import contextmanager
 from pathlib import Path
-from typing import Any, Callable, Dict, Iterable, List, Optional, Sequence, Union
+from typing import Any, Callable, Dict, Iterable, Iterator, List, Optional, Sequence, Union
 
 import srsly
 from spacy.language import Language
@@ -42,7 +45,8 @@ from spacy import util
 from ..extensions import install_extensions
 from ..doctext import doc_text
 from ..surrogates.keys import discard_config_with_key, is_literal_key, refuse_literal_key
-from ..cues import CueRuleSet
+from ..cues import CueRuleSet, active_cue_rules
+from ..cues.labels import RELATION_GROUPS
 from ..overlap import OverlapPolicy, merge_into_ents
 from ..principles import Principle, PrincipleMatcher, read_principles, write_principles
 from ..refine import DEFAULT_NOTE_STEPS, DEFAULT_PATIENT_STEPS, RefineStage
@@ -116,9 +120,16 @@ class Deid:
         """Find PHI: the entities already in `doc.ents` (a trained NER), the rules' and the date
         finder's spans, merged under one overlap policy; then the refine stage's note steps and patient
         steps on this note, in config order (`note_steps`, `patient_steps`; `spacy_deid.refine`), with the
-        pipeline's word lists in force."""
-        with active_word_lists(self.word_lists):
+        pipeline's word lists and cue rules in force."""
+        with self._in_force():
             return self._recognize(doc)
+
+    @contextmanager
+    def _in_force(self) -> Iterator[None]:
+        """The pipeline's word lists and cue rules, for the code that reads them wherever it runs
+        (`wordlists/active.py`, `cues/ruleset.current_cue_rules`)."""
+        with active_word_lists(self.word_lists), active_cue_rules(self.cue_rules):
+            yield
 
     def _recognize(self, doc: Doc) -> Doc:
         if self.rules is not None:
@@ -151,7 +162,7 @@ class Deid:
         over all the notes together (names found in one note marked in the others, ...)."""
         if self.dates is not None and hasattr(self.dates, "resolve_docs"):
             self.dates.resolve_docs(docs, same_patient=True)
-        with active_word_lists(self.word_lists):
+        with self._in_force():
             self.refine.refine_patient(docs)
         return docs
 
@@ -230,7 +241,7 @@ class Deid:
         if (path / "principles.json").exists():
             self.principles = PrincipleMatcher(read_principles(path / "principles.json"))
         if (path / CUE_RULES_DIR).is_dir():
-            self.cue_rules = CueRuleSet.from_disk(path / CUE_RULES_DIR)
+            self.cue_rules = CueRuleSet.from_disk(path / CUE_RULES_DIR, complete=RELATION_GROUPS)
         if (path / WORD_LISTS_DIR).is_dir():
             self.word_lists = WordLists.from_disk(path / WORD_LISTS_DIR)
         self._compile_cue_rules()
@@ -252,7 +263,8 @@ class Deid:
         data = srsly.msgpack_loads(bytes_data)
         self.principles = PrincipleMatcher(Principle.from_dict(p) for p in data.get("principles", []))
         if CUE_RULES_DIR in data:
-            self.cue_rules = CueRuleSet.from_dicts(data[CUE_RULES_DIR], source="deid bytes: ")
+            self.cue_rules = CueRuleSet.from_dicts(data[CUE_RULES_DIR], source="deid bytes: ",
+                                                   complete=RELATION_GROUPS)
         if WORD_LISTS_DIR in data:
             self.word_lists = WordLists.from_dicts(data[WORD_LISTS_DIR], source="deid bytes: ")
         self._compile_cue_rules()
