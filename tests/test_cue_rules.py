@@ -255,7 +255,7 @@ def test_priority_a_labeller_and_a_closing_cut(tmp_path):
     around the span (falling back to `yields`; without it the rule holds only where the labeller speaks);
     a `closes` cut must run to the span's end."""
     rules = default_cue_rules()
-    # `Dr` (priority 1) outranks a relation word after the name (priority -1): no disagreement
+    # `Dr` (group person_titles, priority 7) outranks a relation word after the name (priority 5): no disagreement
     assert rules.apply("Dr. Peter (brother) came", 4, 9, "CITY", "titles") == (4, 9, "DOCTOR")
     assert rules.apply("Grace and Peter (brother) came", 10, 15, "CITY", "titles") == (10, 15, "FAMILY")
     assert rules.apply("Moved to Kaohsiung today", 9, 18, "CITY", "titles") is None  # the labeller is silent

@@ -1,35 +1,32 @@
 """Who a name is to the patient by the words beside it, read from the cue rules in force: the groups
-`relations` and `relation_after`, and where the NER's label counts too `third_party` and `kin_address`
-(`resources/cue_rules/relations.json`, the WHY of each rule there).
+`relations` and `relation_after`, where the NER's label counts too `third_party` and `kin_address`, and
+English titles `person_titles` (`resources/cue_rules/relations.json`, the WHY of each rule there).
 
 WHY functions over the rules rather than a step: steps, patient steps, the pattern rules' validators and
 the knowledge voters all ask the same question of a name, and all should hear the pipeline's own rules
 (`ruleset.current_cue_rules`), the ones a hospital edited.
 """
-import re
 from typing import Optional
 
 from .ruleset import cue_frame, current_cue_rules
 
-RELATION_GROUPS = ("relations", "relation_after", "third_party", "kin_address")
-
-_PHYSICIAN_TITLE = re.compile(r"(?<![A-Za-z])(?:Dr|DR|Doctor)\.?[ ]?$")
-_OTHER_TITLE = re.compile(r"(?<![A-Za-z])(?:(?:Mr|Mrs|MRS|Ms|Miss|Mx)\.?[ ]|(?:Mr|Mrs|Ms|Mx)\.)$")
-_PHYSICIAN_AFTER = re.compile(r",?[ ](?:MD|M\.D\.|PGY-?[1-9])(?![A-Za-z])")
-_STAFF_AFTER = re.compile(r",?[ ](?:RN|LPN|NP|CNA|MSW|LCSW|PA-C)(?![A-Za-z])")
-_WINDOW = 8
+_WORDS = ("relations", "relation_after")
+_WORDS_AND_NER_LABEL = ("third_party", "kin_address")
+_TITLES = ("person_titles", "relation_after")
+# the groups code reads (a saved pipeline lacking one takes it from the package)
+RELATION_GROUPS = tuple(sorted(set(_WORDS + _WORDS_AND_NER_LABEL + _TITLES)))
 
 
 def relation_label(text: str, start: int, end: int) -> Optional[str]:
     """PATIENT, FAMILY, DOCTOR or PERSON when a patient field, a relation word or a physician's title
     stands next to the name at text[start:end], else None."""
-    return cue_frame(text, start, end, None, RELATION_GROUPS[:2])
+    return cue_frame(text, start, end, None, _WORDS)
 
 
 def label_by_ner_label(text: str, start: int, end: int, label: str) -> Optional[str]:
     """FAMILY or PERSON where the words beside a name the NER labelled `label` overrule that label and no
     relation word decides (`according to [X]` FAMILY, `[劉]伯伯` FAMILY, `Mr [Yang]` no DOCTOR), else None."""
-    return current_cue_rules().relabel(text, start, end, label, RELATION_GROUPS[2:])
+    return current_cue_rules().relabel(text, start, end, label, _WORDS_AND_NER_LABEL)
 
 
 def kin_address_label(text: str, start: int, end: int) -> Optional[str]:
@@ -46,12 +43,7 @@ def relation_after(text: str, end: int) -> Optional[str]:
 
 
 def person_label(text: str, start: int, end: int) -> Optional[str]:
-    """DOCTOR or PERSON when a title or credential beside text[start:end] says it is a person, FAMILY,
-    PERSON or DOCTOR when a relation word or a physician's role stands in apposition after it, else None
-    (the English rules of `titles.json`, for the names `cued_names` adds)."""
-    before = text[max(0, start - _WINDOW):start]
-    if _PHYSICIAN_TITLE.search(before) or _PHYSICIAN_AFTER.match(text, end):
-        return "DOCTOR"
-    if _OTHER_TITLE.search(before) or _STAFF_AFTER.match(text, end):
-        return "PERSON"
-    return relation_after(text, end)
+    """DOCTOR or PERSON when an English title or credential beside text[start:end] says it is a person,
+    FAMILY, PERSON or DOCTOR when a relation word or a physician's role stands in apposition after it,
+    else None (groups `person_titles` and `relation_after`, for the names `cued_names` adds)."""
+    return cue_frame(text, start, end, None, _TITLES)
