@@ -61,16 +61,10 @@ _EN_BEFORE_BRACKET = re.compile(r"(?<![A-Za-z])" + _EN_WORD + r"(?:[ ]" + _EN_WO
 _HAN_NAME = re.compile(f"[{HAN_RANGES}]{{2,4}}(?![{HAN_RANGES}])")
 _HAN_RUN = re.compile(f"[{HAN_RANGES}]+")
 _GIVEN_CHARACTERS = 2
-# Characters of time and place that follow a verb, never in a name: `同學關心[後]通報`.
-_TIME_AND_PLACE_WORDS = frozenset("後前時中上下裡內外")
 _HAN_BEFORE_BRACKET = re.compile(f"(?<![{HAN_RANGES}])[{HAN_RANGES}]{{2,4}}(?=[ ]?[(（])")
 # A dialogue's turn is no field: after `醫師：` or `家屬：` comes what the speaker says (`家屬：有啦。`), a
 # short sentence, not a name; names hold no spoken particle or negation and end no sentence.
 _SENTENCE_END = re.compile(r"[ ]?[。？！?!…]")
-_SPOKEN_PARTICLES = frozenset("啊喔嗯啦吧呢嗎耶欸哦呀嘛囉唷喲的了不沒")
-# Characters of grammar and speech that no name holds: `[林]說`, `[陳]的`, `[王]們`.
-_NOT_IN_NAME_ZH = frozenset("的之了在是和與及跟說講問也都就又才被把給向對從到於為們等很再還會要想有無不沒"
-                            "去來打叫請找帶看陪送")
 
 
 def _english_name(text: str, start: int) -> Optional[int]:
@@ -109,7 +103,7 @@ def _chinese_name(text: str, start: int, turn: bool = True) -> Optional[int]:
     if title is not None:  # a surname and its title: the title stays outside (`承辦人[曾]小姐`)
         return start + len(name) - len(title)
     if (not starts_with_surname(name) or plain_han_words(name, "PERSON")
-            or any(c in _SPOKEN_PARTICLES for c in name)):
+            or any(c in word_set("spoken_particles_zh") for c in name)):
         return None
     return match.end()
 
@@ -121,12 +115,13 @@ def _name_before_a_word(text: str, start: int) -> Optional[int]:
     character of grammar or of time and place (`由[曾恆炳]負責接送`; not `朋友陳述病情`, `里長發現`,
     `同學關心後通報`), or None."""
     surnames, words = surnames_zh(), common_words_zh()
+    not_in_name = word_set("spoken_particles_zh", "not_in_name_zh", "time_and_place_chars_zh")
     surname = 2 if text[start:start + 2] in surnames else 1 if text[start:start + 1] in surnames else 0
     end = start + surname + _GIVEN_CHARACTERS
     name = text[start:end]
     if (not surname or not _HAN_RUN.fullmatch(name) or not starts_a_word(text, end)
-            or starts_a_word(text, end - 1) or name[:surname] in _GRAMMAR_SURNAMES
-            or any(c in _SPOKEN_PARTICLES or c in _NOT_IN_NAME_ZH or c in _TIME_AND_PLACE_WORDS for c in name)
+            or starts_a_word(text, end - 1) or name[:surname] in word_set("grammar_surnames_zh")
+            or any(c in not_in_name for c in name)
             or name[surname:] in words or any(name[:n] in words for n in (2, 3, 4))
             or plain_han_words(name, "PERSON") or title_after_surname(name) is not None):
         return None
@@ -166,9 +161,6 @@ def _title_at(lists: WordLists) -> "re.Pattern[str]":
     return re.compile("(?=(" + "|".join(lists.compiled(titles_after_name)) + "))")
 
 
-# Surnames that are also words of grammar or common verbs before a person (`向老師報告`, `和醫師討論`,
-# `於主任任內`, `任社工`): before a title they are those words, not a name.
-_GRAMMAR_SURNAMES = frozenset("向和於于與從把對給跟讓由被將在有是為也都又就才還請叫找問幫替陪帶同及任經")
 
 
 def _surname_before_title(text: str) -> Iterator[Tuple[int, int, str]]:
@@ -178,7 +170,7 @@ def _surname_before_title(text: str) -> Iterator[Tuple[int, int, str]]:
         end, title = match.start(), match.group(1)
         start = end - 2 if end >= 2 and text[end - 2:end] in surnames else end - 1  # 歐陽 before 陽
         surname = text[start:end]
-        if start < 0 or surname not in surnames or surname in _GRAMMAR_SURNAMES:
+        if start < 0 or surname not in surnames or surname in word_set("grammar_surnames_zh"):
             continue
         before = text[max(0, start - 2):start]
         if (before[-1:] == surname or before[-1:] + surname in words or before + surname in words

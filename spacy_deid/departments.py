@@ -58,9 +58,6 @@ _UNIT_AFTER_INSTITUTION = re.compile(r"(?<=[A-Za-z])[ ]+(?:Department|Dept\.?|Di
                                      r"(?:[ ]+(?:of|OF))?")
 _LEADING_FIELD_ZH = re.compile(r"(?:科別|科室|科部)[ \t:：]*")
 _TOKEN = re.compile(r"\S+")
-# Specialties named by one character before 科: 內科, 外科, 兒科, 眼科, 牙科, 骨科, 婦科, 產科, 皮科.
-_ONE_CHARACTER_SPECIALTIES = frozenset("內外兒眼牙骨婦產皮")
-_CONNECTORS = frozenset("and of & department dept dept. division".split())  # and the generic heads
 
 Repaired = Union[Span, Tuple[Span, ...]]
 # Labels of organisations that hold no outpatient clinic: before one, the span is a department.
@@ -105,7 +102,7 @@ def department_start(text: str) -> Optional[Tuple[int, int]]:
             break
         start = word.start()
         folded = word.group().casefold()
-        named = named or (folded not in _CONNECTORS and folded not in word_set("generic_heads_en"))
+        named = named or folded not in word_set("connectors_en", "generic_heads_en")
     if not named:  # `Police Department`, `Unit`: a generic head names no department on its own
         return None
     if text[start:].split(" ", 1)[0].casefold() in ("of", "and", "&"):
@@ -125,7 +122,7 @@ def zh_department(text: str) -> bool:
     of two characters only the specialties named by one (`外科`, `眼科`): `竹科` is a science park,
     `專科` a college, `文科` a field of study."""
     if len(text) == 2:
-        return text[1] == "科" and text[0] in _ONE_CHARACTER_SPECIALTIES
+        return text[1] == "科" and text[0] in word_set("one_character_specialties_zh")
     return 2 < len(text) <= 8 and text.endswith("科") and all(HAN_CHAR.match(c) for c in text)
 
 

@@ -12,12 +12,10 @@ from typing import Dict, FrozenSet, List, Optional, Tuple
 from .han import HAN_CHAR, HAN_RANGES
 from .labels import LOCATION_LABELS
 from .rules.loading import load_default_patterns
-from .wordlists import WordLists, compiled
+from .wordlists import WordLists, compiled, word_set
 
 # The labels institutions' type words give, in the order of the word lists (`type_words.json`).
 TYPE_WORD_LABELS = ("HOSPITAL", "SCHOOL", "MARKET", "GENERAL_BUSINESS", "LOCATION")
-# Characters that make a run of Han characters a phrase rather than a name (`台北的醫院`, `台北某醫院`).
-GRAMMAR_CHARS_ZH = frozenset("的之在到去回住與及或跟等各其某該這那一家間所於由從往向至是有為了也都很就再又此並讀念唸")
 
 
 def _by_length(table: Dict[str, Tuple[str, ...]]) -> List[Tuple[str, str]]:
@@ -96,7 +94,8 @@ def english_type_word_ending(span_text: str) -> Optional[str]:
 
 def name_like(text: str) -> bool:
     """Han characters only, none of them grammatical: a name, not a phrase (`協和`, not `的醫`)."""
-    return all(HAN_CHAR.match(c) and c not in GRAMMAR_CHARS_ZH for c in text)
+    grammar = word_set("grammar_chars_zh")
+    return all(HAN_CHAR.match(c) and c not in grammar for c in text)
 
 
 @lru_cache(maxsize=1)

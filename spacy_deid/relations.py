@@ -31,7 +31,7 @@ from .predicates import name_like, type_word_ending
 from .rules.phrases import phrase_regex
 from .common_words_zh import surnames_zh
 from .cues.labels import label_by_ner_label, relation_label
-from .wordlists import WordLists, compiled, sorted_longest_first
+from .wordlists import WordLists, compiled, sorted_longest_first, word_set
 
 # An English title between a relation word and the name.
 _TITLE = r"(?:(?i:mr|mrs|ms|miss|mx|dr|doctor)\.?[ ])?"
@@ -41,13 +41,6 @@ _DETERMINER = r"(?i:his|her|their|a|an|the|the patient's|patient's)(?:[ ][a-z]+)
 # spaces, a title (`wife: Mary`, `Mom (Tzupao)`, `案妻，王小美`).
 BETWEEN_WORD_AND_NAME = r"[ ]?[:：,，(（]?[ ]?" + _TITLE
 _BETWEEN_WORD_AND_NAME = " :：,，"
-_ORDER_BEFORE_WORD = frozenset("大小二三四老")  # `大女兒`, `小兒子`
-# Every word right after which a name may stand, for `cued_names`, besides the relation words and
-# physicians' titles: the patient's apposition words and English honorifics; not the generic English
-# words for relatives, which head Title Case lines (`Family Meeting`).
-_PATIENT_WORDS_ZH = ("病人", "病患", "患者", "個案", "案主", "姓名")
-_HONORIFICS_EN = ("mr", "mr.", "mrs", "mrs.", "ms", "ms.", "miss")
-_GENERIC_KIN_EN = frozenset({"family", "family member", "relative", "next of kin", "NOK"})
 
 
 class _Patterns:
@@ -67,9 +60,9 @@ class _Patterns:
                                          + "|".join(sorted(set(roles) | {w.upper() for w in roles}))
                                          + r")\.?[ ]+(?=[A-Z])")
         self.words_before_a_name = re.compile(
-            phrase_regex(kin_zh + others_zh + physician_zh + on_duty_zh + _PATIENT_WORDS_ZH) + "|(?i:"
-            + phrase_regex(tuple(w for w in kin_en if w not in _GENERIC_KIN_EN) + others_en
-                           + lists["clinician_en"] + _HONORIFICS_EN, ignore_case=True) + ")")
+            phrase_regex(kin_zh + others_zh + physician_zh + on_duty_zh + lists["patient_words_zh"]) + "|(?i:"
+            + phrase_regex(tuple(w for w in kin_en if w not in lists["generic_kin_en"]) + others_en
+                           + lists["clinician_en"] + lists["honorifics_en"], ignore_case=True) + ")")
         self.other_words = frozenset(w.casefold() for w in others_en + others_zh)
 
 
@@ -101,7 +94,7 @@ def name_start(text: str, start: int, end: int) -> int:
     title = p.title_at_start.match(text, start, end)
     if title is not None:
         return title.end()
-    order = 1 if text[start:start + 1] in _ORDER_BEFORE_WORD else 0
+    order = 1 if text[start:start + 1] in word_set("order_before_kin_zh") else 0
     for word in p.words_before_name_zh:
         for inside in range(1, len(word) + 1 + order):  # how many of the word's characters are in the span
             if start + inside - len(word) >= 0 and text.startswith(word, start + inside - len(word)):

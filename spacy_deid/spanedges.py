@@ -62,20 +62,11 @@ from .titles_zh import titles_after_name_zh
 from .wordlists import WordLists, compiled, word_set, words
 from .han import HAN_CHAR, HAN_RANGES
 
-LEADING_PREPOSITIONS = frozenset("至住於到往在去回")
-# Verbs, a copula and conjunctions that start no place or person name (`和`, `上`, `為` do: 和信, 上海, 為恭).
-# They stay when they begin a common word with the next character (`讀書會`, `完美`).
-LEADING_VERBS = frozenset("是讀念唸完與及跟")
 # A counted or pointed-at place is a generic one: `[新店]一處公園`, `[台北]某醫院`, `[土城]一家工廠`.
 _COUNTED_PLACE = re.compile(r"一處|一家|一間|一所|一個|某|這家|那家|這間|那間")
-# After an institution's type word these go on into the sentence, never into the name.
-_AFTER_TYPE_WORD = frozenset("念讀唸便就時後前並也都又才再的了和與及跟畢")
-# A school's offices whose first character also ends a type word (中學, 大學): `[台中一中]學務處`.
-_OFFICES_AFTER_A_SCHOOL = frozenset({"學務處"})
 # A district of Taiwan is named by two characters and 區 (`歸仁區`, `前金區`); only the five directions
 # name one with a single character (`台中市[東區]`).
 _DISTRICT_CUT_SHORT = re.compile(f"[{HAN_RANGES}]區")
-_ONE_CHARACTER_DISTRICTS = frozenset("東西南北中")
 # A school year after a school: `[港大]一年級`.
 _SCHOOL_YEAR = re.compile(r"[一二三四五六七八九1-9]年級$")
 # English words that end no place name: `[Rongxing Garden Park] on 2月26日`.
@@ -96,7 +87,7 @@ EDGE_LABELS = LOCATION_LABELS - {"STREET", "DEPARTMENT"}
 def trimmed_bounds(text: str, start: int, end: int) -> Optional[tuple]:
     """(start, end) without the edge words of text[start:end], or None when nothing is trimmed."""
     new_start, new_end = start, end
-    if text[start] in LEADING_PREPOSITIONS or _leading_verb(text, start):
+    if text[start] in word_set("leading_prepositions_zh") or _leading_verb(text, start):
         new_start = _after_leading_word(text, start, end)
     elif _district_cut_short(text, start, end):
         new_start = start - 1
@@ -129,16 +120,17 @@ def _district_cut_short(text: str, start: int, end: int) -> bool:
     """Is text[start:end] a district's name without its first character (`台南市歸[仁區]`, `警察局前[金區]`):
     one character and 區, not a direction, after a Han character that is no preposition?"""
     return (start >= 1 and _DISTRICT_CUT_SHORT.fullmatch(text, start, end) is not None
-            and text[start] not in _ONE_CHARACTER_DISTRICTS and HAN_CHAR.match(text, start - 1) is not None
-            and text[start - 1] not in LEADING_PREPOSITIONS)
+            and text[start] not in word_set("one_character_districts_zh") and HAN_CHAR.match(text, start - 1) is not None
+            and text[start - 1] not in word_set("leading_prepositions_zh"))
 
 
 def _end_of_institution(text: str, start: int, end: int) -> int:
     """Where an institution inside text[start:end] ends when a word that goes on into the sentence
     follows its type word (`[高雄醫學大學與學長]`, `[南華大學便]`), else `end`."""
+    after_type_word = word_set("after_type_word_zh")
     for i in range(start + 3, end):
         # the type word's window only: a long span costs no more per character
-        if text[i] in _AFTER_TYPE_WORD and type_word_ending(text[max(start, i - type_words().reach):i]) is not None:
+        if text[i] in after_type_word and type_word_ending(text[max(start, i - type_words().reach):i]) is not None:
             return i
     return end
 
@@ -157,7 +149,7 @@ def _activity_at_end(text: str, start: int, end: int, word: str) -> int:
         cut = next((k for k in range(len(word) - 1, 0, -1) if end - k >= start
                     and text.startswith(word[:k], end - k) and text.startswith(word[k:], end)), 0)
         if (cut and type_word_ending(text[start:end]) is not None
-                and type_word_ending(text[start:end - cut]) is None and word not in _OFFICES_AFTER_A_SCHOOL):
+                and type_word_ending(text[start:end - cut]) is None and word not in word_set("offices_after_a_school_zh")):
             return 0
     return cut if end - cut - start >= 2 else 0
 
@@ -184,9 +176,9 @@ def _after_type_word_before(text: str, start: int, end: int) -> int:
 
 
 def _leading_verb(text: str, start: int) -> bool:
-    """Is the character at `start` one of `LEADING_VERBS` that begins no common word with the next one
+    """Is the character at `start` one of `leading_verbs_zh` (word lists) that begins no common word with the next one
     (`讀書會`, `完美` keep theirs)?"""
-    return text[start] in LEADING_VERBS and text[start:start + 2] not in common_words_zh()
+    return text[start] in word_set("leading_verbs_zh") and text[start:start + 2] not in common_words_zh()
 
 
 def _after_leading_word(text: str, start: int, end: int) -> int:
@@ -198,7 +190,6 @@ def _after_leading_word(text: str, start: int, end: int) -> int:
 
 
 _LEADING_ARTICLE = re.compile(r"(?i:an?|the)[ ]+(?=[A-Za-z])")
-_FUNCTION_WORDS_AFTER = frozenset("to with for at in on of and who was is has had from by".split())
 
 
 def _common_past_tense(word: str) -> bool:
@@ -211,7 +202,7 @@ def _before_verb_phrase(text: str, start: int, end: int) -> int:
     """Where text[start:end] ends without the past-tense verb and function words of the sentence its
     last words are (`[lawyer presented to]`, `[LIU CHEN-CHANG CONTACTED]`); a first word stays."""
     words = text[start:end].split(" ")
-    while len(words) > 1 and (words[-1].lower() in _FUNCTION_WORDS_AFTER or _common_past_tense(words[-1])
+    while len(words) > 1 and (words[-1].lower() in word_set("function_words_after_en") or _common_past_tense(words[-1])
                               or not words[-1]):
         end -= len(words.pop()) + 1
     return end
@@ -273,7 +264,6 @@ def profession_bounds(text: str, start: int, end: int) -> Optional[tuple]:
 _TRAILING_PUNCTUATION = frozenset(".,;:。，；：!?！？、」』”’\"")
 _LEADING_PUNCTUATION = frozenset(",;:。，；：、")
 _COLUMN_GAP = re.compile(r"[ ]{2,}|\t")
-_ABBREVIATED = frozenset("rd st ave blvd ln dr hwy sec co inc ltd corp jr sr mt no".split())
 # A Latin letter right before a Han character: an English name does not run on into Chinese
 # (`[Central Park橋]上`, `[Ya-Mei同意]`), save into the type word of a company named so (`SOGO百貨`).
 _SCRIPT_SEAM = re.compile(r"(?<=[A-Za-z.])(?=[" + HAN_RANGES + r"])")
@@ -301,7 +291,7 @@ def trimmed(doc: Doc, text: str, ent: Span, following: Optional[Span] = None) ->
     if last - first > 1 and doc[first].text in _LEADING_PUNCTUATION:
         first += 1
     if last - first > 1 and doc[last - 1].text in _TRAILING_PUNCTUATION and not (
-            doc[last - 1].text == "." and (doc[last - 2].text.casefold() in _ABBREVIATED or len(doc[last - 2].text) == 1)):
+            doc[last - 1].text == "." and (doc[last - 2].text.casefold() in word_set("abbreviations_en") or len(doc[last - 2].text) == 1)):
         last -= 1
     start, end = doc[first].idx, doc[last - 1].idx + len(doc[last - 1])
     if ent.label_ == "PROFESSION":

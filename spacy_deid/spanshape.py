@@ -101,7 +101,7 @@ from .predicates import TypeWords
 from .labels import LOCATION_LABELS, NAME_LABELS, ORGANISATION_LABELS
 from .languages import spoken_language
 from .public_numbers import public_service_number
-from .titles_zh import titles_after_name
+from .cues.labels import titled
 from .wordlists import WordLists, compiled, word_set
 
 _HAS_ALNUM = re.compile(r"[^\W_]")
@@ -163,7 +163,6 @@ def _can_name(text: str) -> bool:
             and not is_clinical_term(text) and not clinical_terms_joined(text))
 
 
-_SURNAME_PARTICLES = frozenset("van von de der den del della da di du la le el al bin binti ibn mac st".split())
 _FIRST_WORD = re.compile(r"[A-Za-z]+")
 _LATER_CAPITAL = re.compile(r"[ ][A-Z]")
 
@@ -177,7 +176,7 @@ def _proper(text: str) -> bool:
     if not _balanced(text):
         return False
     first = _FIRST_WORD.match(text)
-    if first is None or not first.group().islower() or first.group() in _SURNAME_PARTICLES:
+    if first is None or not first.group().islower() or first.group() in word_set("surname_particles_en"):
         return True
     return _LATER_CAPITAL.search(text, first.end()) is None
 
@@ -242,15 +241,6 @@ def _organisation(text: str) -> bool:
     return _place(text) and not (len(text) == 1 and has_han(text))
 
 
-# What stands next to a one-character surname (annotation.md: titles are outside the span).
-def _title_after(lists: WordLists) -> "re.Pattern[str]":
-    return re.compile(r"[ ]?(?:" + "|".join(lists.compiled(titles_after_name)) + "|["
-                      + "".join(lists["title_characters_zh"]) + "])")
-
-
-_TITLE_BEFORE = re.compile(r"(?:(?<![A-Za-z])(?i:dr|mr|mrs|ms|miss|prof|mx|vs|r)\.?[ ]?|[老小阿]"
-                           r"|(?:醫師|醫生|社工|護理師|心理師|主治|主任|老師)[ ]?[:：]?[ ]?)$")
-
 # The kinds of Chinese roads: 路, 街, 大道 (ends in 道), 段 (a road's section), 巷 and 弄 (lanes), 胡同.
 _STREET_WORD_ZH = re.compile(r"[路街道段巷弄]|胡同")
 
@@ -259,18 +249,12 @@ def _street(text: str) -> bool:
     return _place(text) and (HAN_CHAR.search(text) is None or _STREET_WORD_ZH.search(text) is not None)
 
 
-def _titled(text: str, start: int, end: int) -> bool:
-    """Does a title stand right after text[start:end], or an English title, a role or 老/小/阿 before it?"""
-    return (compiled(_title_after).match(text, end) is not None
-            or _TITLE_BEFORE.search(text, max(0, start - 6), start) is not None)
-
-
 def lone_surname(text: str, start: int, end: int, label: str) -> bool:
     """A name span of one Han character with no title beside it (see the module docstring). A Han
     character right after it keeps it: the model may have cut a longer name short (`[石]霞`), and
     the part it found is still PHI to replace."""
     return (label in NAME_LABELS and end - start == 1 and HAN_CHAR.match(text, start) is not None
-            and HAN_CHAR.match(text, end) is None and not _titled(text, start, end))
+            and HAN_CHAR.match(text, end) is None and not titled(text, start, end))
 
 
 # Labels of proper names: a PROFESSION is an ordinary word (`teacher`), a NUMBER or ROOM holds digits.
@@ -283,7 +267,7 @@ def plain_word_name(text: str, start: int, end: int, label: str) -> bool:
     it (see the module docstring)."""
     return (label in _PROPER_NAME_LABELS
             and (plain_words(text, start, end) or plain_han_words(text[start:end], label))
-            and not _titled(text, start, end))
+            and not titled(text, start, end))
 
 
 # Digits with the separators of a value or of a numeric date (`101.2`, `120/80`, `24/30`).

@@ -10,6 +10,7 @@ from spacy.tokens import Span
 
 import spacy_deid
 from spacy_deid.cues import CueRuleError, CueRuleSet, check_linear, default_cue_rules, read_cue_files
+from spacy_deid.cues.labels import RELATION_GROUPS
 from spacy_deid.refine import RefineStage
 from spacy_deid.wordlists import WordLists, active_word_lists
 
@@ -316,3 +317,22 @@ def test_not_before_and_not_after_keep_a_rule_from_holding(tmp_path):
                     encoding="utf8")
     with pytest.raises(CueRuleError, match="'not_before': not_followed_by"):
         read_cue_files(path)
+
+
+def test_a_saved_rule_set_lacking_a_group_code_reads_takes_that_groups_packaged_rules():
+    """A pipeline saved before a group existed (its `relations.json` without the `titled` rules, or
+    without the file) runs as it did: the packaged rules of the groups code reads are added, and its own
+    rules stay as saved."""
+    saved = default_cue_rules().to_dicts()
+    relations = saved["relations.json"]
+    relations["rules"] = [r for r in relations["rules"] if r["group"] != "titled"]
+    kinship = next(r for r in relations["rules"] if r["id"] == "kinship_before")
+    kinship["yields"] = "PERSON"  # the saved pipeline's own edit
+    rules = CueRuleSet.from_dicts(saved, complete=RELATION_GROUPS)
+    assert "titled" in rules.groups
+    assert len(rules) == len(default_cue_rules())
+    assert rules.frame("陳先生", 0, 1, None, "titled") == "PERSON"
+    assert rules.frame("wife Mary came", 5, 9, None, "relations") == "PERSON"
+    assert CueRuleSet.from_dicts(saved).groups == sorted(set(default_cue_rules().groups) - {"titled"})
+    del saved["relations.json"]
+    assert set(RELATION_GROUPS) <= set(CueRuleSet.from_dicts(saved, complete=RELATION_GROUPS).groups)

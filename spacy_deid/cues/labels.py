@@ -1,6 +1,7 @@
 """Who a name is to the patient by the words beside it, read from the cue rules in force: the groups
 `relations` and `relation_after`, where the NER's label counts too `third_party` and `kin_address`, and
-English titles `person_titles` (`resources/cue_rules/relations.json`, the WHY of each rule there).
+English titles `person_titles`, a title beside a name `titled` (`resources/cue_rules/relations.json`, the
+WHY of each rule there).
 
 WHY functions over the rules rather than a step: steps, patient steps, the pattern rules' validators and
 the knowledge voters all ask the same question of a name, and all should hear the pipeline's own rules
@@ -13,8 +14,9 @@ from .ruleset import cue_frame, current_cue_rules
 _WORDS = ("relations", "relation_after")
 _WORDS_AND_NER_LABEL = ("third_party", "kin_address")
 _TITLES = ("person_titles", "relation_after")
+_TITLED = "titled"
 # the groups code reads (a saved pipeline lacking one takes it from the package)
-RELATION_GROUPS = tuple(sorted(set(_WORDS + _WORDS_AND_NER_LABEL + _TITLES)))
+RELATION_GROUPS = tuple(sorted(set(_WORDS + _WORDS_AND_NER_LABEL + _TITLES + (_TITLED,))))
 
 
 def relation_label(text: str, start: int, end: int) -> Optional[str]:
@@ -47,3 +49,9 @@ def person_label(text: str, start: int, end: int) -> Optional[str]:
     FAMILY, PERSON or DOCTOR when a relation word or a physician's role stands in apposition after it,
     else None (groups `person_titles` and `relation_after`, for the names `cued_names` adds)."""
     return cue_frame(text, start, end, None, _TITLES)
+
+
+def titled(text: str, start: int, end: int) -> bool:
+    """Does a title stand right after text[start:end], or an English title, a role or 老/小/阿 before it
+    (group `titled`)?"""
+    return cue_frame(text, start, end, None, _TITLED) is not None

@@ -293,17 +293,25 @@ class CueRuleSet:
     @classmethod
     def from_disk(cls, folder: Union[str, Path], complete: Iterable[str] = ()) -> "CueRuleSet":
         """A saved folder; the groups of `complete` (those code reads, `cues/labels.RELATION_GROUPS`) and
-        those its rules' `yields_from` name are taken from the packaged files where the folder lacks them
-        (a pipeline saved before their file existed)."""
+        those its rules' `yields_from` name are taken from the packaged rules where the folder lacks them
+        (a pipeline saved before those rules existed runs as it did; `_completed`)."""
         return cls(_completed(read_cue_files(folder), complete))
 
 
 def _completed(files: List[CueFile], groups: Iterable[str]) -> List[CueFile]:
+    """`files` with the packaged rules of each group of `groups`, or named by a rule's `yields_from`,
+    that they lack: added to the file of the packaged file's name, or in that file of its own."""
     present = {rule.group for f in files for rule in f.rules}
-    wanted = set(groups) | {g for f in files for rule in f.rules for g in rule.yields_from}
-    names = {f.name for f in files}
-    return files + [f for f in default_cue_files()
-                    if f.name not in names and any(rule.group in wanted - present for rule in f.rules)]
+    missing = (set(groups) | {g for f in files for rule in f.rules for g in rule.yields_from}) - present
+    out = {f.name: f for f in files}
+    for packaged in default_cue_files():
+        rules = [rule for rule in packaged.rules if rule.group in missing]
+        if rules:
+            own = out.get(packaged.name)
+            out[packaged.name] = (CueFile(packaged.name, packaged.description, packaged.fragments, rules) if own is None
+                                  else CueFile(own.name, own.description, {**packaged.fragments, **own.fragments},
+                                               own.rules + rules))
+    return [out[name] for name in sorted(out)]
 
 
 @lru_cache(maxsize=1)
