@@ -13,15 +13,14 @@ outcomes cancel (`Dr. Yang at [台大] 醫學系` speaks of care and of study: n
 """
 import json
 import re
-from contextlib import contextmanager
 from contextvars import ContextVar
 from dataclasses import dataclass, field
 from functools import lru_cache
 from importlib import resources
 from pathlib import Path
-from typing import Any, Dict, Iterable, Iterator, List, Optional, Sequence, Tuple, Union
+from typing import Any, ContextManager, Dict, Iterable, List, Optional, Sequence, Tuple, Union
 
-from ..wordlists import WordLists, current_word_lists, read_json_files, write_json_folder
+from ..wordlists import WordLists, current_word_lists, in_force, read_json_files, write_json_folder
 from .rule import PREDICATES, Cue, CueRule, CueRuleError, expand, rule_from_dict
 
 FILE_KEYS = ("description", "fragments", "rules")
@@ -323,17 +322,12 @@ def default_cue_rules() -> CueRuleSet:
 _ACTIVE: ContextVar[Optional[CueRuleSet]] = ContextVar("spacy_deid_cue_rules", default=None)
 
 
-@contextmanager
-def active_cue_rules(rules: Optional[CueRuleSet]) -> Iterator[None]:
+def active_cue_rules(rules: Optional[CueRuleSet]) -> "ContextManager[None]":
     """Run the block with `rules` in force (None: the packaged ones). WHY a context variable: as for
     the word lists (`wordlists/active.py`), the rules are read deep inside shared labellers
     (`cues/labels.relation_label` has callers in steps, rules' validators and patient steps); the `deid`
     component activates its rules around each call."""
-    token = _ACTIVE.set(rules)
-    try:
-        yield
-    finally:
-        _ACTIVE.reset(token)
+    return in_force(_ACTIVE, rules)
 
 
 def current_cue_rules() -> CueRuleSet:

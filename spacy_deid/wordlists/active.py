@@ -8,7 +8,7 @@ component activates its lists around each call; code run outside one reads the p
 """
 from contextlib import contextmanager
 from contextvars import ContextVar
-from typing import Callable, FrozenSet, Iterator, Optional, Tuple, TypeVar
+from typing import Callable, ContextManager, FrozenSet, Iterator, Optional, Tuple, TypeVar
 
 from .store import WordLists, default_word_lists
 
@@ -17,13 +17,18 @@ _ACTIVE: ContextVar[Optional[WordLists]] = ContextVar("spacy_deid_word_lists", d
 
 
 @contextmanager
-def active_word_lists(lists: Optional[WordLists]) -> Iterator[None]:
-    """Run the block with `lists` in force (None: the packaged lists)."""
-    token = _ACTIVE.set(lists)
+def in_force(var: "ContextVar[Optional[T]]", value: Optional[T]) -> Iterator[None]:
+    """Run the block with `var` set to `value`, and as it was after (the cue rules in force use it too)."""
+    token = var.set(value)
     try:
         yield
     finally:
-        _ACTIVE.reset(token)
+        var.reset(token)
+
+
+def active_word_lists(lists: Optional[WordLists]) -> "ContextManager[None]":
+    """Run the block with `lists` in force (None: the packaged lists)."""
+    return in_force(_ACTIVE, lists)
 
 
 def current_word_lists() -> WordLists:
