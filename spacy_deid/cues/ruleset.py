@@ -9,7 +9,12 @@ How a group decides a span (`apply`): the rules of the group that read the span'
 all hold (of those, the ones of the highest `priority`) vote for what they make of it (its bounds, cut by
 an `end_before` cue, and the label they yield, or its own where `keep_labels` holds it); two different
 outcomes cancel (`Dr. Yang at [台大] 醫學系` speaks of care and of study: no change); otherwise a rule's
-`unless` predicate on the new span's text vetoes it.
+`unless` predicate on the new span's text vetoes it. `frame` asks several groups at once what the words
+around a span say, whatever its label (`cues/labels`: who a name is), and a rule's `yields_from` does so.
+
+The rules in force (`current_cue_rules`) are the running `deid` component's, else the packaged ones. A
+saved set lacking a group that code reads, or that a rule's `yields_from` names, takes that group's
+packaged rules (`_completed`): a pipeline saved before those rules existed runs as it did.
 """
 import json
 import re
@@ -152,13 +157,10 @@ def _compile(rule: CueRule, fragments: Dict[str, str], lists: WordLists) -> _Com
         flags = re.IGNORECASE if rule.line_start.ignore_case else 0
         line = re.compile(expand(rule.line_start.regex, fragments, lists), flags)
     return _Compiled(
-        rule,
-        re.compile(rule.before.pattern("before", fragments, lists)) if rule.before else None,
-        rule.before.window if rule.before else 0,
-        re.compile(rule.after.pattern("after", fragments, lists)) if rule.after else None,
-        rule.after.window if rule.after else 0,
+        rule, *_cue_and_window(rule.before, "before", fragments, lists),
+        *_cue_and_window(rule.after, "after", fragments, lists),
         line, rule.line_start.reach if rule.line_start else 0,
-        re.compile(cut.cue.pattern("after", fragments, lists)) if cut else None, cut.cue.window if cut else 0,
+        *_cue_and_window(cut.cue if cut else None, "after", fragments, lists),
         *_cue_and_window(rule.not_before, "before", fragments, lists),
         *_cue_and_window(rule.not_after, "after", fragments, lists))
 
