@@ -52,8 +52,7 @@ from .clinical_terms import is_clinical_term
 from .doctext import doc_text
 from .han import HAN_CHAR
 from .labels import LOCATION_LABELS, NAME_LABELS
-from .cues.labels import relation_label
-from .relations import honorific_beside
+from .cues.labels import honorific_beside, relation_label
 from .name_forms import MIN_ASCII_CHARS, han_name_parts, is_full_name, name_forms
 from .romanize import NAME_LINK
 from .titles_zh import titles_after_name_zh

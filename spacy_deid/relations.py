@@ -50,7 +50,6 @@ class _Patterns:
         kin_zh, kin_en = lists["kinship_zh"], lists["kinship_en"]
         others_zh, others_en = lists["others_zh"], lists["others_en"]
         physician_zh, on_duty_zh = lists["physician_titles_zh"], lists["on_duty_zh"]
-        self.honorifics_zh = lists["honorifics_zh"]
         # Words that stand before a name and never inside it (the relation words, titles used before one).
         self.words_before_name_zh = sorted_longest_first(kin_zh + others_zh + on_duty_zh
                                                          + ("先生", "太太", "小姐", "女士"))
@@ -135,18 +134,6 @@ def relation_in_apposition(doc: Doc, text: str, ent: Span,
     if after is not None and any(e.start_char == after.end() and e.label_ in NAME_LABELS for e in doc.ents):
         return ()
     return None
-
-
-# An honorific no note gives a physician (`Ms [Yang]`, `Informant: landlady Mr [Yang]`): Dr is theirs.
-HONORIFIC_BEFORE = re.compile(r"(?<![A-Za-z])(?i:mr|mrs|ms|miss|mx)\.?[ ]?$")
-HONORIFIC_WINDOW = 6
-
-
-def honorific_beside(text: str, start: int, end: int) -> bool:
-    """Does an honorific stand beside the name at text[start:end] (`Ms [Yang]`, `[陳]先生`)? Notes give
-    physicians Dr. and 醫師, never these."""
-    return (text.startswith(_patterns().honorifics_zh, end)
-            or HONORIFIC_BEFORE.search(text, max(0, start - HONORIFIC_WINDOW), start) is not None)
 
 
 # A name after a relation word inside a place or institution span: two to four Han characters, or

@@ -10,7 +10,7 @@ from spacy.tokens import Span
 
 import spacy_deid
 from spacy_deid.cues import CueRuleError, CueRuleSet, check_linear, default_cue_rules, read_cue_files
-from spacy_deid.cues.labels import RELATION_GROUPS
+from spacy_deid.cues.labels import RELATION_GROUPS, honorific_beside
 from spacy_deid.refine import RefineStage
 from spacy_deid.wordlists import WordLists, active_word_lists
 
@@ -336,3 +336,15 @@ def test_a_saved_rule_set_lacking_a_group_code_reads_takes_that_groups_packaged_
     assert CueRuleSet.from_dicts(saved).groups == sorted(set(default_cue_rules().groups) - {"titled"})
     del saved["relations.json"]
     assert set(RELATION_GROUPS) <= set(CueRuleSet.from_dicts(saved, complete=RELATION_GROUPS).groups)
+
+
+@pytest.mark.parametrize("text,name,beside", [
+    ("update Ms. Yang by phone", "Yang", True),
+    ("王先生來電", "王", True),
+    ("Dr. Yang saw her", "Yang", False),
+    ("王醫師查房", "王", False),
+    ("Adams Yang came", "Yang", False),  # `ms` ending a word is no honorific
+])
+def test_an_honorific_beside_a_name_is_read_from_the_rules(text, name, beside):
+    start = text.index(name)
+    assert honorific_beside(text, start, start + len(name)) is beside

@@ -1,7 +1,7 @@
 """Who a name is to the patient by the words beside it, read from the cue rules in force: the groups
 `relations` and `relation_after`, where the NER's label counts too `third_party` and `kin_address`, and
-English titles `person_titles`, a title beside a name `titled` (`resources/cue_rules/relations.json`, the
-WHY of each rule there).
+English titles `person_titles`, a title or an honorific beside a name `titled`, `honorific`
+(`resources/cue_rules/relations.json`, the WHY of each rule there).
 
 WHY functions over the rules rather than a step: steps, patient steps, the pattern rules' validators and
 the knowledge voters all ask the same question of a name, and all should hear the pipeline's own rules
@@ -15,8 +15,9 @@ _WORDS = ("relations", "relation_after")
 _WORDS_AND_NER_LABEL = ("third_party", "kin_address")
 _TITLES = ("person_titles", "relation_after")
 _TITLED = "titled"
+_HONORIFIC = "honorific"
 # the groups code reads (a saved pipeline lacking one takes it from the package)
-RELATION_GROUPS = tuple(sorted(set(_WORDS + _WORDS_AND_NER_LABEL + _TITLES + (_TITLED,))))
+RELATION_GROUPS = tuple(sorted(set(_WORDS + _WORDS_AND_NER_LABEL + _TITLES + (_TITLED, _HONORIFIC))))
 
 
 def relation_label(text: str, start: int, end: int) -> Optional[str]:
@@ -55,3 +56,9 @@ def titled(text: str, start: int, end: int) -> bool:
     """Does a title stand right after text[start:end], or an English title, a role or 老/小/阿 before it
     (group `titled`)?"""
     return cue_frame(text, start, end, None, _TITLED) is not None
+
+
+def honorific_beside(text: str, start: int, end: int) -> bool:
+    """Does an honorific stand beside the name at text[start:end] (`Ms [Yang]`, `[陳]先生`; group
+    `honorific`)? Notes give physicians Dr. and 醫師, never these."""
+    return cue_frame(text, start, end, None, _HONORIFIC) is not None
