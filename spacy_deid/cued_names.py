@@ -103,7 +103,7 @@ def _chinese_name(text: str, start: int, turn: bool = True) -> Optional[int]:
     if title is not None:  # a surname and its title: the title stays outside (`承辦人[曾]小姐`)
         return start + len(name) - len(title)
     if (not starts_with_surname(name) or plain_han_words(name, "PERSON")
-            or any(c in word_set("spoken_particles_zh") for c in name)):
+            or not word_set("spoken_particles_zh").isdisjoint(name)):
         return None
     return match.end()
 

@@ -23,7 +23,7 @@ def named_place_zh(name: str, generic: FrozenSet[str], label: str, known_places:
     (`三年前`), a person with a title (`楊醫師`), a known place (`台北`; with `known_places`, one may be the
     name) or an institution whose type word says it is of another kind (`在[南門市場]工作` is a market)."""
     if (name in generic or not name_like(name) or name.endswith(words("unit_endings_zh"))
-            or name.endswith(titles_after_name_zh()) or any(c in word_set("time_chars_zh") for c in name)
+            or name.endswith(titles_after_name_zh()) or not word_set("time_chars_zh").isdisjoint(name)
             or plain_han_words(name, label)):
         return False
     return known_places or not named_otherwise(name, label)
@@ -36,7 +36,7 @@ def validate_school_zh(text: str, start: int, end: int) -> Optional[bool]:
     # `畢業於[王老師]班上` name none.
     name = text[start:end]
     return not (name in word_set("not_school_names_zh") or not name_like(name) or name.endswith(titles_after_name_zh())
-                or any(c in word_set("time_chars_zh") for c in name) or plain_han_words(name, "SCHOOL")
+                or not word_set("time_chars_zh").isdisjoint(name) or plain_han_words(name, "SCHOOL")
                 or named_otherwise(name, "SCHOOL"))
 
 
