@@ -64,14 +64,20 @@ NAME_LOCALES = ("en_US", "en_GB", "en_AU", "en_CA", "en_IE", "en_NZ", "en_IN", "
 NAME_ATTRIBUTES = ("first_names", "first_names_male", "first_names_female", "last_names",
                    "first_romanized_names", "last_romanized_names", "countries", "cities", "states",
                    "provinces", "city_names")
+PERSON_ATTRIBUTES = NAME_ATTRIBUTES[:6]
 _WORD = re.compile(r"[a-z]+")
+# Lexicons of people's names: a frequent word one of them holds may be a name in any case.
+PERSON_LEXICONS = ("given_names_en", "surnames_en")
+# Faker's locales whose people's names are English ones (others hold syllables that are English
+# function words: `in`, `on`, `an`).
+ENGLISH_LOCALES = tuple(locale for locale in NAME_LOCALES if locale.startswith("en_"))
 
 
-def faker_names() -> set:
+def faker_names(attributes=NAME_ATTRIBUTES, locales=NAME_LOCALES) -> set:
     words = set()
-    for locale in NAME_LOCALES:
+    for locale in locales:
         person = Faker(locale)
-        for attr in NAME_ATTRIBUTES:
+        for attr in attributes:
             for provider in person.providers:
                 values = getattr(provider, attr, None)
                 if values and not callable(values):
@@ -180,18 +186,33 @@ def clinical_lower_words(path: Path, min_count: int) -> Set[str]:
     return {word for word, count in counts.items() if count >= min_count}
 
 
+def frequent_words(size: int, excluded: Set[str]) -> List[str]:
+    """The `size` most frequent English words that `common_words_en` leaves out as words of a name or a
+    place (`in`, `states`, `plan`, `street`), less every word of a person's name (`john`, `rose`,
+    `brown` stay out of it). WHY: in a line typed in one case no capital tells a name (`dr smith`,
+    `SON TOM`), and after a relation word these words are the sentence going on (`wife in to visit`,
+    `son met with`), not a name."""
+    people = faker_names(PERSON_ATTRIBUTES, ENGLISH_LOCALES) | {
+        word for name in PERSON_LEXICONS for value in load(name).strings() for word in _WORD.findall(value.casefold())}
+    return sorted(w for w in top_n_list("en", size) if _WORD.fullmatch(w) and len(w) > 1
+                  and w in excluded and w not in people)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--size", type=int, default=20000, help="Most frequent English words to start from.")
     parser.add_argument("--size-zh", type=int, default=20000, help="Most frequent Chinese words to start from.")
     parser.add_argument("--clinical-min-count", type=int, default=1,
                         help="Lower-case uses in the clinical text a word needs to be taken.")
+    parser.add_argument("--frequent-size", type=int, default=5000,
+                        help="Most frequent English words frequent_words_en is drawn from.")
     args = parser.parse_args()
     words_zh = build_zh(args.size_zh)
     excluded = name_and_place_words() | faker_names()
     general = {w for w in top_n_list("en", args.size) if _WORD.fullmatch(w) and len(w) > 1}
     clinical = clinical_lower_words(CLINICAL_TEXT, args.clinical_min_count)
     words = sorted((general | clinical) - excluded)
+    frequent = frequent_words(args.frequent_size, excluded)
     description = (
         f"Frequent words that are no name or place. common_words_en: the {args.size} most frequent English "
         "words of wordfreq (https://github.com/rspeer/wordfreq), licensed CC-BY-SA 4.0, and the words "
@@ -199,16 +220,21 @@ def main() -> None:
         f"{'once' if args.clinical_min_count == 1 else f'{args.clinical_min_count} times'}, less one-letter words "
         "and every word of a name or place value of "
         "the package's lexicons and of Faker's name and place lists; read by spacy_deid.common_words. "
+        f"frequent_words_en: the words of wordfreq's {args.frequent_size} most frequent English words that "
+        "common_words_en leaves out as words of a name or a place, less every word of a person's name of the "
+        "lexicons and Faker: in a line typed in one case they are no name (spacy_deid.cued_names). "
         f"common_words_zh: the {args.size_zh} most frequent Chinese words of wordfreq, those of two or more "
         "Han characters, in their Simplified and Traditional forms, less every name or place value of the "
         "package's lexicons and of Faker's Chinese lists, every part of one, every word shaped like a "
         "person's name, and every word jieba's dictionary (MIT) tags as a proper noun; read by "
         "spacy_deid.common_words_zh. Built by scripts/build_common_words.py. This file, as a derivative "
         "of wordfreq, is CC-BY-SA 4.0.")
-    data = {"description": description, "lists": {"common_words_en": words, "common_words_zh": words_zh}}
+    data = {"description": description, "lists": {"common_words_en": words, "common_words_zh": words_zh,
+                                                   "frequent_words_en": frequent}}
     OUT.write_text(json.dumps(data, ensure_ascii=False, indent=2) + "\n", encoding="utf8")
     print(f"{len(words)} English words written to {OUT} ({len(clinical - general - excluded)} from the "
-          f"clinical text; {len(excluded)} name and place words excluded), and {len(words_zh)} Chinese forms")
+          f"clinical text; {len(excluded)} name and place words excluded), {len(frequent)} frequent words that "
+          f"are also words of a place, and {len(words_zh)} Chinese forms")
 
 
 if __name__ == "__main__":

@@ -15,6 +15,7 @@ import re
 from functools import lru_cache
 from typing import FrozenSet, Set
 
+from .clinical_terms import is_clinical_term
 from .lexicons import load
 from .wordlists import word_set
 
@@ -40,6 +41,15 @@ def name_and_place_words() -> Set[str]:
 def common_words() -> FrozenSet[str]:
     """The list of the word lists in force, lower case."""
     return word_set("common_words_en")
+
+
+def ordinary_word(word: str) -> bool:
+    """Is `word` (case aside) no name in a line typed in one case: a common word, a word of grammar, a
+    frequent word that is also part of a place's name (`frequent_words_en`: `in`, `plan`), or a clinical
+    term? Where capitals say nothing, these are what tells the words of a sentence from a name."""
+    folded = word.casefold()
+    return (folded in common_words() or folded in word_set("function_words_en", "frequent_words_en")
+            or is_clinical_term(word))
 
 
 # The lexicons of people's names, and the fields of theirs that hold a name or its romanization.

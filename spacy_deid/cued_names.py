@@ -40,11 +40,12 @@ from typing import Iterator, List, Optional, Tuple
 from spacy.tokens import Doc, Span
 
 from .clinical_terms import is_clinical_term
-from .common_words import common_words
+from .common_words import common_words, ordinary_word
 from .common_words_zh import common_words_zh, plain_han_words, starts_a_word, starts_with_surname, surnames_zh
 from .doctext import doc_text
 from .han import HAN_RANGES
 from .overlap import taken_characters
+from .predicates import one_case_line
 from .relations import BETWEEN_WORD_AND_NAME, words_before_a_name
 from .cues.labels import kin_address_label, person_label, relation_after, relation_label
 from .cues.people import names_an_institution, title_after_surname
@@ -54,6 +55,9 @@ from .wordlists import WordLists, compiled, word_set
 SOURCE = "cued"
 _EN_WORD = r"[A-Z][a-z]+(?:[-'][A-Za-z][a-z]*)*"
 _EN_NAME = re.compile(_EN_WORD + r"(?:[ ]" + _EN_WORD + r"){0,2}")
+# In a line typed in one case, a name is any word of letters that no list holds (`dr smith`, `SON TOM`).
+_ONE_CASE_WORD = r"[A-Za-z]+(?:[-'](?![Ss](?![A-Za-z]))[A-Za-z]+)*"
+_ONE_CASE_NAME = re.compile(_ONE_CASE_WORD + r"(?:[ ]" + _ONE_CASE_WORD + r"){0,2}")
 _BETWEEN = re.compile(BETWEEN_WORD_AND_NAME)
 _EN_BEFORE_BRACKET = re.compile(r"(?<![A-Za-z])" + _EN_WORD + r"(?:[ ]" + _EN_WORD + r"){0,2}(?=[ ]?[(（])")
 # A Chinese name: two to four Han characters with no Han character after them; before a bracket, none
@@ -71,7 +75,8 @@ def _english_name(text: str, start: int) -> Optional[int]:
     """End of the capitalised words at `start` that are no common or closed-class word (`spanshape`'s
     list holds those the common list leaves out as parts of names: `At`), clinical term or
     institution's type word, or None."""
-    match = _EN_NAME.match(text, start)
+    one_case = one_case_line(text, start)
+    match = (_ONE_CASE_NAME if one_case else _EN_NAME).match(text, start)
     if match is None:
         return None
     end = start
@@ -79,10 +84,19 @@ def _english_name(text: str, start: int) -> Optional[int]:
         token = word.group()
         folded = token.casefold()
         if (folded in common_words() or folded in word_set("function_words_en") or is_clinical_term(token)
-                or names_an_institution(token)):
+                or names_an_institution(token) or (one_case and (
+                    len(token) < 2 or any(_ordinary_word(part) for part in folded.split("-"))))):
             break
         end = start + word.end()
     return end if end > start and not (end < len(text) and text[end].isalnum()) else None
+
+
+def _ordinary_word(folded: str) -> bool:
+    """Is `folded` a frequent word that may also be part of a place's name (`in`, `plan`) or a word for
+    a person (`aunts`, `resident`), or any common word (a part of `called-update`)? In a line typed in
+    one case that is the sentence going on after a relation word (`wife in to visit`), not a name."""
+    people = word_set("kinship_en", "others_en", "clinician_en")
+    return ordinary_word(folded) or folded in people or (folded.endswith("s") and folded[:-1] in people)
 
 
 def _chinese_name(text: str, start: int, turn: bool = True) -> Optional[int]:

@@ -6,6 +6,7 @@ kind (`known_place`, `typed_otherwise`, `not_name_like`: the exceptions cue rule
 steps may read it (WHY the type words decide a label: `institutions`).
 """
 import re
+from bisect import bisect_right
 from functools import lru_cache
 from typing import Dict, FrozenSet, List, Optional, Tuple
 
@@ -90,6 +91,33 @@ def english_type_word_ending(span_text: str) -> Optional[str]:
             return label
     return None
 
+
+
+# A line is typed in one case when it has this many ASCII letters, all capitals or all lower case.
+MIN_ONE_CASE_LETTERS = 4
+_LINE = re.compile(r"[^\n]*")
+_UPPER, _LOWER = re.compile(r"[A-Z]"), re.compile(r"[a-z]")
+
+
+@lru_cache(maxsize=4)
+def _one_case_lines(text: str) -> Tuple[List[int], List[bool]]:
+    """Each line's start, and whether it is typed in one case: one pass over a text that many cues
+    ask about (a str's hash is cached, so the lookup costs nothing)."""
+    starts, flags = [], []
+    for line in _LINE.finditer(text):
+        upper = len(_UPPER.findall(line.group()))
+        lower = len(_LOWER.findall(line.group()))
+        starts.append(line.start())
+        flags.append(upper + lower >= MIN_ONE_CASE_LETTERS and not (upper and lower))
+    return starts, flags
+
+
+def one_case_line(text: str, pos: int) -> bool:
+    """Is the line of `text` holding `pos` typed all in capitals or all in lower case? There a
+    capital marks no name (`DR SMITH`, `son tom`), so a name's shape is read from the words, not the
+    case: half of a nursing chart's text may be typed so."""
+    starts, flags = _one_case_lines(text)
+    return flags[bisect_right(starts, pos) - 1]
 
 
 def name_like(text: str) -> bool:

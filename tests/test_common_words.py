@@ -1,7 +1,9 @@
 """common_words: an ordinary English word in a case that marks no name is no name or place."""
 import pytest
 
-from spacy_deid.common_words import NAME_AND_PLACE_LEXICONS, common_words, name_and_place_words, plain_words
+from spacy_deid.common_words import (NAME_AND_PLACE_LEXICONS, common_words, name_and_place_words, ordinary_word,
+                                     plain_words)
+from spacy_deid.wordlists import word_set
 from spacy_deid.lexicons import lexicon
 from spacy_deid.spanshape import drop_misshapen, plain_word_name
 
@@ -25,6 +27,16 @@ def test_the_list_holds_ordinary_words_and_no_common_names():
     assert {"tomorrow", "wife", "grew", "notify", "events", "daughter"} <= words
     assert not {"mary", "john", "smith", "young", "chen", "wang", "lee", "taipei", "boston", "abdullah", "nguyen",
                 "siti"} & words
+
+
+def test_frequent_words_that_are_also_parts_of_places_are_ordinary_but_names_are_not():
+    # `common_words_en` leaves out every word of a place (`in`: a business's name holds it); the
+    # frequent ones are still no name where capitals say nothing, unless a person's name holds them
+    frequent = word_set("frequent_words_en")
+    assert {"in", "on", "but", "plan", "states", "school"} <= frequent
+    assert not {"john", "rose", "brown", "mary", "smith", "will"} & frequent
+    assert all(ordinary_word(w) for w in ("In", "PLAN", "tomorrow", "the", "lasix"))
+    assert not any(ordinary_word(w) for w in ("smithers", "KOWALSKY", "rose", "Chen"))
 
 
 def test_the_list_holds_the_words_real_clinical_prose_writes_in_lower_case():

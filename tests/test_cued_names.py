@@ -53,6 +53,11 @@ def _added(text, ents=()):
     ("社工曾亞品聯絡基金會", [("曾亞品", "PERSON")]),
     ("目前仍由觀護人呂晉品定期約談.", [("呂晉品", "PERSON")]),
     ("本次由里長曾承海發現屋內堆滿垃圾.", [("曾承海", "PERSON")]),
+    # a line typed in one case: capitals say nothing, the words do
+    ("dr smithers called, spoke with son tom about plan.", [("smithers", "DOCTOR"), ("tom", "FAMILY")]),
+    ("SOCIAL: WIFE, MARY, LEFT PHONE NUMBER.", [("MARY", "FAMILY")]),
+    ("DR O'BRIEN-SMITH AWARE OF K 3.1", [("O'BRIEN-SMITH", "DOCTOR")]),
+    ("plan per dr smithers's team", [("smithers", "DOCTOR")]),  # the possessive stays outside
 ])
 def test_a_marked_name_is_added_with_the_label_its_word_says(text, expected):
     assert _added(text) == expected
@@ -77,6 +82,9 @@ def test_a_marked_name_is_added_with_the_label_its_word_says(text, expected):
     "醫師：好喔。民眾：那我明天再來。",  # a dialogue's turns: what is said, not a name
     "家屬：有啦，他都有吃。",
     "Seen in Cardiology Clinic (brother's request)",
+    # one case: the sentence goes on after the word (grammar, frequent words, people, common parts)
+    "social: husband in to visit, updated.", "daughter and son in law visiting", "son met with team",
+    "SOCIAL: MOTHER, AUNTS IN TO VISIT", "daughter called-update given", "DR AWARE OF PLAN",
     # a surname before a title that is a word with the character before it, or a word of grammar
     "謝謝醫師。", "病人在公司擔任社工.", "在家照顧太太.", "向老師報告.", "和醫師討論後決定.", "公司董事長來訪",
 ])
@@ -103,6 +111,13 @@ def test_the_deid_component_adds_them_and_can_be_told_not_to():
 def test_cost_grows_linearly_with_the_text():
     def run(n):
         doc = spacy_deid.blank()("wife " * n + "Robert (father) " * n + "Mrs. A" + "a" * n)
+        cued_names(doc)
+    assert_linear(run, 2000)
+
+
+def test_cost_grows_linearly_with_one_case_lines():
+    def run(n):
+        doc = spacy_deid.blank()("DR " + "ABCDEFGH-IJK " * n + "\n" + "son " * n + "1" * n)
         cued_names(doc)
     assert_linear(run, 2000)
 
