@@ -79,10 +79,11 @@ def _case_says_nothing(word: str, sentence_start: bool) -> bool:
     return word.isupper() or word.islower() or (sentence_start and word[1:].islower())
 
 
-def plain_words(text: str, start: int, end: int) -> bool:
+def plain_words(text: str, start: int, end: int, person: bool = False) -> bool:
     """Is text[start:end] only common English words, each in a case that marks no name: all
     capitals (of two letters or more), all lower case, or capitalised as the first word of a line or
-    sentence?"""
+    sentence? For a `person`'s name any `ordinary_word` counts too: the frequent words that are parts
+    of places' names but of no person's (`NEPHEW ON PHONE`), words of grammar and clinical terms."""
     span = text[start:end]
     if not span.isascii() or _SPAN_OF_WORDS.fullmatch(span) is None:
         return False
@@ -90,6 +91,7 @@ def plain_words(text: str, start: int, end: int) -> bool:
     sentence_start = _SENTENCE_END.search(text, max(0, start - _CONTEXT), start) is not None
     for i, m in enumerate(_WORD.finditer(span)):
         word = m.group()
-        if word.lower() not in words or not _case_says_nothing(word, sentence_start and i == 0):
+        known = word.lower() in words or (person and ordinary_word(word))
+        if not known or not _case_says_nothing(word, sentence_start and i == 0):
             return False
     return True

@@ -108,14 +108,16 @@ def _one_case_lines(text: str) -> Tuple[List[int], List[bool]]:
         upper = len(_UPPER.findall(line.group()))
         lower = len(_LOWER.findall(line.group()))
         starts.append(line.start())
-        flags.append(upper + lower >= MIN_ONE_CASE_LETTERS and not (upper and lower))
+        flags.append(upper + lower >= MIN_ONE_CASE_LETTERS and not (upper and lower)
+                     and HAN_CHAR.search(line.group()) is None)
     return starts, flags
 
 
 def one_case_line(text: str, pos: int) -> bool:
-    """Is the line of `text` holding `pos` typed all in capitals or all in lower case? There a
-    capital marks no name (`DR SMITH`, `son tom`), so a name's shape is read from the words, not the
-    case: half of a nursing chart's text may be typed so."""
+    """Is the line of `text` holding `pos` typed all in capitals or all in lower case, with no Han
+    character? There a capital marks no name (`DR SMITH`, `son tom`), so a name's shape is read from
+    the words, not the case: half of a nursing chart's text may be typed so. A code-mixed line writes
+    its English words in lower case and its names with capitals (`病人 ambulate with walker`)."""
     starts, flags = _one_case_lines(text)
     return flags[bisect_right(starts, pos) - 1]
 

@@ -61,7 +61,9 @@ definitions of docs/annotation.md and nothing else:
 - names and location labels are not common English words in a case that marks no name: all
   capitals, lower case, or the first word of a line or sentence (`[TOMORROW]`, `[Grew] up near`,
   `([niece])`), unless a title stands beside them (`Dr. [WILL]`); `common_words` says why and which
-  words (none of a name or place in the lexicons or in Faker's name lists); nor, in Han script, which
+  words (none of a name or place in the lexicons or in Faker's name lists); a person's name is no run
+  of frequent words that are only parts of places' names, words of grammar or clinical terms either
+  (`[NEPHEW ON PHONE]`, `[INSULIN GTT]`: `common_words.ordinary_word`); nor, in Han script, which
   has no case, common Chinese words (`[說明]` FAMILY, `[發現學童]` PERSON, `[工地]` GENERAL_BUSINESS;
   `common_words_zh` says which, and why a place is judged only when it is one word);
 - names and location labels are proper names: their brackets are balanced (`supervisor)參加` ran
@@ -266,7 +268,7 @@ def plain_word_name(text: str, start: int, end: int, label: str) -> bool:
     Chinese words (`common_words_zh`: any number for a name, one for a place), with no title beside
     it (see the module docstring)."""
     return (label in _PROPER_NAME_LABELS
-            and (plain_words(text, start, end) or plain_han_words(text[start:end], label))
+            and (plain_words(text, start, end, person=label in NAME_LABELS) or plain_han_words(text[start:end], label))
             and not titled(text, start, end))
 
 

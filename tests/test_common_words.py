@@ -67,6 +67,18 @@ def test_plain_words(text, span, plain):
     assert plain_words(text, start, start + len(span)) is plain
 
 
+@pytest.mark.parametrize("text,span", [
+    ("SOCIAL: SPOKE W/HUSBAND, NEPHEW ON PHONE, AWARE", "NEPHEW ON PHONE"),  # `on`: a frequent word
+    ("ENDO: INSULIN GTT STARTED", "INSULIN GTT"),  # clinical terms
+])
+def test_a_persons_name_is_no_run_of_ordinary_words(text, span):
+    start = text.index(span)
+    assert not plain_words(text, start, start + len(span))  # `on` and `gtt` are in no common list
+    assert plain_words(text, start, start + len(span), person=True)
+    assert plain_word_name(text, start, start + len(span), "FAMILY")
+    assert not plain_word_name("MOVED TO UNITED STATES", 9, 22, "COUNTRY")  # a place keeps its words
+
+
 def test_a_title_keeps_a_common_word_as_a_name():
     text = "SEEN BY DR. WILL THIS AM"
     start = text.index("WILL")

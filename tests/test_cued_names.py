@@ -85,6 +85,7 @@ def test_a_marked_name_is_added_with_the_label_its_word_says(text, expected):
     # one case: the sentence goes on after the word (grammar, frequent words, people, common parts)
     "social: husband in to visit, updated.", "daughter and son in law visiting", "son met with team",
     "SOCIAL: MOTHER, AUNTS IN TO VISIT", "daughter called-update given", "DR AWARE OF PLAN",
+    "病人 ambulate with walker, 步態穩",  # a code-mixed line: lower case marks an English word
     # a surname before a title that is a word with the character before it, or a word of grammar
     "謝謝醫師。", "病人在公司擔任社工.", "在家照顧太太.", "向老師報告.", "和醫師討論後決定.", "公司董事長來訪",
 ])
