@@ -30,7 +30,15 @@ lower-cased name there would have to be missing from both the lexicons and Faker
 session measured the change from twice to once: PhysioNet dev token precision 15.85 -> 16.03, no
 corpus or split losing recall; docs/results_history.md).
 
+A third list, `frequent_words_en`, takes back the most frequent words (`--frequent-size`) that the first
+leaves out only as words of a place or an organisation (`in`, `plan`, `states`), less every word of a
+person's name in the English lexicons and Faker's English locales (`john`, `rose`, `brown`) and the
+particles of surnames (`van`). WHY: where
+no capital marks a name (a line typed in one case), these are the sentence going on, and a person's
+name is never one (`common_words.ordinary_word`; the thirty-second session measured it, results_history).
+
     python scripts/build_common_words.py [--size 20000] [--size-zh 20000] [--clinical-min-count 1]
+                                         [--frequent-size 5000]
 """
 import argparse
 import gzip
@@ -49,6 +57,7 @@ from wordfreq.util import data_path
 from spacy_deid.common_words import NAME_AND_PLACE_LEXICONS, name_and_place_words
 from spacy_deid.han import HAN_RUN
 from spacy_deid.lexicons import load
+from spacy_deid.wordlists import default_word_lists
 
 RESOURCES = Path(__file__).resolve().parent.parent / "spacy_deid" / "resources"
 OUT = RESOURCES / "word_lists" / "common_words.json"
@@ -189,11 +198,12 @@ def clinical_lower_words(path: Path, min_count: int) -> Set[str]:
 def frequent_words(size: int, excluded: Set[str]) -> List[str]:
     """The `size` most frequent English words that `common_words_en` leaves out as words of a name or a
     place (`in`, `states`, `plan`, `street`), less every word of a person's name (`john`, `rose`,
-    `brown` stay out of it). WHY: in a line typed in one case no capital tells a name (`dr smith`,
+    `brown` stay out of it) and the particles of surnames (`van`, `de la`). WHY: in a line typed in one case no capital tells a name (`dr smith`,
     `SON TOM`), and after a relation word these words are the sentence going on (`wife in to visit`,
     `son met with`), not a name."""
     people = faker_names(PERSON_ATTRIBUTES, ENGLISH_LOCALES) | {
-        word for name in PERSON_LEXICONS for value in load(name).strings() for word in _WORD.findall(value.casefold())}
+        word for name in PERSON_LEXICONS for value in load(name).strings() for word in _WORD.findall(value.casefold())
+    } | set(default_word_lists()["surname_particles_en"])
     return sorted(w for w in top_n_list("en", size) if _WORD.fullmatch(w) and len(w) > 1
                   and w in excluded and w not in people)
 
@@ -222,7 +232,7 @@ def main() -> None:
         "the package's lexicons and of Faker's name and place lists; read by spacy_deid.common_words. "
         f"frequent_words_en: the words of wordfreq's {args.frequent_size} most frequent English words that "
         "common_words_en leaves out as words of a name or a place, less every word of a person's name of the "
-        "lexicons and Faker: in a line typed in one case they are no name (spacy_deid.cued_names). "
+        "lexicons and Faker and the particles of surnames: in a line typed in one case they are no name (spacy_deid.common_words.ordinary_word). "
         f"common_words_zh: the {args.size_zh} most frequent Chinese words of wordfreq, those of two or more "
         "Han characters, in their Simplified and Traditional forms, less every name or place value of the "
         "package's lexicons and of Faker's Chinese lists, every part of one, every word shaped like a "

@@ -10,8 +10,13 @@ The name's own shape bounds it: one to three capitalised words (`Ivy`, `Jessica 
 Hoa`, `Chia-Hao`), right after the word (a colon, a comma and a title may stand between) or right
 before a relation word in brackets, none a common English word (`common_words`: `wife At bedside`,
 `Case Manager Note` name no one; a name that is also a word, `Sam`, `Will`, is left to the NER),
-clinical vocabulary (`clinical_terms`) or an institution's type word (`Cardiology Clinic`). The
-generic words (`family`, `relative`, `next of kin`) and the patient's own field are no cue here:
+clinical vocabulary (`clinical_terms`) or an institution's type word (`Cardiology Clinic`). In a Latin
+line typed all in capitals or all in lower case (`predicates.one_case_line`: half of a nursing chart's
+text) no capital marks a name, so there a name is one to three words of letters in that case that are
+no ordinary word (`common_words.ordinary_word`: besides the common words, the frequent words that are
+only parts of places' names, `in`, `plan`), no word for a person (`aunts`), and of more than one letter
+(`dr smithers`, `SON TOM`; not `husband in to visit`, `son met with`, `daughter called-update`).
+The generic words (`family`, `relative`, `next of kin`) and the patient's own field are no cue here:
 `Family Meeting` is a header, and the NER finds the name after `Patient:`.
 A Chinese name is added only where the text draws both its edges, since a surname list alone cannot
 (`醫師向家屬說明`: 向 is a surname): two to four Han characters right after such a word, or right before
