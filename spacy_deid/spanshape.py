@@ -16,11 +16,13 @@ definitions of docs/annotation.md and nothing else:
   and four digits are a year only within the date finder's years (1800–2399): four digits with a
   leading zero are a time of day (`0600`, `1900-0700`: not PHI, annotation.md), and `5400` or `1200`
   a count (`WBC 5400`, `TG 1200`);
-- PHONE, MEDICAL_RECORD, ID_NUMBER, NIC hold a digit; EMAIL holds `@`; URL holds `.` or `/`; a PHONE
-  holds no Han character and no more letters than digits (`(1) NTUH` is a list marker and a
-  hospital), is not one clock reading (`0130`, `2400`), and is not a shift written as two clock readings
-  starting with 0 or 1 (`1900-0700`, `0200-0600`: no local number in Taiwan starts with either, and a
-  full number has ten digits);
+- PHONE, MEDICAL_RECORD, ID_NUMBER, NIC hold a digit; EMAIL holds `@`; a URL has a scheme, `www.` or a
+  host ending in a top-level domain (word list `top_level_domains`: not `hr.also`, two words at a missing
+  space); a PHONE holds no Han character and no more letters than digits (`(1) NTUH` is a list marker
+  and a hospital), no unit, percent sign, decimal or slash between short groups (`75-100cc`, `104.4`,
+  `50-60/23-25`: amounts and vital signs), is not one clock reading (`0130`, `2400`), and is not a shift
+  written as two clock readings starting with 0 or 1 (`1900-0700`, `0200-0600`: no local number in
+  Taiwan starts with either, and a full number has ten digits);
 - names (PATIENT, PERSON, FAMILY, DOCTOR) and PROFESSION hold a letter and no digit, and are not one
   ASCII letter (a single Han character is a name: `[葉]醫師`); a PROFESSION is not a word for a
   person that names no trade (`woman`, `smoker`, `個案`) or having none (`unemployed`, `無業`), not a means
@@ -118,6 +120,9 @@ _COMPACT_DATE_LENGTHS = (6, 7, 8)
 # of four-digit groups with one of them is a shift (`1900-0700`, `1600-2400`).
 _CLOCK_TIME_RANGE = re.compile(r"[0-9]{4}[ ]?[-–~][ ]?[0-9]{4}")
 _HAS_ADDRESS = re.compile(r"(?i:://|www\.|[^\W_]@[^\W_])")
+# A host name: labels of letters, digits and hyphens joined by points, its last label before a path,
+# a port or the end.
+_HOST = re.compile(r"(?<![\w.-])[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)*\.([A-Za-z]{2,})(?=[/:?#]|$)")
 
 
 def _date(text: str) -> bool:
@@ -132,6 +137,23 @@ def _date(text: str) -> bool:
     return _NUMERALS_AND_DATE_MARKS.fullmatch(text) is not None or bool(find_readings(text))
 
 
+# What no phone number holds: a letter outside an extension's mark (a unit: `cc`, `U`), a percent sign,
+# one digit beside a point (a decimal: `104.4`, `0.125`; `930.167.3943` groups three), a slash beside
+# fewer than three digits (`50-60/23-25`; `201/324/1423` groups three).
+_EXTENSION = re.compile(r"(?i:ext\.?|x)(?=[ ]?[0-9])")
+_NO_PHONE = re.compile(r"[A-Za-z%]|(?<![0-9])[0-9]\.|\.[0-9](?![0-9])|(?<![0-9])[0-9]{1,2}/|/[0-9]{1,2}(?![0-9])")
+
+
+def _url(text: str) -> bool:
+    """A URL has a scheme or `www.` (`https://…`, `www.…`), or a host whose last part is a top-level
+    domain (`blog.xuite.net`, `line.me/ti`; word list `top_level_domains`): words run together at a
+    missing space (`hr.also`, `well.monitor`) and ranges of values (`95-110/50-60`) are no address."""
+    if _HAS_ADDRESS.search(text):
+        return True
+    host = _HOST.search(text)
+    return host is not None and host.group(1).lower() in word_set("top_level_domains")
+
+
 def _phone(text: str) -> bool:
     """A PHONE holds a digit, no Han character and no more Latin letters than digits (`2312-3456 ext.
     12` keeps more digits than letters; `(1) NTUH`, a list marker before a hospital, is no number), is not
@@ -144,6 +166,8 @@ def _phone(text: str) -> bool:
         return False  # `0130 及 0430 各醒一次`: clock readings
     if sum(ch.isascii() and ch.isalpha() for ch in text) > sum(ch.isdigit() for ch in text):
         return False
+    if _NO_PHONE.search(_EXTENSION.sub("", text)):
+        return False  # `75-100cc`, `600U`, `104.4`, `0.125`, `50-60/23-25`, `750/24/60%`: amounts
     if text[:1] in "01" and _CLOCK_TIME_RANGE.fullmatch(text):
         parts = [part.strip() for part in re.split(r"[-–~]", text)]
         return not (all(hhmm(part) for part in parts) and any(unmistakable_clock(p) for p in parts))
@@ -337,7 +361,7 @@ SHAPE_OF: Dict[str, Callable[[str], bool]] = {
     "ID_NUMBER": _digit,
     "NIC": _digit,
     "EMAIL": lambda text: "@" in text,
-    "URL": lambda text: "." in text or "/" in text,
+    "URL": _url,
     "PROFESSION": _profession,
     **{label: _person for label in NAME_LABELS},
     **{label: _place for label in LOCATION_LABELS if label != "NUMBER"},

@@ -18,7 +18,8 @@ from ner_spans import deid_after
     ("38", "AGE"), ("三十八", "AGE"), ("27", "NUMBER"), ("十五", "NUMBER"),
     ("(02)2312-3456", "PHONE"), ("2234", "PHONE"), ("02-2312-3456 ext. 12", "PHONE"), ("+886-912-345-678", "PHONE"),
     ("32001CXM", "MEDICAL_RECORD"), ("A123456789", "ID_NUMBER"),
-    ("x@y.tw", "EMAIL"), ("www.ntuh.gov.tw", "URL"),
+    ("x@y.tw", "EMAIL"), ("www.ntuh.gov.tw", "URL"), ("blog.xuite.net/abc", "URL"), ("line.me/ti/p/abc", "URL"),
+    ("930.167.3943", "PHONE"), ("345-899-3560x4587", "PHONE"), ("201/324/1423", "PHONE"),  # US forms
     ("葉", "DOCTOR"), ("ydh", "DOCTOR"), ("Ho", "PATIENT"), ("He", "DOCTOR"), ("An", "FAMILY"), ("Ford", "PERSON"),
     ("The Hague", "CITY"), ("With Chen", "PERSON"), ("Wang Mei-Ling", "PERSON"), ("黃大銘", "FAMILY"),
     ("editor", "PROFESSION"), ("英語補習班老師", "PROFESSION"),
@@ -52,6 +53,9 @@ def test_shapes_the_annotation_guide_allows(text, label):
     ("moved to Taipei", "CITY"),
     ("(1) NTUH", "PHONE"), ("(3) 長庚醫院", "PHONE"), ("(2) Mackay Memorial", "PHONE"),  # a list marker and a hospital
     ("0130", "PHONE"), ("0610", "PHONE"), ("2400", "PHONE"),  # clock readings: `0130 及 0430 各醒一次`
+    ("75-100cc", "PHONE"), ("600U", "PHONE"), ("104.4", "PHONE"), ("0.125", "PHONE"),  # amounts and values
+    ("50-60/23-25", "PHONE"), ("750/24/60%", "PHONE"),
+    ("hr.also", "URL"), ("held.Cardiac", "URL"), ("95-110/50-60", "URL"),  # a missing space, a range
     ("溝通良好", "STREET"), ("仁愛", "STREET"), ("中山北", "STREET"), ("Sec. 2, 中山", "STREET"),
     ("woman", "PROFESSION"), ("smoker", "PROFESSION"), ("Patient", "PROFESSION"), ("個案", "PROFESSION"),
     ("unemployed", "PROFESSION"), ("Retired", "PROFESSION"), ("無業", "PROFESSION"),  # no trade at all
