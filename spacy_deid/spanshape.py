@@ -137,11 +137,12 @@ def _date(text: str) -> bool:
     return _NUMERALS_AND_DATE_MARKS.fullmatch(text) is not None or bool(find_readings(text))
 
 
-# What no phone number holds: a letter outside an extension's mark (a unit: `cc`, `U`), a percent sign,
+# What no phone number holds: a letter right after a digit outside an extension's mark (a unit: `cc`,
+# `U`; letters before the digits make an identifier the NER may call a PHONE, `ABC-987654`), a percent sign,
 # one digit beside a point (a decimal: `104.4`, `0.125`; `930.167.3943` groups three), a slash beside
 # fewer than three digits (`50-60/23-25`; `201/324/1423` groups three).
 _EXTENSION = re.compile(r"(?i:ext\.?|x)(?=[ ]?[0-9])")
-_NO_PHONE = re.compile(r"[A-Za-z%]|(?<![0-9])[0-9]\.|\.[0-9](?![0-9])|(?<![0-9])[0-9]{1,2}/|/[0-9]{1,2}(?![0-9])")
+_NO_PHONE = re.compile(r"[0-9][A-Za-z]|%|(?<![0-9])[0-9]\.|\.[0-9](?![0-9])|(?<![0-9])[0-9]{1,2}/|/[0-9]{1,2}(?![0-9])")
 
 
 def _url(text: str) -> bool:

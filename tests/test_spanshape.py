@@ -20,6 +20,7 @@ from ner_spans import deid_after
     ("32001CXM", "MEDICAL_RECORD"), ("A123456789", "ID_NUMBER"),
     ("x@y.tw", "EMAIL"), ("www.ntuh.gov.tw", "URL"), ("blog.xuite.net/abc", "URL"), ("line.me/ti/p/abc", "URL"),
     ("930.167.3943", "PHONE"), ("345-899-3560x4587", "PHONE"), ("201/324/1423", "PHONE"),  # US forms
+    ("ABC-987654", "PHONE"),  # an identifier the NER calls a PHONE is still PHI to replace
     ("葉", "DOCTOR"), ("ydh", "DOCTOR"), ("Ho", "PATIENT"), ("He", "DOCTOR"), ("An", "FAMILY"), ("Ford", "PERSON"),
     ("The Hague", "CITY"), ("With Chen", "PERSON"), ("Wang Mei-Ling", "PERSON"), ("黃大銘", "FAMILY"),
     ("editor", "PROFESSION"), ("英語補習班老師", "PROFESSION"),
