@@ -32,8 +32,8 @@ corpus or split losing recall; docs/results_history.md).
 
 A third list, `frequent_words_en`, takes back the most frequent words (`--frequent-size`) that the first
 leaves out only as words of a place or an organisation (`in`, `plan`, `states`), less every word of a
-person's name in the English lexicons and Faker's English locales (`john`, `rose`, `brown`) and the
-particles of surnames (`van`). WHY: where
+person's name in the lexicons (romanized Chinese syllables too: `ya`, `pin`) and Faker's English
+locales (`john`, `rose`, `brown`) and the particles of surnames (`van`). WHY: where
 no capital marks a name (a line typed in one case), these are the sentence going on, and a person's
 name is never one (`common_words.ordinary_word`; the thirty-second session measured it, results_history).
 
@@ -76,7 +76,7 @@ NAME_ATTRIBUTES = ("first_names", "first_names_male", "first_names_female", "las
 PERSON_ATTRIBUTES = NAME_ATTRIBUTES[:6]
 _WORD = re.compile(r"[a-z]+")
 # Lexicons of people's names: a frequent word one of them holds may be a name in any case.
-PERSON_LEXICONS = ("given_names_en", "surnames_en")
+PERSON_LEXICONS = ("given_names_en", "surnames_en", "given_names_romanized", "surnames_zh")
 # Faker's locales whose people's names are English ones (others hold syllables that are English
 # function words: `in`, `on`, `an`).
 ENGLISH_LOCALES = tuple(locale for locale in NAME_LOCALES if locale.startswith("en_"))
