@@ -70,10 +70,9 @@ NAME_LOCALES = ("en_US", "en_GB", "en_AU", "en_CA", "en_IE", "en_NZ", "en_IN", "
                 "nl_NL", "tr_TR", "pl_PL")
 # Name and place lists of Faker's providers: people's names, and the real cities, states and countries
 # some locales list.
-NAME_ATTRIBUTES = ("first_names", "first_names_male", "first_names_female", "last_names",
-                   "first_romanized_names", "last_romanized_names", "countries", "cities", "states",
-                   "provinces", "city_names")
-PERSON_ATTRIBUTES = NAME_ATTRIBUTES[:6]
+PERSON_ATTRIBUTES = ("first_names", "first_names_male", "first_names_female", "last_names",
+                     "first_romanized_names", "last_romanized_names")
+NAME_ATTRIBUTES = PERSON_ATTRIBUTES + ("countries", "cities", "states", "provinces", "city_names")
 _WORD = re.compile(r"[a-z]+")
 # Lexicons of people's names: a frequent word one of them holds may be a name in any case.
 PERSON_LEXICONS = ("given_names_en", "surnames_en", "given_names_romanized", "surnames_zh")
@@ -198,9 +197,9 @@ def clinical_lower_words(path: Path, min_count: int) -> Set[str]:
 def frequent_words(size: int, excluded: Set[str]) -> List[str]:
     """The `size` most frequent English words that `common_words_en` leaves out as words of a name or a
     place (`in`, `states`, `plan`, `street`), less every word of a person's name (`john`, `rose`,
-    `brown` stay out of it) and the particles of surnames (`van`, `de la`). WHY: in a line typed in one case no capital tells a name (`dr smith`,
-    `SON TOM`), and after a relation word these words are the sentence going on (`wife in to visit`,
-    `son met with`), not a name."""
+    `brown` stay out of it) and the particles of surnames (`van`, `de la`). WHY: in a line typed in one
+    case no capital tells a name (`dr smith`, `SON TOM`), and after a relation word these words are the
+    sentence going on (`wife in to visit`, `son met with`), not a name."""
     people = faker_names(PERSON_ATTRIBUTES, ENGLISH_LOCALES) | {
         word for name in PERSON_LEXICONS for value in load(name).strings() for word in _WORD.findall(value.casefold())
     } | set(default_word_lists()["surname_particles_en"])
@@ -232,7 +231,8 @@ def main() -> None:
         "the package's lexicons and of Faker's name and place lists; read by spacy_deid.common_words. "
         f"frequent_words_en: the words of wordfreq's {args.frequent_size} most frequent English words that "
         "common_words_en leaves out as words of a name or a place, less every word of a person's name of the "
-        "lexicons and Faker and the particles of surnames: in a line typed in one case they are no name (spacy_deid.common_words.ordinary_word). "
+        "lexicons and Faker and the particles of surnames: in a line typed in one case they are no name "
+        "(spacy_deid.common_words.ordinary_word). "
         f"common_words_zh: the {args.size_zh} most frequent Chinese words of wordfreq, those of two or more "
         "Han characters, in their Simplified and Traditional forms, less every name or place value of the "
         "package's lexicons and of Faker's Chinese lists, every part of one, every word shaped like a "
