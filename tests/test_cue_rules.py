@@ -42,10 +42,12 @@ def _add_work_word(path: Path, word: str) -> None:
 
 def test_the_packaged_rules_hold_the_step_groups():
     rules = default_cue_rules()
-    assert {"jurisdictions", "titles", "workplaces", "care_or_study", "relations", "relation_after"} <= set(rules.groups)
+    assert {"jurisdictions", "titles", "workplaces", "care_or_study", "relations", "relation_after",
+            "section_heads"} <= set(rules.groups)
     assert {f.name for f in rules.files} == {
-        "care.json", "jurisdictions.json", "relations.json", "study.json", "titles.json", "workplaces.json"}
-    assert all(rule.labels and (rule.yields or rule.yields_from) for rule in rules.rules)
+        "care.json", "jurisdictions.json", "relations.json", "section_heads.json", "study.json", "titles.json",
+        "workplaces.json"}
+    assert all(rule.labels and (rule.yields or rule.yields_from or rule.drops) for rule in rules.rules)
 
 
 def test_a_saved_pipeline_carries_its_rules_and_an_edited_rule_file_changes_the_output(tmp_path):
@@ -125,6 +127,9 @@ def _rule(**changes):
     (_rule(contxt=["x"]), "unknown rule key"),
     (_rule(yields=None), "needs a non-empty string 'yields'"),
     (_rule(priority="high"), "priority must be an int"),
+    (_rule(drops="yes"), "drops must be true or false"),
+    (_rule(drops=True), "a rule that drops a span yields no label"),
+    (_rule(text="(?:[A-Z]+)+"), "nested quantifier"),
 ])
 def test_a_malformed_rule_is_refused_naming_its_file_and_rule(tmp_path, rule, message):
     path = tmp_path / "broken.json"
@@ -348,3 +353,43 @@ def test_a_saved_rule_set_lacking_a_group_code_reads_takes_that_groups_packaged_
 def test_an_honorific_beside_a_name_is_read_from_the_rules(text, name, beside):
     start = text.index(name)
     assert honorific_beside(text, start, start + len(name)) is beside
+
+
+@pytest.mark.parametrize("text,found,label,dropped", [
+    ("NEURO: alert, follows commands", "NEURO", "DEPARTMENT", True),
+    ("pt resting\n  Heme: hct stable", "Heme", "HOSPITAL", True),
+    ("CV - hr 80s sr\nresp: clear", "CV", "DOCTOR", True),
+    ("CCU NPN: pt stable", "CCU NPN", "PERSON", True),
+    ("Dr. Smith: called back", "Smith", "DOCTOR", False),  # not the line's head
+    ("Smith called at noon", "Smith", "DOCTOR", False),  # no colon or dash after it
+    ("平安醫院: 會診", "平安醫院", "HOSPITAL", False),  # the rule reads Latin words only
+    ("seen by Dr. Lee\nLee: agrees", "Lee", "DOCTOR", True),
+])
+def test_a_section_head_is_dropped_by_the_packaged_rule(text, found, label, dropped):
+    """A NER span heading a line before a colon or a dash (`section_heads.json`) names the line's topic."""
+    stage = RefineStage(["section_heads"], [])
+    start = text.rindex(found) if found == "Lee" else text.index(found)
+    doc = spacy_deid.blank().make_doc(text)
+    doc.ents = [doc.char_span(start, start + len(found), label=label)]
+    stage.refine_note(doc)
+    assert [(e.text, e.label_) for e in doc.ents] == ([] if dropped else [(found, label)])
+
+
+def test_a_users_drop_rule_with_a_text_shape_removes_only_spans_of_that_shape(tmp_path):
+    rule = {"id": "bare_room_number", "group": "no_phi", "labels": ["ROOM"], "text": "[0-9]+",
+            "before": {"words": ["to"], "gap": "space"}, "drops": True}
+    (tmp_path / "no_phi.json").write_text(json.dumps({"rules": [rule]}), encoding="utf8")
+    rules = CueRuleSet.from_path(tmp_path)
+    assert rules.apply("tv to 700 now", 6, 9, "ROOM", "no_phi") == (6, 9, "")
+    assert rules.apply("moved to 7B now", 9, 11, "ROOM", "no_phi") is None  # not the shape
+    assert rules.apply("moved from 700 now", 11, 14, "ROOM", "no_phi") is None  # not the cue
+    assert rules.relabel("tv to 700 now", 6, 9, "ROOM", "no_phi") is None and rules.frame(
+        "tv to 700 now", 6, 9, "ROOM", "no_phi") is None  # no label comes of a drop
+    rules.to_disk(tmp_path / "saved")
+    again = CueRuleSet.from_disk(tmp_path / "saved")
+    assert [r.to_dict() for r in again.rules] == [r.to_dict() for r in rules.rules]
+    stage = RefineStage(["cues:no_phi"], [], cue_rules=again)
+    doc = spacy_deid.blank().make_doc("tv to 700 now")
+    doc.ents = [doc.char_span(6, 9, label="ROOM")]
+    stage.refine_note(doc)
+    assert list(doc.ents) == []

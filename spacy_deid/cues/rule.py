@@ -5,7 +5,9 @@ A rule says which spans it reads (`labels`, `not_labels`), the cue words around 
 both given, both are required; `not_before`, `not_after`: cues that keep it from holding, as ConText's
 pseudo-triggers; `line_start`: the header the span's line starts with), which named
 predicates veto it (`unless`, from `predicates.py`: a known place, a type word of another kind) and the
-label it yields (`yields`; `keep_labels`: labels that stand). A boundary action: `end_before`, a cue
+label it yields (`yields`; `keep_labels`: labels that stand), or that the span is no PHI at all (`drops`:
+a word heading a line before a colon is the line's section, `NEURO:`); `text`, a regex the whole span
+must match, limits a rule to spans of one shape. A boundary action: `end_before`, a cue
 that starts inside the span (or right after it), `min_length` to `max_length` characters from its
 start, cuts the span before it (`[台中地]方法院` -> `[台中]`: a place before a public office's name);
 with `closes` the cue must run to the span's end (`[許老闆]` -> `[許]`: a title after a surname).
@@ -59,8 +61,11 @@ _FRAGMENT = re.compile(r"\{\{(?:([A-Z][A-Z0-9_]{0,40})|list:([a-z][a-z0-9_]{0,60
 _MAX_DEPTH = 4  # fragments within fragments, so a fragment naming itself fails instead of looping
 _LATIN = re.compile(r"[A-Za-z]")
 
-RULE_KEYS = ("id", "group", "labels", "not_labels", "before", "after", "not_before", "not_after", "line_start",
-             "end_before", "unless", "yields", "yields_from", "keep_labels", "priority", "description")
+RULE_KEYS = ("id", "group", "labels", "not_labels", "text", "before", "after", "not_before", "not_after",
+             "line_start", "end_before", "unless", "yields", "yields_from", "keep_labels", "drops", "priority",
+             "description")
+# The label a `drops` rule's outcome carries: the span is no PHI, the step removes it.
+DROPPED = ""
 _BEFORE_SIDES = ("before", "not_before")  # cues that end where the span starts
 CUE_KEYS = ("words", "lists", "sequences", "regex", "ignore_case", "alone", "gap", "window", "not_followed_by")
 END_BEFORE_KEYS = CUE_KEYS + ("min_length", "max_length", "closes")
@@ -253,6 +258,8 @@ class CueRule:
     yields_from: Tuple[str, ...] = ()  # groups of the rule set whose frame gives the label
     priority: int = 0
     description: str = ""
+    text: str = ""  # a regex the span's whole text must match
+    drops: bool = False  # the cues say the span is no PHI
     # as written in the file (`@NAME` for a category), so a saved rule reads as its author wrote it
     written_labels: Tuple[str, ...] = field(default=(), compare=False)
     written_not_labels: Tuple[str, ...] = field(default=(), compare=False)
@@ -261,6 +268,8 @@ class CueRule:
         out: Dict[str, Any] = {"id": self.id, "group": self.group, "labels": list(self.written_labels)}
         if self.written_not_labels:
             out["not_labels"] = list(self.written_not_labels)
+        if self.text:
+            out["text"] = self.text
         for key in ("before", "after", "not_before", "not_after", "line_start", "end_before"):
             part = getattr(self, key)
             if part is not None:
@@ -275,6 +284,8 @@ class CueRule:
             out["priority"] = self.priority
         if self.keep_labels:
             out["keep_labels"] = sorted(self.keep_labels)
+        if self.drops:
+            out["drops"] = True
         if self.description:
             out["description"] = self.description
         return out
@@ -373,7 +384,14 @@ def rule_from_dict(item: Any, fragments: Dict[str, str], source: str) -> CueRule
         if not isinstance(item, dict):
             raise ValueError("a rule is an object")
         _unknown_keys(item, RULE_KEYS, "rule")
-        for key in ("id", "group") + (("yields",) if "yields_from" not in item or "yields" in item else ()):
+        drops = item.get("drops", False)
+        if not isinstance(drops, bool):
+            raise ValueError("drops must be true or false")
+        if drops and any(key in item for key in ("yields", "yields_from", "keep_labels", "end_before")):
+            raise ValueError("a rule that drops a span yields no label and cuts nothing: no 'yields', "
+                             "'yields_from', 'keep_labels' or 'end_before'")
+        needs_yields = not drops and ("yields_from" not in item or "yields" in item)
+        for key in ("id", "group") + (("yields",) if needs_yields else ()):
             if not isinstance(item.get(key), str) or not item.get(key):
                 raise ValueError(f"needs a non-empty string {key!r}")
         if item.get("yields", "") and item["yields"] not in LABELS:
@@ -389,9 +407,15 @@ def rule_from_dict(item: Any, fragments: Dict[str, str], source: str) -> CueRule
         not_before = _cue(item["not_before"], "not_before", fragments) if "not_before" in item else None
         not_after = _cue(item["not_after"], "not_after", fragments) if "not_after" in item else None
         end_before = _end_before(item["end_before"], fragments) if "end_before" in item else None
-        if before is None and after is None and end_before is None and not yields_from:
+        if before is None and after is None and end_before is None and not yields_from and not (
+                drops and "line_start" in item):
             raise ValueError("needs a 'before', an 'after' or an 'end_before' cue, or a 'yields_from' "
                              "(several: all are required)")
+        text = item.get("text", "")
+        if not isinstance(text, str):
+            raise ValueError("text must be a regex string")
+        if text:
+            _compile_checked(expand(text, fragments), "text")
         line = item.get("line_start")
         line_start = None
         if line is not None:
@@ -410,7 +434,7 @@ def rule_from_dict(item: Any, fragments: Dict[str, str], source: str) -> CueRule
                        yields=item.get("yields", ""), before=before, after=after, not_before=not_before,
                        not_after=not_after, line_start=line_start,
                        end_before=end_before, unless=unless, keep_labels=keep, yields_from=yields_from,
-                       priority=priority,
+                       priority=priority, text=text, drops=drops,
                        description=item.get("description", ""), written_labels=written,
                        written_not_labels=written_not)
     except KeyError as err:  # an unknown `{{FRAGMENT}}`

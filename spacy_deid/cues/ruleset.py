@@ -26,7 +26,7 @@ from pathlib import Path
 from typing import Any, ContextManager, Dict, Iterable, List, Optional, Sequence, Tuple, Union
 
 from ..wordlists import WordLists, current_word_lists, in_force, read_json_files, write_json_folder
-from .rule import PREDICATES, Cue, CueRule, CueRuleError, expand, rule_from_dict
+from .rule import DROPPED, PREDICATES, Cue, CueRule, CueRuleError, expand, rule_from_dict
 
 FILE_KEYS = ("description", "fragments", "rules")
 
@@ -106,6 +106,7 @@ class _Compiled:
     not_before_window: int = 0
     not_after: Optional["re.Pattern[str]"] = None
     not_after_window: int = 0
+    text: Optional["re.Pattern[str]"] = None
 
     def outcome(self, text: str, start: int, end: int, label: Optional[str], rules: "CueRuleSet"
                 ) -> Optional[Tuple[int, int, str]]:
@@ -113,6 +114,8 @@ class _Compiled:
         do not hold; `rules` (the set the rule is in) gives a `yields_from` rule its label."""
         if not self.holds(text, start, end):
             return None
+        if self.rule.drops:
+            return start, end, DROPPED
         new_end = end
         cut = self.rule.end_before
         if cut is not None and self.end_before is not None:
@@ -132,6 +135,8 @@ class _Compiled:
 
     def holds(self, text: str, start: int, end: int) -> bool:
         """Do all the rule's cues stand around text[start:end]? Each reads a bounded window."""
+        if self.text is not None and self.text.fullmatch(text, start, end) is None:
+            return False
         if self.before is not None and self.before.search(text, max(0, start - self.before_window), start) is None:
             return False
         if self.after is not None and self.after.match(text, end, end + self.after_window) is None:
@@ -162,7 +167,8 @@ def _compile(rule: CueRule, fragments: Dict[str, str], lists: WordLists) -> _Com
         line, rule.line_start.reach if rule.line_start else 0,
         *_cue_and_window(cut.cue if cut else None, "after", fragments, lists),
         *_cue_and_window(rule.not_before, "before", fragments, lists),
-        *_cue_and_window(rule.not_after, "after", fragments, lists))
+        *_cue_and_window(rule.not_after, "after", fragments, lists),
+        re.compile(expand(rule.text, fragments, lists)) if rule.text else None)
 
 
 def _cue_and_window(cue: Optional[Cue], side: str, fragments: Dict[str, str], lists: WordLists
@@ -254,13 +260,13 @@ class CueRuleSet:
         label) by the rules of `groups` (their cues only, no `unless`): None when no rule holds or two
         rules of the highest priority that holds disagree."""
         outcomes = {outcome for _, outcome in self._outcomes(text, start, end, label, groups)}
-        return outcomes.pop()[2] if len(outcomes) == 1 else None
+        return outcomes.pop()[2] or None if len(outcomes) == 1 else None
 
     def apply(self, text: str, start: int, end: int, label: str, group: Union[str, Sequence[str]]
               ) -> Optional[Tuple[int, int, str]]:
         """(start, end, label) of what the group's rules make of a span labelled `label` at
-        text[start:end], or None to keep it (module docstring: the rules that hold vote, disagreement
-        keeps, `unless` vetoes)."""
+        text[start:end] (label `DROPPED` where a `drops` rule says it is no PHI), or None to keep it
+        (module docstring: the rules that hold vote, disagreement keeps, `unless` vetoes)."""
         holding = self._outcomes(text, start, end, label, group)
         outcomes = {outcome for _, outcome in holding}
         if len(outcomes) != 1:
@@ -274,7 +280,7 @@ class CueRuleSet:
     def relabel(self, text: str, start: int, end: int, label: str, group: Union[str, Sequence[str]]) -> Optional[str]:
         """The label `apply` gives the span, or None to keep it."""
         new = self.apply(text, start, end, label, group)
-        return None if new is None else new[2]
+        return None if new is None else new[2] or None
 
     # -- serialization --------------------------------------------------------------------------
     def to_dicts(self) -> Dict[str, Dict[str, Any]]:

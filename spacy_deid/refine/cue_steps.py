@@ -12,20 +12,22 @@ from typing import Optional
 
 from spacy.tokens import Doc, Span
 
-from ..cues import CueRuleSet
+from ..cues import DROPPED, CueRuleSet
 from .repairs import SpanRepair, apply_span_repair
 
 PREFIX = "cues:"
 
 
 def cue_repair(rules: CueRuleSet, group: str) -> SpanRepair:
-    """The span repair that relabels (or cuts) a NER span as `group`'s rules of `rules` say
+    """The span repair that relabels, cuts or drops a NER span as `group`'s rules of `rules` say
     (`CueRuleSet.apply`)."""
     def repair(doc: Doc, text: str, ent: Span, following: Optional[Span] = None) -> Optional[Span]:
         new = rules.apply(text, ent.start_char, ent.end_char, ent.label_, group)
         if new is None:
             return None
         start, end, label = new
+        if label == DROPPED:
+            return []
         if (start, end) == (ent.start_char, ent.end_char):
             return Span(doc, ent.start, ent.end, label=label)
         return doc.char_span(start, end, label=label)  # None (kept) where the cut splits a token
@@ -33,11 +35,12 @@ def cue_repair(rules: CueRuleSet, group: str) -> SpanRepair:
 
 
 class CueStep:
-    """A note step that reads the stage's cue rules: relabel each NER span by the rules of `group`."""
+    """A note step that reads the stage's cue rules: relabel, cut or drop each NER span by the rules of
+    `group`."""
 
     def __init__(self, group: str):
         self.group = group
-        self.__doc__ = f"Relabel NER spans by the cue rules of group {group!r} (spacy_deid.cues)."
+        self.__doc__ = f"Relabel, cut or drop NER spans by the cue rules of group {group!r} (spacy_deid.cues)."
 
     def __call__(self, doc: Doc, text: str, rules: CueRuleSet) -> int:
         return apply_span_repair(doc, text, cue_repair(rules, self.group)) if doc.ents else 0
