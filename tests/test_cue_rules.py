@@ -43,10 +43,10 @@ def _add_work_word(path: Path, word: str) -> None:
 def test_the_packaged_rules_hold_the_step_groups():
     rules = default_cue_rules()
     assert {"jurisdictions", "titles", "workplaces", "care_or_study", "relations", "relation_after",
-            "section_heads"} <= set(rules.groups)
+            "section_heads", "measurements"} <= set(rules.groups)
     assert {f.name for f in rules.files} == {
-        "care.json", "jurisdictions.json", "relations.json", "section_heads.json", "study.json", "titles.json",
-        "workplaces.json"}
+        "care.json", "jurisdictions.json", "measurements.json", "relations.json", "section_heads.json", "study.json",
+        "titles.json", "workplaces.json"}
     assert all(rule.labels and (rule.yields or rule.yields_from or rule.drops) for rule in rules.rules)
 
 
@@ -393,3 +393,27 @@ def test_a_users_drop_rule_with_a_text_shape_removes_only_spans_of_that_shape(tm
     doc.ents = [doc.char_span(6, 9, label="ROOM")]
     stage.refine_note(doc)
     assert list(doc.ents) == []
+
+
+@pytest.mark.parametrize("text,found,label,dropped", [
+    ("ID: T max 101.4, started on flagyl", "101.4", "DATE", True),
+    ("fevers up to 102.7, pan cultured", "102.7", "DATE", True),
+    ("resp: rr 23 - 28, sats 95%", "23 - 28", "DATE", True),
+    ("vent: tv to 700, peep 5", "700", "ROOM", True),
+    ("體溫38.5度, 血壓正常", "38.5", "DATE", True),
+    ("CVP: 12, PAD 18", "12", "NUMBER", True),
+    ("recheck INR 07/22.", "07/22", "DATE", False),  # a slashed pair may be a date
+    ("體重 2096-03-19 48 kg", "2096-03-19", "DATE", False),  # another number follows: the value's date
+    ("Wt 98.10 72 kg", "98.10", "DATE", False),
+    ("admitted 110.03.02 for fever", "110.03.02", "DATE", False),  # no measurement's name before it
+    ("rm 700 on the left", "700", "ROOM", False),
+    ("58 yo, pt 58 years old", "58", "AGE", False),  # an age is not read
+])
+def test_a_measured_value_is_dropped_by_the_packaged_rule(text, found, label, dropped):
+    """A number right after the name of a measurement is its value (`measurements.json`)."""
+    stage = RefineStage(["measurements"], [])
+    start = text.index(found)
+    doc = spacy_deid.blank().make_doc(text)
+    doc.ents = [doc.char_span(start, start + len(found), label=label)]
+    stage.refine_note(doc)
+    assert [(e.text, e.label_) for e in doc.ents] == ([] if dropped else [(found, label)])
