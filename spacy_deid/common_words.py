@@ -10,6 +10,11 @@ drops it. What marks a name and keeps the span: a capital inside a sentence (`Se
 title before it (`Dr. WILL`), or a word that is no common word; the list holds no word of a name or
 place in the package's lexicons or in Faker's name lists (`MARY`, `CHEN`, `TAIPEI` are not in it).
 Only words of ASCII letters are judged: Han characters carry no case.
+
+Chart language is no common English (`bilat`, `heme`, `lopressor`): where capitals say nothing, the
+word list `clinical_vocabulary_en` (`clinical_vocabulary.json`, abbreviation inventories and a drug
+dictionary, built by `scripts/build_clinical_vocabulary.py`) counts as ordinary words too, for
+people's names and places alike.
 """
 import re
 from functools import lru_cache
@@ -43,12 +48,19 @@ def common_words() -> FrozenSet[str]:
     return word_set("common_words_en")
 
 
-def ordinary_word(word: str) -> bool:
-    """Is `word` (case aside) no name in a line typed in one case: a common word, a word of grammar, a
-    frequent word that is also part of a place's name (`frequent_words_en`: `in`, `plan`), or a clinical
-    term? Where capitals say nothing, these are what tells the words of a sentence from a name."""
+def chart_word(word: str) -> bool:
+    """Is `word` (case aside) a common word or a word of chart language (`clinical_vocabulary_en`)?
+    Neither is a part of any name or place of the lexicons."""
     folded = word.casefold()
-    return (folded in common_words() or folded in word_set("function_words_en", "frequent_words_en")
+    return folded in common_words() or folded in word_set("clinical_vocabulary_en")
+
+
+def ordinary_word(word: str) -> bool:
+    """Is `word` (case aside) no name in a line typed in one case: a common word or chart language, a
+    word of grammar, a frequent word that is also part of a place's name (`frequent_words_en`: `in`,
+    `plan`), or a clinical term? Where capitals say nothing, these are what tells the words of a
+    sentence from a name."""
+    return (chart_word(word) or word.casefold() in word_set("function_words_en", "frequent_words_en")
             or is_clinical_term(word))
 
 
@@ -80,18 +92,18 @@ def _case_says_nothing(word: str, sentence_start: bool) -> bool:
 
 
 def plain_words(text: str, start: int, end: int, person: bool = False) -> bool:
-    """Is text[start:end] only common English words, each in a case that marks no name: all
-    capitals (of two letters or more), all lower case, or capitalised as the first word of a line or
-    sentence? For a `person`'s name any `ordinary_word` counts too: the frequent words that are parts
-    of places' names but of no person's (`NEPHEW ON PHONE`), words of grammar and clinical terms."""
+    """Is text[start:end] only common English words or chart language (`chart_word`), each in a case
+    that marks no name: all capitals (of two letters or more), all lower case, or capitalised as the
+    first word of a line or sentence? For a `person`'s name any `ordinary_word` counts too: the
+    frequent words that are parts of places' names but of no person's (`NEPHEW ON PHONE`), words of
+    grammar and clinical terms."""
     span = text[start:end]
     if not span.isascii() or _SPAN_OF_WORDS.fullmatch(span) is None:
         return False
-    words = common_words()
     sentence_start = _SENTENCE_END.search(text, max(0, start - _CONTEXT), start) is not None
     for i, m in enumerate(_WORD.finditer(span)):
         word = m.group()
-        known = word.lower() in words or (person and ordinary_word(word))
+        known = chart_word(word) or (person and ordinary_word(word))
         if not known or not _case_says_nothing(word, sentence_start and i == 0):
             return False
     return True

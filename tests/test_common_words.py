@@ -1,9 +1,9 @@
 """common_words: an ordinary English word in a case that marks no name is no name or place."""
 import pytest
 
-from spacy_deid.common_words import (NAME_AND_PLACE_LEXICONS, common_words, name_and_place_words, ordinary_word,
-                                     plain_words)
-from spacy_deid.wordlists import word_set
+from spacy_deid.common_words import (NAME_AND_PLACE_LEXICONS, common_words, name_and_place_words, name_words,
+                                     ordinary_word, plain_words)
+from spacy_deid.wordlists import default_word_lists, word_set
 from spacy_deid.lexicons import lexicon
 from spacy_deid.spanshape import drop_misshapen, plain_word_name
 
@@ -69,11 +69,11 @@ def test_plain_words(text, span, plain):
 
 @pytest.mark.parametrize("text,span", [
     ("SOCIAL: SPOKE W/HUSBAND, NEPHEW ON PHONE, AWARE", "NEPHEW ON PHONE"),  # `on`: a frequent word
-    ("ENDO: INSULIN GTT STARTED", "INSULIN GTT"),  # clinical terms
+    ("SOCIAL: SON AND WIFE IN TO VISIT", "SON AND WIFE IN"),  # grammar and frequent words
 ])
 def test_a_persons_name_is_no_run_of_ordinary_words(text, span):
     start = text.index(span)
-    assert not plain_words(text, start, start + len(span))  # `on` and `gtt` are in no common list
+    assert not plain_words(text, start, start + len(span))  # `on`, `and`, `in` are in no common list
     assert plain_words(text, start, start + len(span), person=True)
     assert plain_word_name(text, start, start + len(span), "FAMILY")
     assert not plain_word_name("MOVED TO UNITED STATES", 9, 22, "COUNTRY")  # a place keeps its words
@@ -101,3 +101,25 @@ def test_long_capitals_are_judged_in_linear_time():
         plain_words(text, 0, len(text))
         plain_words(text, 0, len(text) - 2)
     assert_linear(run, 40000)
+
+
+@pytest.mark.parametrize("text,span,plain", [
+    ("ENDO: INSULIN GTT STARTED", "INSULIN GTT", True),  # chart language, in capitals
+    ("resp: ls coarse bilat, sxn for thick tan", "bilat", True),
+    ("cont lopressor and heme consult in am", "lopressor", True),
+    ("Started on Lopressor by Dr. Wu", "Lopressor", False),  # a capital inside a sentence still marks a name
+    ("resp: ls coarse bilat, seen by Koh", "Koh", False),  # a surname is in no list
+])
+def test_chart_language_in_one_case_is_plain_for_names_and_places(text, span, plain):
+    start = text.index(span)
+    assert plain_words(text, start, start + len(span)) is plain
+    assert plain_word_name(text, start, start + len(span), "HOSPITAL") is plain
+    assert plain_word_name(text, start, start + len(span), "DOCTOR") is plain
+
+
+def test_the_clinical_vocabulary_holds_no_word_of_a_name_or_place():
+    vocabulary = default_word_lists().word_set("clinical_vocabulary_en")
+    assert len(vocabulary) > 20_000 and {"bilat", "lopressor", "npo", "heme"} <= vocabulary
+    assert not vocabulary & name_words()
+    assert not vocabulary & name_and_place_words()
+    assert all(len(word) >= 3 and word == word.lower() for word in vocabulary)

@@ -10,7 +10,7 @@ from spacy.tokens import Span
 
 import spacy_deid
 from spacy_deid.cues import CueRuleError, CueRuleSet, check_linear, default_cue_rules, read_cue_files
-from spacy_deid.cues.labels import RELATION_GROUPS, honorific_beside
+from spacy_deid.cues.labels import RELATION_GROUPS, honorific_beside, titled
 from spacy_deid.refine import RefineStage
 from spacy_deid.wordlists import WordLists, active_word_lists
 
@@ -417,3 +417,17 @@ def test_a_measured_value_is_dropped_by_the_packaged_rule(text, found, label, dr
     doc.ents = [doc.char_span(start, start + len(found), label=label)]
     stage.refine_note(doc)
     assert [(e.text, e.label_) for e in doc.ents] == ([] if dropped else [(found, label)])
+
+
+@pytest.mark.parametrize("text,found,signed", [
+    ("note written by (pcy/lch), Thoracic", "lch", True),
+    ("note written by (pcy/lch), Thoracic", "pcy", True),
+    ("2/5 13:00 by lyp (cosign)", "lyp", True),
+    ("BP'S BY CUFF. CT'S TO SUX", "CUFF", False),  # four letters: a word, no initials
+    ("family notified by the team", "team", False),
+])
+def test_initials_in_a_signature_count_as_titled(text, found, signed):
+    """Group `titled` (`relations.json`, rule `signed_by`): initials after `by` stay a clinician's even
+    where they spell a word of chart language (`spanshape.plain_word_name` keeps a titled name)."""
+    start = text.rindex(found)
+    assert titled(text, start, start + len(found)) is signed
