@@ -26,6 +26,7 @@ from typing import Dict, List, Optional, Sequence, Tuple
 from .formats import MINGUO_OFFSET, compile_format, is_valid as _valid, parse_with_format, style_key
 from .nondates import AMOUNT_WORDS, MEASURE_UNITS, clock_time
 from .numerals import NUMERAL_CHARS, parse_numeral
+from ..wordlists import default_word_lists
 
 DEFAULT_PREFERENCE = ("minguo/ymd", "christian/ymd", "christian/mdy", "christian/dmy")
 
@@ -92,30 +93,12 @@ SHAPES: Dict[str, "re.Pattern[str]"] = {
 }
 
 # -- context vetoes (each term names the false positive it prevents) ---------------------------
-_LEFT_VETO_WORDS = frozenset((
-    "bp", "sbp", "dbp",  # BP 120/80
-    "mmse", "moca", "vas", "nrs", "pain", "score", "scores", "gcs", "ecog", "ps",  # MMSE 24/30, VAS 7/10
-    "hb", "hgb", "hct", "wbc", "plt", "cr", "bun", "na", "k", "ca", "glucose", "sugar", "ac", "pc",
-    "hba1c", "a1c", "ldl", "hdl", "tg", "ast", "alt", "inr", "crp",  # lab values
-    "egfr", "gfr", "ck", "cpk", "tsh", "ft4", "alb", "albumin", "tbil", "dbil", "bilirubin", "alp", "ggt",
-    "esr", "nh3", "ammonia", "bnp", "troponin", "lactate", "pco2", "po2", "hco3", "ferritin", "lipase",
-    "amylase", "creatinine",  # more lab values: eGFR 45, CK 1200
-    "fs",  # finger-stick glucose: FS 180
-    "hr", "pr", "rr", "bt", "bw", "bh", "temp", "tmax", "tcurrent", "tc", "pulse", "spo2", "sao2", "iop", "va",
-    "ef", "fev1", "fvc",
-    "dose", "taper", "titrate", "ratio", "sig", "tab", "tabs",  # doses: 5/4/3 taper, sig 1/2
-    "psv", "peep", "cpap", "bipap", "ipap", "epap",  # ventilator settings: PSV 5/5, BiPAP 12/5
-    "strength", "power", "grip", "motor", "rue", "lue", "rle", "lle", "bue", "ble",  # muscle power: RUE 4/5
-    "anc", "rbc", "mcv", "ldh", "cea",  # blood counts and more labs: ANC 1800 on clozapine, RBC 4.5
-    # psychiatric rating scales, written with their maximum or alone: PHQ-9: 8/27, GAD-7 11/21,
-    # BSRS-5 = 14, insight 1/4
-    "phq-9", "phq9", "phq", "gad-7", "gad7", "bsrs-5", "bsrs", "gaf", "cdr", "ymrs", "ham-d", "hamd",
-    "ham-a", "hama", "madrs", "bprs", "panss", "cgi", "ciwa", "cows", "insight",
-))
-_LEFT_VETO_PHRASES = ("blood pressure", "vital signs", "visual acuity", "血壓", "血糖", "心跳", "脈搏", "呼吸",
-                      "體溫", "體重", "身高", "分數", "評分", "得分", "視力", "眼壓", "劑量", "比例", "疼痛",
-                      "肌力", "握力")
-_LINKING_WORDS = frozenset(("was", "is", "of", "at"))
+# Measurement words (`BP 120/80`, `VAS: 7/10`, `血壓 128/76`, `score was 7/10`): data, the packaged word
+# lists of `resources/word_lists/measurements.json`, read once here (the compiled scanner binds the regex).
+_MEASUREMENT_LISTS = default_word_lists()
+_LEFT_VETO_WORDS = _MEASUREMENT_LISTS.word_set("measurement_words_en")
+_LEFT_VETO_PHRASES = _MEASUREMENT_LISTS["measurement_phrases"]
+_LINKING_WORDS = _MEASUREMENT_LISTS.word_set("measurement_linking_words_en")
 # Characters of left context the vetoes read: the longest veto phrase, a linking word and separators
 # (`_scan.pyx`, the compiled twin, writes the same 24 as a literal).
 _LEFT_CONTEXT = 24
