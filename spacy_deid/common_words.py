@@ -30,6 +30,9 @@ NAME_AND_PLACE_LEXICONS = ("cities", "companies", "countries", "departments", "d
                            "nationalities", "regions", "schools", "states", "streets", "surnames_en",
                            "surnames_zh")
 _WORD = re.compile(r"[A-Za-z]+")
+# A word of a span judged here, with the ending a contraction glues to it (`CON'T`, `don't`, `pt's`): the
+# word is what comes before the apostrophe.
+_WORD_AND_ENDING = re.compile(r"([A-Za-z]+)(?:'[A-Za-z]{1,2}(?![A-Za-z]))?")
 # What may stand between the words of a span judged here: spaces, a hyphen, an apostrophe, a period.
 _SPAN_OF_WORDS = re.compile(r"[A-Za-z]+(?:[ .'\-]{1,2}[A-Za-z]+)*\.?")
 # A sentence ends before a span that starts after one of these (and spaces).
@@ -101,8 +104,8 @@ def plain_words(text: str, start: int, end: int, person: bool = False) -> bool:
     if not span.isascii() or _SPAN_OF_WORDS.fullmatch(span) is None:
         return False
     sentence_start = _SENTENCE_END.search(text, max(0, start - _CONTEXT), start) is not None
-    for i, m in enumerate(_WORD.finditer(span)):
-        word = m.group()
+    for i, m in enumerate(_WORD_AND_ENDING.finditer(span)):
+        word = m.group(1)
         known = chart_word(word) or (person and ordinary_word(word))
         if not known or not _case_says_nothing(word, sentence_start and i == 0):
             return False

@@ -15,7 +15,8 @@ line typed all in capitals or all in lower case (`predicates.one_case_line`: hal
 text) no capital marks a name, so there a name is one to three words of letters in that case that are
 no ordinary word (`common_words.ordinary_word`: besides the common words, the frequent words that are
 only parts of places' names, `in`, `plan`), no word for a person (`aunts`), and of more than one letter
-(`dr smithers`, `SON TOM`; not `husband in to visit`, `son met with`, `daughter called-update`).
+(`dr smithers`, `SON TOM`; not `husband in to visit`, `son met with`, `daughter called-update`). A
+name typed in lower case in any line is read the same way (`Dr. griffin made aware`).
 The generic words (`family`, `relative`, `next of kin`) and the patient's own field are no cue here:
 `Family Meeting` is a header, and the NER finds the name after `Patient:`.
 A Chinese name is added only where the text draws both its edges, since a surname list alone cannot
@@ -81,7 +82,7 @@ def _english_name(text: str, start: int) -> Optional[int]:
     list holds those the common list leaves out as parts of names: `At`), clinical term or
     institution's type word, or None; in a line typed in one case, of the words of letters there that
     are no ordinary word either (`_ordinary_word`, module docstring)."""
-    one_case = one_case_line(text, start)
+    one_case = one_case_line(text, start) or text[start:start + 1].islower()
     match = (_ONE_CASE_NAME if one_case else _EN_NAME).match(text, start)
     if match is None:
         return None

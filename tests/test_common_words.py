@@ -123,3 +123,13 @@ def test_the_clinical_vocabulary_holds_no_word_of_a_name_or_place():
     assert not vocabulary & name_words()
     assert not vocabulary & name_and_place_words()
     assert all(len(word) >= 3 and word == word.lower() for word in vocabulary)
+
+
+@pytest.mark.parametrize("text,span,plain", [
+    ("PLAN: CON'T LASIX, MONITOR", "CON'T", True),  # a contraction's ending is no word of its own
+    ("says she can't sleep", "can't", True),
+    ("seen by O'Brien today", "O'Brien", False),  # an apostrophe inside a name
+])
+def test_a_contraction_is_judged_by_its_word(text, span, plain):
+    start = text.index(span)
+    assert plain_words(text, start, start + len(span), person=True) is plain
