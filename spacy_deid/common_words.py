@@ -14,7 +14,9 @@ Only words of ASCII letters are judged: Han characters carry no case.
 Chart language is no common English (`bilat`, `heme`, `lopressor`): where capitals say nothing, the
 word list `clinical_vocabulary_en` (`clinical_vocabulary.json`, abbreviation inventories and a drug
 dictionary, built by `scripts/build_clinical_vocabulary.py`) counts as ordinary words too, for
-people's names and places alike.
+people's names and places alike; a word of it of four letters or more is chart language in any case
+(`started Lopressor`, `Combivent nebs`: a brand is capitalised, and the list holds no name's word),
+while a shorter one may be someone's initials or a surname written with a capital.
 """
 import re
 from functools import lru_cache
@@ -34,10 +36,12 @@ _WORD = re.compile(r"[A-Za-z]+")
 # word is what comes before the apostrophe.
 _WORD_AND_ENDING = re.compile(r"([A-Za-z]+)(?:'[A-Za-z]{1,2}(?![A-Za-z]))?")
 # What may stand between the words of a span judged here: spaces, a hyphen, an apostrophe, a period.
-_SPAN_OF_WORDS = re.compile(r"[A-Za-z]+(?:[ .'\-]{1,2}[A-Za-z]+)*\.?")
+_SPAN_OF_WORDS = re.compile(r"[A-Za-z]+(?:[ .'\-]{1,2}[A-Za-z]+)*[.\-]?")
 # A sentence ends before a span that starts after one of these (and spaces).
 _SENTENCE_END = re.compile(r"(?:^|[\n.!?:;•*\-=]|[。！？：；])[ \t\"'(\[]*$")
 _CONTEXT = 8
+# The shortest word of chart language that says so in any case (`Lopressor`); `Ho`, `Tan` may be names.
+_CHART_WORD_IN_ANY_CASE = 4
 
 
 def name_and_place_words() -> Set[str]:
@@ -97,7 +101,7 @@ def _case_says_nothing(word: str, sentence_start: bool) -> bool:
 def plain_words(text: str, start: int, end: int, person: bool = False) -> bool:
     """Is text[start:end] only common English words or chart language (`chart_word`), each in a case
     that marks no name: all capitals (of two letters or more), all lower case, or capitalised as the
-    first word of a line or sentence? For a `person`'s name any `ordinary_word` counts too: the
+    first word of a line or sentence (a word of chart language of four letters or more: in any case)? For a `person`'s name any `ordinary_word` counts too: the
     frequent words that are parts of places' names but of no person's (`NEPHEW ON PHONE`), words of
     grammar and clinical terms."""
     span = text[start:end]
@@ -106,6 +110,8 @@ def plain_words(text: str, start: int, end: int, person: bool = False) -> bool:
     sentence_start = _SENTENCE_END.search(text, max(0, start - _CONTEXT), start) is not None
     for i, m in enumerate(_WORD_AND_ENDING.finditer(span)):
         word = m.group(1)
+        if len(word) >= _CHART_WORD_IN_ANY_CASE and word.casefold() in word_set("clinical_vocabulary_en"):
+            continue
         known = chart_word(word) or (person and ordinary_word(word))
         if not known or not _case_says_nothing(word, sentence_start and i == 0):
             return False

@@ -107,7 +107,7 @@ def test_long_capitals_are_judged_in_linear_time():
     ("ENDO: INSULIN GTT STARTED", "INSULIN GTT", True),  # chart language, in capitals
     ("resp: ls coarse bilat, sxn for thick tan", "bilat", True),
     ("cont lopressor and heme consult in am", "lopressor", True),
-    ("Started on Lopressor by Dr. Wu", "Lopressor", False),  # a capital inside a sentence still marks a name
+    ("Resp: Lopressor held", "Lopressor", True),  # four letters or more: in any case
     ("resp: ls coarse bilat, seen by Koh", "Koh", False),  # a surname is in no list
 ])
 def test_chart_language_in_one_case_is_plain_for_names_and_places(text, span, plain):
@@ -133,3 +133,14 @@ def test_the_clinical_vocabulary_holds_no_word_of_a_name_or_place():
 def test_a_contraction_is_judged_by_its_word(text, span, plain):
     start = text.index(span)
     assert plain_words(text, start, start + len(span), person=True) is plain
+
+
+@pytest.mark.parametrize("text,span,plain", [
+    ("Pt started on Lopressor today", "Lopressor", True),  # a brand is capitalised: chart language
+    ("Given Combivent nebs q4h", "Combivent", True),
+    ("Seen by Dr. Tan today", "Tan", False),  # short: a surname's capital marks it
+    ("Discussed with Romero today", "Romero", False),  # no chart word
+])
+def test_a_long_word_of_chart_language_is_plain_in_any_case(text, span, plain):
+    start = text.index(span)
+    assert plain_words(text, start, start + len(span)) is plain
