@@ -43,10 +43,10 @@ def _add_work_word(path: Path, word: str) -> None:
 def test_the_packaged_rules_hold_the_step_groups():
     rules = default_cue_rules()
     assert {"jurisdictions", "titles", "workplaces", "care_or_study", "relations", "relation_after",
-            "section_heads", "measurements"} <= set(rules.groups)
+            "not_phi"} <= set(rules.groups)
     assert {f.name for f in rules.files} == {
-        "care.json", "jurisdictions.json", "measurements.json", "relations.json", "section_heads.json", "study.json",
-        "titles.json", "workplaces.json"}
+        "care.json", "jurisdictions.json", "measurements.json", "relations.json", "section_heads.json",
+        "spoken_words.json", "study.json", "titles.json", "workplaces.json"}
     assert all(rule.labels and (rule.yields or rule.yields_from or rule.drops) for rule in rules.rules)
 
 
@@ -367,7 +367,7 @@ def test_an_honorific_beside_a_name_is_read_from_the_rules(text, name, beside):
 ])
 def test_a_section_head_is_dropped_by_the_packaged_rule(text, found, label, dropped):
     """A NER span heading a line before a colon or a dash (`section_heads.json`) names the line's topic."""
-    stage = RefineStage(["section_heads"], [])
+    stage = RefineStage(["not_phi"], [])
     start = text.rindex(found) if found == "Lee" else text.index(found)
     doc = spacy_deid.blank().make_doc(text)
     doc.ents = [doc.char_span(start, start + len(found), label=label)]
@@ -411,7 +411,7 @@ def test_a_users_drop_rule_with_a_text_shape_removes_only_spans_of_that_shape(tm
 ])
 def test_a_measured_value_is_dropped_by_the_packaged_rule(text, found, label, dropped):
     """A number right after the name of a measurement is its value (`measurements.json`)."""
-    stage = RefineStage(["measurements"], [])
+    stage = RefineStage(["not_phi"], [])
     start = text.index(found)
     doc = spacy_deid.blank().make_doc(text)
     doc.ents = [doc.char_span(start, start + len(found), label=label)]
@@ -431,3 +431,20 @@ def test_initials_in_a_signature_count_as_titled(text, found, signed):
     where they spell a word of chart language (`spanshape.plain_word_name` keeps a titled name)."""
     start = text.rindex(found)
     assert titled(text, start, start + len(found)) is signed
+
+
+@pytest.mark.parametrize("text,found,label,dropped", [
+    ("醫師：恩哼，所以應該是飲食的問題。", "恩哼", "DOCTOR", True),
+    ("家屬：哈哈哈，好啦。", "哈哈哈", "SCHOOL", True),
+    ("醫師：恩，恩，我幫你排。", "恩，恩", "PERSON", True),
+    ("醫師：啊阿明，你這個月感覺怎麼樣？", "阿明", "PERSON", False),  # 阿 starts a nickname
+    ("恩典醫院轉來", "恩典醫院", "HOSPITAL", False),  # an interjection's character inside a name
+])
+def test_spoken_words_are_no_name(text, found, label, dropped):
+    """A span of interjections and fillers (`spoken_words.json`, a rule of its shape alone) is no PHI."""
+    stage = RefineStage(["not_phi"], [])
+    start = text.index(found)
+    doc = spacy_deid.blank().make_doc(text)
+    doc.ents = [doc.char_span(start, start + len(found), label=label)]
+    stage.refine_note(doc)
+    assert [(e.text, e.label_) for e in doc.ents] == ([] if dropped else [(found, label)])

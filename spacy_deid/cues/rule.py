@@ -7,7 +7,8 @@ pseudo-triggers; `line_start`: the header the span's line starts with), which na
 predicates veto it (`unless`, from `predicates.py`: a known place, a type word of another kind) and the
 label it yields (`yields`; `keep_labels`: labels that stand), or that the span is no PHI at all (`drops`:
 a word heading a line before a colon is the line's section, `NEURO:`); `text`, a regex the whole span
-must match, limits a rule to spans of one shape. A boundary action: `end_before`, a cue
+must match, limits a rule to spans of one shape (a rule that drops may be a shape alone: `恩哼` is
+no name wherever it stands). A boundary action: `end_before`, a cue
 that starts inside the span (or right after it), `min_length` to `max_length` characters from its
 start, cuts the span before it (`[台中地]方法院` -> `[台中]`: a place before a public office's name);
 with `closes` the cue must run to the span's end (`[許老闆]` -> `[許]`: a title after a surname).
@@ -408,9 +409,10 @@ def rule_from_dict(item: Any, fragments: Dict[str, str], source: str) -> CueRule
         not_after = _cue(item["not_after"], "not_after", fragments) if "not_after" in item else None
         end_before = _end_before(item["end_before"], fragments) if "end_before" in item else None
         if before is None and after is None and end_before is None and not yields_from and not (
-                drops and "line_start" in item):
+                drops and ("line_start" in item or "text" in item)):
             raise ValueError("needs a 'before', an 'after' or an 'end_before' cue, or a 'yields_from' "
-                             "(several: all are required)")
+                             "(several: all are required); a rule that drops a span may read its line's start "
+                             "or its shape ('text') alone")
         text = item.get("text", "")
         if not isinstance(text, str):
             raise ValueError("text must be a regex string")

@@ -7,8 +7,8 @@ NER (a rule or the date finder read its own context). The WHY of each lives in i
 - `joined_institutions` (`institutions.joined`): two NER spans one institution was cut into are one;
 - `edges` (`spanedges.trimmed`): a span drops the preposition, article or activity at its edges;
 - `institutions`, `departments`, `relations`, `apposition`: see the modules named below;
-- `jurisdictions`, `titles`, `workplaces`, `care_or_study`, `section_heads`,
-  `measurements`: the cue rules of those groups
+- `jurisdictions`, `titles`, `workplaces`, `care_or_study`, `not_phi` (spans the words
+  around them or their shape say are no PHI: section heads, measured values, spoken words): the cue rules of those groups
   (`cue_steps.CueStep`; the rules and their WHY in `resources/cue_rules/*.json`), run on the rule set
   the stage holds;
 - `restore_displaced` (`overlap.restore_displaced`): a rule's, date's or principle's span that a longer
@@ -44,7 +44,7 @@ SPAN_REPAIRS = {
 for _name, _repair in SPAN_REPAIRS.items():
     note_steps.register(_name, func=span_repair(_repair))
 # steps that run a group of the pipeline's cue rules (the stage passes the rules)
-CUE_STEPS = ("jurisdictions", "titles", "workplaces", "care_or_study", "section_heads", "measurements")
+CUE_STEPS = ("jurisdictions", "titles", "workplaces", "care_or_study", "not_phi")
 for _group in CUE_STEPS:
     note_steps.register(_group, func=CueStep(_group))
 

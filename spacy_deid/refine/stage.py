@@ -25,8 +25,8 @@ COUNTS_KEY = "deid_refine_counts"
 # `edges` runs again once `institutions` has made a span an institution.
 DEFAULT_NOTE_STEPS: Tuple[str, ...] = (
     "joined_institutions", "edges", "jurisdictions", "institutions", "edges", "departments", "workplaces",
-    "care_or_study", "titles", "relations", "apposition", "section_heads", "measurements", "ner_shapes",
-    "restore_displaced", "cued_names",
+    "care_or_study", "titles", "relations", "apposition", "not_phi", "ner_shapes", "restore_displaced",
+    "cued_names",
 )
 DEFAULT_PATIENT_STEPS: Tuple[str, ...] = ("propagate", "spread_relations", "given_names")
 # Steps deleted because leaving them out moved nothing measurable (docs/results_history.md, twenty-ninth
