@@ -46,7 +46,7 @@ import itertools
 import json
 import re
 from pathlib import Path
-from typing import Dict, List, Set
+from typing import Callable, Dict, List, Set, Tuple
 
 import jieba
 import msgpack
@@ -167,7 +167,11 @@ def traditional_forms(word: str, back: Dict[str, List[str]]) -> List[str]:
     return ["".join(form) for form in itertools.islice(itertools.product(*choices), MAX_FORMS)]
 
 
-def build_zh(size: int) -> List[str]:
+def chinese_word_filter() -> Tuple[Callable[[str], bool], Dict[str, List[str]]]:
+    """(keep, back): `keep(word)` says whether a Simplified word of 2+ Han characters is no name, place,
+    proper noun or name-shaped run (`zh_excluded`, jieba's proper nouns, `name_shaped`); `back` maps a
+    Simplified character to its Traditional ones, for `traditional_forms`. Shared with
+    `build_clinical_vocabulary.py`."""
     table = _to_simplified()
     back: Dict[str, List[str]] = {}
     for traditional, simplified in sorted(table.items()):
@@ -178,8 +182,16 @@ def build_zh(size: int) -> List[str]:
     given = {_simplify(ch, table) for v in _han_lexicon_values(("given_chars_zh",)) + _faker_zh(("first_names",))
              for ch in v}
     excluded |= jieba_proper_nouns()
-    kept = [w for w in top_n_list("zh", size) if len(w) >= 2 and _HAN.fullmatch(w) and w not in excluded
-            and not name_shaped(w, surnames, given)]
+
+    def keep(word: str) -> bool:
+        return (len(word) >= 2 and _HAN.fullmatch(word) is not None and word not in excluded
+                and not name_shaped(word, surnames, given))
+    return keep, back
+
+
+def build_zh(size: int) -> List[str]:
+    keep, back = chinese_word_filter()
+    kept = [w for w in top_n_list("zh", size) if keep(w)]
     words = sorted({form for w in kept for form in traditional_forms(w, back)})
     print(f"{len(words)} forms of {len(kept)} Chinese words")
     return words

@@ -358,12 +358,14 @@ def test_an_honorific_beside_a_name_is_read_from_the_rules(text, name, beside):
 @pytest.mark.parametrize("text,found,label,dropped", [
     ("NEURO: alert, follows commands", "NEURO", "DEPARTMENT", True),
     ("pt resting\n  Heme: hct stable", "Heme", "HOSPITAL", True),
-    ("CV - hr 80s sr\nresp: clear", "CV", "DOCTOR", True),
-    ("CCU NPN: pt stable", "CCU NPN", "PERSON", True),
+    ("CV - hr 80s sr\nresp: clear", "CV", "DEPARTMENT", True),
+    ("CCU NPN: pt stable", "CCU NPN", "DEPARTMENT", True),
+    ("pt resting\nheme: hct stable", "heme", "PERSON", True),  # a name's label, in lower case
     ("Dr. Smith: called back", "Smith", "DOCTOR", False),  # not the line's head
     ("Smith called at noon", "Smith", "DOCTOR", False),  # no colon or dash after it
     ("平安醫院: 會診", "平安醫院", "HOSPITAL", False),  # the rule reads Latin words only
-    ("seen by Dr. Lee\nLee: agrees", "Lee", "DOCTOR", True),
+    ("seen by Dr. Lee\nLee: agrees", "Lee", "DOCTOR", False),  # a capitalised name heading a line: a speaker
+    ("I talked like this!\nMelanie: You saved my life", "Melanie", "PERSON", False),
 ])
 def test_a_section_head_is_dropped_by_the_packaged_rule(text, found, label, dropped):
     """A NER span heading a line before a colon or a dash (`section_heads.json`) names the line's topic."""
