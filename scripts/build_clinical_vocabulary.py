@@ -29,6 +29,12 @@ Sources (each a file given on the command line; the reader is chosen by the file
    Wikipedia (CC BY-SA 3.0 / GFDL) and PubChem.
 4. PyPI `medspacy` 1.3.1, file `medspacy-1.3.1/resources/en/section_patterns.json` of the sdist: the
    one-word section-header literals (`HPI:`, `Neuro:`, `PMHx:`). Licence: MIT (`LICENSE` of the sdist).
+5. For `clinical_vocabulary_zh`: thunlp/THUOCL (Tsinghua Open Chinese Lexicon) @
+   a30ce79d895d01ab5132a5c74c29703ff7efb4cc, `data/THUOCL_medical.txt` (medical terms with their
+   document frequency, Simplified). Licence: MIT (`LICENSE` of the repository, "Copyright (c) 2018
+   THUNLP"). Each term is kept when `build_common_words.chinese_word_filter` keeps it (no name, place,
+   proper noun or name-shaped run) and it ends in no unit's or institution's character (`內科`, `醫院`,
+   `診所`: annotation.md's DEPARTMENT and HOSPITAL are PHI), then written in its Traditional forms.
 
 Rules: an entry is kept only if, lower-cased, stripped of surrounding space and of trailing periods
 (and, for section headers, of a trailing colon), it is one token of 2-25 ASCII letters and digits
@@ -49,7 +55,7 @@ source has, many of them a person's initials) and 3-4, with the US Census name l
         --exclude-words dist.all.last --exclude-words dist.female.first --exclude-words dist.male.first \
         "CSVs/"*"medical abbreviations.csv" vanderbilt_clinic_notes.txt vanderbilt_discharge_sums.txt \
         sense_distribution_448.txt obgyn.txt wikipedia_abbreviation_database.csv \
-        drug_ner_dictionary.pkl.bz2 section_patterns.json
+        drug_ner_dictionary.pkl.bz2 section_patterns.json THUOCL_medical.txt
 
 Needs (build time only) what `scripts/build_common_words.py` imports: `pip install wordfreq faker jieba`.
 
@@ -70,21 +76,30 @@ from typing import Callable, Dict, Iterable, Iterator, List, Optional, Sequence,
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from build_common_words import NAME_ATTRIBUTES, NAME_LOCALES, faker_names  # noqa: E402
+from build_common_words import (NAME_ATTRIBUTES, NAME_LOCALES, chinese_word_filter, faker_names,  # noqa: E402
+                                traditional_forms)
 
 from spacy_deid.common_words import NAME_AND_PLACE_LEXICONS, name_words  # noqa: E402
 from spacy_deid.lexicons import load  # noqa: E402
 
 _TOKEN = re.compile(r"[a-z0-9]{2,25}")
+CHINESE_SOURCE = "THUOCL_medical.txt"
+# Last characters of a unit's or an institution's name (`內科`, `急診部`, `醫院`, `診所`, `12診`, `病房`, `中心`):
+# those words are annotation.md's DEPARTMENT, HOSPITAL or ROOM, never chart language to drop.
+_INSTITUTION_ENDS = tuple("科部院所室站處組診房心局會")
 DESCRIPTION = (
-    "English clinical vocabulary, never a person's name or a place: chart and nursing abbreviations "
-    "(`npo`, `bilat`, `heme`), section heads and medication names, generic and brand (`lopressor`). "
-    "Built by `scripts/build_clinical_vocabulary.py` (its docstring names each source and licence: "
-    "imantsm/medical_abbreviations (MIT), the Medical Abbreviation and Acronym Meta-Inventory's short "
-    "forms (CC BY 4.0; Wikipedia's list CC BY-SA), drug-named-entity-recognition's drug dictionary "
-    "(MIT), medspaCy's section heads (MIT)), less every word of a name or place of the package's "
-    "lexicons, Faker and the US Census name lists. `common_words` reads it where capitals say nothing "
-    "(a line typed in one case): a name or place span of these words is chart language.")
+    "Clinical vocabulary, never a person's name or a place. `clinical_vocabulary_en`: chart and nursing "
+    "abbreviations (`npo`, `bilat`, `heme`), section heads and medication names, generic and brand "
+    "(`lopressor`), from imantsm/medical_abbreviations (MIT), the Medical Abbreviation and Acronym "
+    "Meta-Inventory's short forms (CC BY 4.0; Wikipedia's list CC BY-SA), drug-named-entity-recognition's "
+    "drug dictionary (MIT) and medspaCy's section heads (MIT), less every word of a name or place of the "
+    "package's lexicons, Faker and the US Census name lists, and words under three letters. "
+    "`clinical_vocabulary_zh`: the medical terms of THUOCL (MIT) in Traditional forms, less names, places, "
+    "proper nouns and the words of units and institutions (`內科`, `醫院`). Built by "
+    "`scripts/build_clinical_vocabulary.py` (its docstring names each source, commit and licence). "
+    "`common_words` and `common_words_zh` read it: where capitals say nothing (a line typed in one case) an "
+    "English name or place span of these words is chart language, and so is a Chinese span of these and "
+    "common words.")
 _LETTER = re.compile(r"[a-z]")
 _WORD = re.compile(r"[A-Za-z]+")  # as common_words.name_and_place_words splits a value
 
@@ -241,6 +256,19 @@ def build(paths: Sequence[Path], excluded: Set[str]) -> Tuple[List[str], Dict[st
     return vocabulary, stats
 
 
+def chinese_terms(path: Path) -> List[str]:
+    """THUOCL's medical terms that are no name, place or institution, in Simplified and in their
+    Traditional forms."""
+    keep, back = chinese_word_filter()
+    terms = [line.split("\t", 1)[0].strip() for line in _read_text(path).splitlines() if line.strip()]
+    kept = [t for t in terms if keep(t) and not t.endswith(_INSTITUTION_ENDS)]
+    forms = set(kept)  # the Simplified, and the Traditional forms with no Simplified character left
+    for term in kept:
+        forms.update(form for form in traditional_forms(term, back)
+                     if not any(ch in back for ch in form) and not form.endswith(_INSTITUTION_ENDS))
+    return sorted(forms)
+
+
 def main(argv: Optional[Sequence[str]] = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("sources", nargs="+", type=Path, help="Downloaded source files (see the module doc).")
@@ -257,14 +285,18 @@ def main(argv: Optional[Sequence[str]] = None) -> None:
     excluded = excluded_words(args.keep_lexicon, args.faker_attribute or NAME_ATTRIBUTES)
     for path in args.exclude_words:
         excluded |= word_file(path)
-    vocabulary, stats = build(args.sources, excluded)
+    english = [path for path in args.sources if path.name != CHINESE_SOURCE]
+    chinese = [term for path in args.sources if path.name == CHINESE_SOURCE for term in chinese_terms(path)]
+    vocabulary, stats = build(english, excluded)
     vocabulary = [word for word in vocabulary if len(word) >= args.min_length]
-    out = {"description": DESCRIPTION, "lists": {"clinical_vocabulary_en": vocabulary}}
+    out = {"description": DESCRIPTION, "lists": {"clinical_vocabulary_en": vocabulary,
+                                                 "clinical_vocabulary_zh": sorted(set(chinese))}}
     args.out.write_text(json.dumps(out, ensure_ascii=False, indent=2) + "\n", encoding="utf8")
     for name, counts in sorted(stats.items()):
         print(f"{name}: {counts['single_words']} single words, {counts['kept']} kept, "
               f"{counts['only_here']} from this source only")
-    print(f"{len(vocabulary)} words written to {args.out} ({len(excluded)} name and place words excluded)")
+    print(f"{len(vocabulary)} English words and {len(out['lists']['clinical_vocabulary_zh'])} Chinese forms "
+          f"written to {args.out} ({len(excluded)} name and place words excluded)")
     if args.stats:
         args.stats.write_text(json.dumps({"sources": stats, "total": len(vocabulary),
                                           "excluded_words": len(excluded)}, indent=1) + "\n", encoding="utf8")

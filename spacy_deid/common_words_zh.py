@@ -19,6 +19,8 @@ What is judged (`spanshape` drops NER spans that pass, unless a title stands bes
   Chinese name starts with its surname (`[王光明]`, whose 光明 is a common word, stays);
 - a span of a place or organisation label that is one such word (`[工地]`, `[興趣]`): names of
   institutions are often common words put together (`中國醫藥大學`), so only a single word is judged.
+Medical terms count as such words here (`clinical_vocabulary_zh` of `clinical_vocabulary.json`: THUOCL's
+medical terms, less names, places and the words of units and institutions; `[肝功能]`, `[梅毒]`).
 """
 from functools import lru_cache
 from typing import FrozenSet
@@ -67,12 +69,12 @@ def _made_of_words(span: str, words: FrozenSet[str]) -> bool:
 
 
 def plain_han_words(span: str, label: str) -> bool:
-    """Is `span` common Chinese words, as `label` is judged: any number of them for a name label (or
+    """Is `span` common Chinese words or medical terms, as `label` is judged: any number of them for a name label (or
     they and one more character, without a surname first), exactly one for a place or organisation? (Every listed word is Han characters only, tested, so a
     span with anything else is never one.)"""
     if len(span) < 2:
         return False
-    words = common_words_zh()
+    words = word_set("common_words_zh", "clinical_vocabulary_zh")
     if label in NAME_LABELS:
         return _made_of_words(span, words) or (
             len(span) >= 3 and _made_of_words(span[:-1], words) and not starts_with_surname(span))

@@ -5,6 +5,7 @@ from spacy_deid.common_words import NAME_AND_PLACE_LEXICONS
 from spacy_deid.han import HAN_RUN
 from spacy_deid.common_words_zh import _LONGEST_WORD, common_words_zh, plain_han_words
 from spacy_deid.lexicons import load
+from spacy_deid.wordlists import default_word_lists
 from spacy_deid.spanshape import drop_misshapen, plain_word_name
 
 from helpers.marked_doc import doc_with_ents
@@ -85,3 +86,23 @@ def test_transliterated_names_and_brands_are_no_common_words():
 def test_common_words_and_one_more_character_are_no_name(span, plain):
     assert plain_han_words(span, "PERSON") is plain
     assert not plain_han_words(span, "HOSPITAL")  # places and organisations: one word only
+
+
+@pytest.mark.parametrize("span,label,plain", [
+    ("肝功能", "DOCTOR", True),  # medical terms (`clinical_vocabulary_zh`)
+    ("梅毒", "HOSPITAL", True),
+    ("超聲波檢查", "PERSON", True),
+    ("王光明", "PATIENT", False),
+    ("腸胃科", "DEPARTMENT", False),  # a unit's name is PHI: no such word is in the medical list
+])
+def test_medical_terms_are_plain_words(span, label, plain):
+    assert plain_han_words(span, label) is plain
+
+
+def test_the_chinese_medical_terms_hold_no_name_place_or_institution():
+    terms = default_word_lists().word_set("clinical_vocabulary_zh")
+    assert len(terms) > 10_000 and {"肝功能", "梅毒", "血壓"} <= terms
+    names_and_places = {v for name in ("surnames_zh", "cities", "districts", "hospitals", "departments", "schools")
+                        for v in load(name).strings()}
+    assert not terms & names_and_places
+    assert not any(term.endswith(("科", "院", "診所", "病房")) for term in terms)
