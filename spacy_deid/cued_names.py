@@ -16,7 +16,8 @@ text) no capital marks a name, so there a name is one to three words of letters 
 no ordinary word (`common_words.ordinary_word`: besides the common words, the frequent words that are
 only parts of places' names, `in`, `plan`), no word for a person (`aunts`), and of more than one letter
 (`dr smithers`, `SON TOM`; not `husband in to visit`, `son met with`, `daughter called-update`). A
-name typed in lower case in any line is read the same way (`Dr. griffin made aware`).
+name typed in lower case in any Latin line is read the same way (`Dr. griffin made aware`; a code-mixed
+line writes its English words in lower case: `病人 ambulate`).
 The generic words (`family`, `relative`, `next of kin`) and the patient's own field are no cue here:
 `Family Meeting` is a header, and the NER finds the name after `Patient:`.
 A Chinese name is added only where the text draws both its edges, since a surname list alone cannot
@@ -51,7 +52,7 @@ from .common_words_zh import common_words_zh, plain_han_words, starts_a_word, st
 from .doctext import doc_text
 from .han import HAN_RANGES
 from .overlap import taken_characters
-from .predicates import one_case_line
+from .predicates import latin_line, one_case_line
 from .relations import BETWEEN_WORD_AND_NAME, words_before_a_name
 from .cues.labels import kin_address_label, person_label, relation_after, relation_label
 from .cues.people import names_an_institution, title_after_surname
@@ -82,7 +83,7 @@ def _english_name(text: str, start: int) -> Optional[int]:
     list holds those the common list leaves out as parts of names: `At`), clinical term or
     institution's type word, or None; in a line typed in one case, of the words of letters there that
     are no ordinary word either (`_ordinary_word`, module docstring)."""
-    one_case = one_case_line(text, start) or text[start:start + 1].islower()
+    one_case = one_case_line(text, start) or (text[start:start + 1].islower() and latin_line(text, start))
     match = (_ONE_CASE_NAME if one_case else _EN_NAME).match(text, start)
     if match is None:
         return None

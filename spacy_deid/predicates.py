@@ -100,17 +100,18 @@ _UPPER, _LOWER = re.compile(r"[A-Z]"), re.compile(r"[a-z]")
 
 
 @lru_cache(maxsize=4)
-def _one_case_lines(text: str) -> Tuple[List[int], List[bool]]:
-    """Each line's start, and whether it is typed in one case: one pass over a text that many cues
-    ask about (a str's hash is cached, so the lookup costs nothing)."""
-    starts, flags = [], []
+def _lines(text: str) -> Tuple[List[int], List[bool], List[bool]]:
+    """Each line's start, whether it holds no Han character, and whether it is also typed in one case:
+    one pass over a text that many cues ask about (a str's hash is cached, so the lookup costs
+    nothing)."""
+    starts, latin, one_case = [], [], []
     for line in _LINE.finditer(text):
         upper = len(_UPPER.findall(line.group()))
         lower = len(_LOWER.findall(line.group()))
         starts.append(line.start())
-        flags.append(upper + lower >= MIN_ONE_CASE_LETTERS and not (upper and lower)
-                     and HAN_CHAR.search(line.group()) is None)
-    return starts, flags
+        latin.append(HAN_CHAR.search(line.group()) is None)
+        one_case.append(latin[-1] and upper + lower >= MIN_ONE_CASE_LETTERS and not (upper and lower))
+    return starts, latin, one_case
 
 
 def one_case_line(text: str, pos: int) -> bool:
@@ -118,8 +119,15 @@ def one_case_line(text: str, pos: int) -> bool:
     character? There a capital marks no name (`DR SMITH`, `son tom`), so a name's shape is read from
     the words, not the case: half of a nursing chart's text may be typed so. A code-mixed line writes
     its English words in lower case and its names with capitals (`病人 ambulate with walker`)."""
-    starts, flags = _one_case_lines(text)
-    return flags[bisect_right(starts, pos) - 1]
+    starts, _, one_case = _lines(text)
+    return one_case[bisect_right(starts, pos) - 1]
+
+
+def latin_line(text: str, pos: int) -> bool:
+    """Does the line of `text` holding `pos` hold no Han character? A code-mixed line writes its English
+    words in lower case (`病人 ambulate`); a Latin line writes a name there only as a name typed so."""
+    starts, latin, _ = _lines(text)
+    return latin[bisect_right(starts, pos) - 1]
 
 
 def name_like(text: str) -> bool:

@@ -58,6 +58,7 @@ def _added(text, ents=()):
     ("SOCIAL: WIFE, MARY, LEFT PHONE NUMBER.", [("MARY", "FAMILY")]),
     ("DR O'BRIEN-SMITH AWARE OF K 3.1", [("O'BRIEN-SMITH", "DOCTOR")]),
     ("plan per dr smithers's team", [("smithers", "DOCTOR")]),  # the possessive stays outside
+    ("Hct 24. Dr. griffin made aware, 2u ordered", [("griffin", "DOCTOR")]),  # lower case in a Latin line
 ])
 def test_a_marked_name_is_added_with_the_label_its_word_says(text, expected):
     assert _added(text) == expected
@@ -173,3 +174,4 @@ def test_every_surname_before_a_title_in_synthetic_notes_is_part_of_a_name(split
     # `王美林` before 醫師), never outside every span
     found, outside = _gold_overlap(split, lambda text: [(s, e) for s, e, _ in _surname_before_title(text)])
     assert outside == 0 and found >= 40
+
