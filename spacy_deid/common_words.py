@@ -14,7 +14,8 @@ Only words of ASCII letters are judged: Han characters carry no case.
 Chart language is no common English (`bilat`, `heme`, `lopressor`): where capitals say nothing, the
 word list `clinical_vocabulary_en` (`clinical_vocabulary.json`, abbreviation inventories and a drug
 dictionary, built by `scripts/build_clinical_vocabulary.py`) counts as ordinary words too, for
-people's names and places alike; a word of it of four letters or more is chart language in any case
+people's names and places alike (for a place, of four letters or more: `PSC`, `CDC`, `IBM` are also
+organisations' acronyms); a word of it of four letters or more is chart language in any case
 (`started Lopressor`, `Combivent nebs`: a brand is capitalised, and the list holds no name's word),
 while a shorter one may be someone's initials or a surname written with a capital.
 """
@@ -55,11 +56,11 @@ def common_words() -> FrozenSet[str]:
     return word_set("common_words_en")
 
 
-def chart_word(word: str) -> bool:
-    """Is `word` (case aside) a common word or a word of chart language (`clinical_vocabulary_en`)?
-    Neither is a part of any name or place of the lexicons."""
+def chart_word(word: str, shortest: int = 3) -> bool:
+    """Is `word` (case aside) a common word or a word of chart language (`clinical_vocabulary_en`) of
+    `shortest` letters or more? Neither is a part of any name or place of the lexicons."""
     folded = word.casefold()
-    return folded in common_words() or folded in word_set("clinical_vocabulary_en")
+    return folded in common_words() or (len(folded) >= shortest and folded in word_set("clinical_vocabulary_en"))
 
 
 def ordinary_word(word: str) -> bool:
@@ -112,7 +113,7 @@ def plain_words(text: str, start: int, end: int, person: bool = False) -> bool:
         word = m.group(1)
         if len(word) >= _CHART_WORD_IN_ANY_CASE and word.casefold() in word_set("clinical_vocabulary_en"):
             continue
-        known = chart_word(word) or (person and ordinary_word(word))
+        known = chart_word(word, 3 if person else _CHART_WORD_IN_ANY_CASE) or (person and ordinary_word(word))
         if not known or not _case_says_nothing(word, sentence_start and i == 0):
             return False
     return True

@@ -103,18 +103,19 @@ def test_long_capitals_are_judged_in_linear_time():
     assert_linear(run, 40000)
 
 
-@pytest.mark.parametrize("text,span,plain", [
-    ("ENDO: INSULIN GTT STARTED", "INSULIN GTT", True),  # chart language, in capitals
-    ("resp: ls coarse bilat, sxn for thick tan", "bilat", True),
-    ("cont lopressor and heme consult in am", "lopressor", True),
-    ("Resp: Lopressor held", "Lopressor", True),  # four letters or more: in any case
-    ("resp: ls coarse bilat, seen by Koh", "Koh", False),  # a surname is in no list
+@pytest.mark.parametrize("text,span,place,person", [
+    ("ENDO: INSULIN GTT STARTED", "INSULIN GTT", False, True),  # three letters: a place keeps them
+    ("RESP: LUNGS COARSE BILAT", "BILAT", True, True),  # chart language, in capitals
+    ("resp: ls coarse bilat, sxn for thick tan", "bilat", True, True),
+    ("cont lopressor and heme consult in am", "lopressor", True, True),
+    ("Resp: Lopressor held", "Lopressor", True, True),  # four letters or more: in any case
+    ("resp: ls coarse bilat, seen by Koh", "Koh", False, False),  # a surname is in no list
 ])
-def test_chart_language_in_one_case_is_plain_for_names_and_places(text, span, plain):
+def test_chart_language_in_one_case_is_plain_for_names_and_places(text, span, place, person):
     start = text.index(span)
-    assert plain_words(text, start, start + len(span)) is plain
-    assert plain_word_name(text, start, start + len(span), "HOSPITAL") is plain
-    assert plain_word_name(text, start, start + len(span), "DOCTOR") is plain
+    assert plain_words(text, start, start + len(span)) is place
+    assert plain_word_name(text, start, start + len(span), "HOSPITAL") is place
+    assert plain_word_name(text, start, start + len(span), "DOCTOR") is person
 
 
 def test_the_clinical_vocabulary_holds_no_word_of_a_name_or_place():
@@ -144,3 +145,13 @@ def test_a_contraction_is_judged_by_its_word(text, span, plain):
 def test_a_long_word_of_chart_language_is_plain_in_any_case(text, span, plain):
     start = text.index(span)
     assert plain_words(text, start, start + len(span)) is plain
+
+
+def test_a_short_chart_word_is_no_place_judged_plain():
+    """Three letters of chart language are also an organisation's acronym (`PSC 9009, Box 9725`): a place
+    keeps them, a name does not."""
+    text = "HUSBAND WORKS AT PSC. NPO AFTER MN"
+    start = text.index("PSC")
+    assert not plain_word_name(text, start, start + 3, "GENERAL_BUSINESS")
+    start = text.index("NPO")
+    assert plain_word_name(text, start, start + 3, "DOCTOR")
