@@ -81,9 +81,14 @@ from build_common_words import (NAME_ATTRIBUTES, NAME_LOCALES, chinese_word_filt
 
 from spacy_deid.common_words import NAME_AND_PLACE_LEXICONS, name_words  # noqa: E402
 from spacy_deid.lexicons import load  # noqa: E402
+from spacy_deid.wordlists import default_word_lists  # noqa: E402
 
 _TOKEN = re.compile(r"[a-z0-9]{2,25}")
 CHINESE_SOURCE = "THUOCL_medical.txt"
+# An institution's type word, or its abbreviation, is part of a place's name (`Boston Children's Hosp.`):
+# the words of the package's `*_type_words_en` lists and these are left out.
+INSTITUTION_ABBREVIATIONS = ("hosp", "hospl", "univ", "coll", "ctr", "cntr", "inst", "dept", "assoc", "corp",
+                             "inc", "ltd", "med", "gen", "mem", "meml", "clin", "sch", "acad", "intl", "natl")
 # Last characters of a unit's or an institution's name (`內科`, `急診部`, `醫院`, `診所`, `12診`, `病房`, `中心`):
 # those words are annotation.md's DEPARTMENT, HOSPITAL or ROOM, never chart language to drop.
 _INSTITUTION_ENDS = tuple("科部院所室站處組診房心局會")
@@ -231,12 +236,17 @@ def lexicon_words(lexicons: Iterable[str]) -> Set[str]:
 def excluded_words(keep_lexicons: Sequence[str] = (),
                    faker_attributes: Sequence[str] = NAME_ATTRIBUTES) -> Set[str]:
     """Every word of a person's name (`name_words`), and the exclusion of `build_common_words.py`:
-    the words of the name and place lexicons (less `keep_lexicons`) and Faker's names and places."""
+    the words of the name and place lexicons (less `keep_lexicons`) and Faker's names and places; and
+    institutions' type words and their abbreviations (`INSTITUTION_ABBREVIATIONS`)."""
     unknown = set(keep_lexicons) - set(NAME_AND_PLACE_LEXICONS)
     if unknown:
         raise SystemExit(f"--keep-lexicon: not a name or place lexicon: {sorted(unknown)}")
     lexicons = [name for name in NAME_AND_PLACE_LEXICONS if name not in keep_lexicons]
-    return set(name_words()) | lexicon_words(lexicons) | faker_names(tuple(faker_attributes), NAME_LOCALES)
+    lists = default_word_lists()
+    type_words = {word for name in lists.names if name.endswith("_type_words_en")
+                  for value in lists[name] for word in _WORD.findall(value.casefold())}
+    return (set(name_words()) | lexicon_words(lexicons) | faker_names(tuple(faker_attributes), NAME_LOCALES)
+            | type_words | set(INSTITUTION_ABBREVIATIONS))
 
 
 def word_file(path: Path) -> Set[str]:
