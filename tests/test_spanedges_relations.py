@@ -439,7 +439,7 @@ def test_repairs_run_in_order_and_count_per_repair():
     # the preposition goes, then the type word makes it a hospital; the name becomes FAMILY
     assert repair_ner_spans(doc) == {"joined_institutions": 0, "edges": 1, "jurisdictions": 0,
                                      "institutions": 1, "departments": 0, "workplaces": 0, "care_or_study": 0,
-                                     "titles": 0, "relations": 1, "apposition": 0}
+                                     "titles": 0, "relations": 1, "apposition": 0, "not_phi": 0}
     assert ents_of(doc) == [("童綜合醫院", "HOSPITAL"), ("彭恆彥", "FAMILY")]
 
 
