@@ -27,7 +27,7 @@ def cue_repair(rules: CueRuleSet, group: str) -> SpanRepair:
             return None
         start, end, label = new
         if label == DROPPED:
-            return []
+            return ()  # no span in its place
         if (start, end) == (ent.start_char, ent.end_char):
             return Span(doc, ent.start, ent.end, label=label)
         return doc.char_span(start, end, label=label)  # None (kept) where the cut splits a token
