@@ -56,11 +56,11 @@ def common_words() -> FrozenSet[str]:
     return word_set("common_words_en")
 
 
-def chart_word(word: str, shortest: int = 3) -> bool:
-    """Is `word` (case aside) a common word or a word of chart language (`clinical_vocabulary_en`) of
-    `shortest` letters or more? Neither is a part of any name or place of the lexicons."""
+def chart_word(word: str) -> bool:
+    """Is `word` (case aside) a common word or a word of chart language (`clinical_vocabulary_en`, every
+    word of three letters or more)? Neither is a part of any name or place of the lexicons."""
     folded = word.casefold()
-    return folded in common_words() or (len(folded) >= shortest and folded in word_set("clinical_vocabulary_en"))
+    return folded in common_words() or folded in word_set("clinical_vocabulary_en")
 
 
 def ordinary_word(word: str) -> bool:
@@ -100,11 +100,12 @@ def _case_says_nothing(word: str, sentence_start: bool) -> bool:
 
 
 def plain_words(text: str, start: int, end: int, person: bool = False) -> bool:
-    """Is text[start:end] only common English words or chart language (`chart_word`), each in a case
-    that marks no name: all capitals (of two letters or more), all lower case, or capitalised as the
-    first word of a line or sentence (a word of chart language of four letters or more: in any case)? For a `person`'s name any `ordinary_word` counts too: the
-    frequent words that are parts of places' names but of no person's (`NEPHEW ON PHONE`), words of
-    grammar and clinical terms."""
+    """Is text[start:end] only common English words, each in a case that marks no name: all capitals (of
+    two letters or more), all lower case, or capitalised as the first word of a line or sentence, and
+    words of chart language of four letters or more, in any case?
+    For a `person`'s name any `ordinary_word` counts too: chart language of three letters, the frequent
+    words that are parts of places' names but of no person's (`NEPHEW ON PHONE`), words of grammar and
+    clinical terms."""
     span = text[start:end]
     if not span.isascii() or _SPAN_OF_WORDS.fullmatch(span) is None:
         return False
@@ -112,8 +113,8 @@ def plain_words(text: str, start: int, end: int, person: bool = False) -> bool:
     for i, m in enumerate(_WORD_AND_ENDING.finditer(span)):
         word = m.group(1)
         if len(word) >= _CHART_WORD_IN_ANY_CASE and word.casefold() in word_set("clinical_vocabulary_en"):
-            continue
-        known = chart_word(word, 3 if person else _CHART_WORD_IN_ANY_CASE) or (person and ordinary_word(word))
+            continue  # chart language in any case; shorter chart words count for a person's name only
+        known = ordinary_word(word) if person else word.casefold() in common_words()
         if not known or not _case_says_nothing(word, sentence_start and i == 0):
             return False
     return True

@@ -81,8 +81,9 @@ _SENTENCE_END = re.compile(r"[ ]?[。？！?!…]")
 def _english_name(text: str, start: int) -> Optional[int]:
     """End of the capitalised words at `start` that are no common or closed-class word (`spanshape`'s
     list holds those the common list leaves out as parts of names: `At`), clinical term or
-    institution's type word, or None; in a line typed in one case, of the words of letters there that
-    are no ordinary word either (`_ordinary_word`, module docstring)."""
+    institution's type word, or None; in a line typed in one case, or at a lower-case word of a Latin
+    line, of the words of letters there that are no ordinary word either (`_ordinary_word`, module
+    docstring)."""
     one_case = one_case_line(text, start) or (text[start:start + 1].islower() and latin_line(text, start))
     match = (_ONE_CASE_NAME if one_case else _EN_NAME).match(text, start)
     if match is None:
