@@ -35,15 +35,13 @@ definitions of docs/annotation.md and nothing else:
   or it is the start of a longer name the model cut short (`[石]霞`); a single character with none
   of these is a word the model misread (`班[別] 小夜` in a nursing header). This check and the next
   read the span's neighbours;
-- a span of digits only right after a measurement word (`FS [180]`, `HR [78]`, `ANC [2100]`; the date
-  finder's list, lab values and rating scales among them) is a measured value, whatever label the
-  model gave it, and so is a DATE of digits with `.` or `/` between them (`Tmax [101.2]`,
-  `BP [120/80]`, `PHQ-9: [8/27]`; the date finder would not have read them as dates); so is one right before a unit
-  (`[50] mcg/hr`, `[1200] kcal`), and four digits in a time-of-day context are a clock reading
-  (`at [2045]`, `[2200] hrs`, `晚上 [2300]`, `[2300] to 0600`; `dates/nondates.py`), and a number of
-  years after a verb that lasts or an aspect particle is a length of time (`上班[22年]`, `結婚 [20 年]`,
-  `做過 [3 年]`; `nondates.years_of_duration`); and a decade that
-  is no one's (`HR in the [70]'s`, `SBP [90]s`; `in his [70]s` is an age) is a vital sign's range;
+- a number right before a unit is an amount (`[50] mcg/hr`, `[1200] kcal`), and four digits in a
+  time-of-day context are a clock reading (`at [2045]`, `[2200] hrs`, `晚上 [2300]`, `[2300] to 0600`;
+  `dates/nondates.py`), and a number of years after a verb that lasts or an aspect particle is a
+  length of time (`上班[22年]`, `結婚 [20 年]`, `做過 [3 年]`; `nondates.years_of_duration`); values read
+  from the words around them are the `not_phi` cue rules', run before this check
+  (`resources/cue_rules/`): measured values (`FS [180]`, `BP [120/80]`, `HR in the [70]'s`), a
+  language someone speaks (`[Spanish] speaking`) and a public hotline's number (`call [911]`);
 - an AGE of digits is written as an age: a unit, field, sex letter, apposition or column header beside
   it (`age_cues`); a bare number (`, [60] at discharge`) or a list marker (`(1) ... ([2])`) is not;
 - other location labels hold a letter or digit (`[804]` is a hospital, `[7B]` a room), and an
@@ -75,10 +73,6 @@ definitions of docs/annotation.md and nothing else:
   hurried notes write `sung Hsiung-Cheng`);
 - a NATIONALITY is no word for being from elsewhere that names no country (`[Foreign] caregiver`,
   `overseas`, `local`);
-- a NATIONALITY that names a language someone speaks (`[Spanish] speaking`, `speaks [Tagalog]`) is no
-  one's origin: `languages` says which words around it;
-- an emergency or public hotline number that the note says to dial (`call [911]` as a ROOM,
-  `生命線[1995]` as a DATE) is no one's: `public_numbers` says which numbers and which words;
 - names, professions and location labels hold no web or mail address (`://`, `www.`, `x@y.tw`):
   those are URL and EMAIL spans, and a model that swallows one into a place (`https://... 直播` as a
   LOCATION) would otherwise win the overlap against the exact URL the rules found, by being longer.
@@ -95,7 +89,7 @@ from .age_cues import uncued_age
 from .clinical_terms import clinical_terms_joined, is_clinical_term
 from .common_words import hyphenated_word, plain_words
 from .common_words_zh import common_words_zh, plain_han_words
-from .dates.finder import FIRST_YEAR, FULL_NUMERIC_DATE, LAST_YEAR, after_measurement_word, find_readings
+from .dates.finder import FIRST_YEAR, LAST_YEAR, find_readings
 from .dates.nondates import (clock_time, hhmm, is_amount, is_number_or_range, unit_after, unmistakable_clock,
                              years_of_duration)
 from .dates.numerals import NUMERAL_CHARS
@@ -103,8 +97,6 @@ from .doctext import doc_text
 from .han import HAN_CHAR, has_han
 from .predicates import TypeWords
 from .labels import LOCATION_LABELS, NAME_LABELS, ORGANISATION_LABELS
-from .languages import spoken_language
-from .public_numbers import public_service_number
 from .cues.labels import titled
 from .wordlists import WordLists, compiled, word_set
 
@@ -297,32 +289,6 @@ def plain_word_name(text: str, start: int, end: int, label: str) -> bool:
             and not titled(text, start, end))
 
 
-# Digits with the separators of a value or of a numeric date (`101.2`, `120/80`, `24/30`).
-_DIGITS_AND_SEPARATORS = re.compile(r"[0-9]+(?:[./][0-9]+)+")
-# `Ca` is a lab word (calcium) and a diagnosis (cancer): `breast Ca 2019` names a year.
-_CANCER_BEFORE = re.compile(r"(?<![A-Za-z])(?i:ca)[ :]*$")
-
-
-def measured_value(text: str, start: int, end: int, label: str) -> bool:
-    """A NER span of digits only, or a DATE of four digits or of digits with `.` or `/` between them,
-    right after a measurement word (`FS [180]` as a ROOM, `HR [78]` as an AGE, `ANC [2100]`,
-    `Tmax [101.2]`, `BP [120/80]`, `PHQ-9: [8/27]` as a DATE): a measured value, not PHI. The date
-    finder puts its own dates to the same test. A compact date stays (`HbA1c [1100305] 7.2`: the date of
-    a result), and so do four digits after `Ca`, which is also cancer (`breast Ca [2019]`)."""
-    span = text[start:end]
-    if not span.isascii():
-        return False
-    if label == "DATE":
-        if FULL_NUMERIC_DATE.fullmatch(span):
-            return False  # `HbA1c [110/3/5]`: the date of a result, not a value (`dates.finder`)
-        if span.isdigit() and (len(span) != 4 or _CANCER_BEFORE.search(text, max(0, start - 8), start)):
-            return False
-        shaped = span.isdigit() or _DIGITS_AND_SEPARATORS.fullmatch(span) is not None
-    else:
-        shaped = span.isdigit()
-    return shaped and after_measurement_word(text, start)
-
-
 def measured_amount(text: str, start: int, end: int, label: str) -> bool:
     """A NER span of a number or a range right before a unit or a thing counted (`[50] mcg/hr` as an
     AGE, `[1200] kcal`, `[2-3] glasses` as a DATE) or holding its unit (`[76mmHg]` as a ROOM), or four
@@ -332,21 +298,6 @@ def measured_amount(text: str, start: int, end: int, label: str) -> bool:
     if is_amount(span):
         return True  # `[76mmHg]` as a ROOM
     return is_number_or_range(span) and (unit_after(text, end) or clock_time(text, start, end))
-
-
-# A decade written after a number (`70's`, `80s`, `90'S`): vitals (`HR in the 70's`, `SBP 90s`).
-_DECADE_AFTER = re.compile(r"'?[sS](?![A-Za-z])")
-# A decade is an age only as someone's: `in his 70s`, `a woman in her late 80's`.
-_POSSESSIVE_BEFORE = re.compile(r"(?i:(?<![A-Za-z])(?:his|her|their|pt's|patient's)[ ]+(?:(?:early|mid|late)[ -]?)?)$")
-_DECADE_DIGITS = re.compile(r"[1-9]0")
-
-
-def vital_decade(text: str, start: int, end: int, label: str) -> bool:
-    """An AGE span of a decade (`70's`, `80s`) that is no one's: a range of a vital sign (`HR in the
-    [70]'s`, `SBP [90]s`), not an age (`in his [70]s` stays)."""
-    return (label == "AGE" and _DECADE_DIGITS.fullmatch(text, start, end) is not None
-            and _DECADE_AFTER.match(text, end) is not None
-            and _POSSESSIVE_BEFORE.search(text, max(0, start - 24), start) is None)
 
 
 def _alnum(text: str) -> bool:
@@ -393,13 +344,9 @@ def drop_misshapen(doc: Doc, sources: Iterable[str] = ("ner",)) -> List[Span]:
         if source in wanted and (not fits_label(ent.text, ent.label_)
                                  or lone_surname(text, ent.start_char, ent.end_char, ent.label_)
                                  or plain_word_name(text, ent.start_char, ent.end_char, ent.label_)
-                                 or measured_value(text, ent.start_char, ent.end_char, ent.label_)
                                  or measured_amount(text, ent.start_char, ent.end_char, ent.label_)
                                  or (ent.label_ == "DATE" and years_of_duration(text, ent.start_char, ent.end_char))
-                                 or vital_decade(text, ent.start_char, ent.end_char, ent.label_)
-                                 or uncued_age(text, ent.start_char, ent.end_char, ent.label_)
-                                 or public_service_number(text, ent.start_char, ent.end_char)
-                                 or spoken_language(text, ent.start_char, ent.end_char, ent.label_)):
+                                 or uncued_age(text, ent.start_char, ent.end_char, ent.label_)):
             dropped.append(ent)
         else:
             kept.append(ent)

@@ -2,11 +2,12 @@
 `deid.initialize(cue_rules=...)`, saved with the pipeline as editable files, validated on reading, and
 linear in the text."""
 import json
+import re
 from pathlib import Path
 
 import pytest
 import spacy
-from spacy.tokens import Span
+from spacy.tokens import Doc, Span
 
 import spacy_deid
 from spacy_deid.cues import CueRuleError, CueRuleSet, check_linear, default_cue_rules, read_cue_files
@@ -45,8 +46,8 @@ def test_the_packaged_rules_hold_the_step_groups():
     assert {"jurisdictions", "titles", "workplaces", "care_or_study", "relations", "relation_after",
             "not_phi"} <= set(rules.groups)
     assert {f.name for f in rules.files} == {
-        "care.json", "jurisdictions.json", "measurements.json", "relations.json", "section_heads.json",
-        "spoken_words.json", "study.json", "titles.json", "workplaces.json"}
+        "care.json", "jurisdictions.json", "languages.json", "measurements.json", "public_numbers.json",
+        "relations.json", "section_heads.json", "spoken_words.json", "study.json", "titles.json", "workplaces.json"}
     assert all(rule.labels and (rule.yields or rule.yields_from or rule.drops) for rule in rules.rules)
 
 
@@ -378,7 +379,7 @@ MEASURED_VALUES = [
     ("vent: tv to 700, peep 5", "700", "ROOM", True),
     ("體溫38.5度, 血壓正常", "38.5", "DATE", True),
     ("CVP: 12, PAD 18", "12", "NUMBER", True),
-    ("recheck INR 07/22.", "07/22", "DATE", False),  # a slashed pair may be a date
+    ("recheck INR 07/22.", "07/22", "DATE", True),  # a slashed pair right after the name: its value, as the date finder reads it
     ("體重 2096-03-19 48 kg", "2096-03-19", "DATE", False),  # another number follows: the value's date
     ("Wt 98.10 72 kg", "98.10", "DATE", False),
     ("admitted 110.03.02 for fever", "110.03.02", "DATE", False),  # no measurement's name before it
@@ -392,6 +393,46 @@ MEASURED_VALUES = [
     ("moved to 7B ward", "7B", "ROOM", False),
     ("send ABG at 6:30am. Bun", "6:30am", "ROOM", True),  # a clock reading
     ("CCU\n11 PM - 7 AM", "7", "NUMBER", True),  # an hour, its half of the day after it
+    # digits after a measurement's name, whatever the label; values with `.` or `/` read as dates
+    ("FS 180 covered w/ 4 units SSI", "180", "ROOM", True),
+    ("HR 78/min, RR 20", "78", "AGE", True),
+    ("血壓 128 mmHg", "128", "NUMBER", True),
+    ("Cr 1.2, eGFR 45, K 4.1", "45", "NUMBER", True),
+    ("CK 1200 on day 2", "1200", "ROOM", True),
+    ("pain score was 7 today", "7", "AGE", True),  # a linking word between name and value
+    ("moved to room 302 today", "302", "ROOM", False),  # a room after a plain word stays
+    ("Visit date 2020/1/2, PSY clinic 932", "932", "ROOM", False),
+    ("Clozapine 滿 18 週, ANC 2100, 改為每月抽血", "2100", "DATE", True),  # a count that reads as a year
+    ("WBC 2300, Hb 12.1", "2300", "DATE", True),
+    ("TG 2000 mg/dL", "2000", "DATE", True),
+    ("breast Ca 2019 s/p MRM", "2019", "DATE", False),  # Ca is cancer too: a year stays
+    ("CA: 2019 s/p op", "2019", "DATE", False),
+    ("unemployed since 2019", "2019", "DATE", False),
+    ("HbA1c 1100305 7.2", "1100305", "DATE", False),  # a compact date: the date of the result
+    ("Cr 20210305: 1.2", "20210305", "DATE", False),
+    ("Tmax 101.2, blood cx x2 sent", "101.2", "DATE", True),
+    ("BP 120/80, HR 88", "120/80", "DATE", True),
+    ("MMSE 24/30 today", "24/30", "DATE", True),
+    ("PHQ-9: 8/27, GAD-7: 11/21", "8/27", "DATE", True),  # rating scales with their maximum
+    ("PHQ-9: 8/27, GAD-7: 11/21", "11/21", "DATE", True),
+    ("BSRS-5 = 4/20 today", "4/20", "DATE", True),
+    ("insight 1/4, judgment fair", "1/4", "DATE", True),
+    ("admitted since 110.3.2", "110.3.2", "DATE", False),  # a Minguo date after no measurement word
+    ("seen 3/14 in OPD", "3/14", "DATE", False),
+    ("HbA1c 110/3/5 7.2", "110/3/5", "DATE", False),  # a full date: the date of the result
+    ("BP 2021/12/25 120/80", "2021/12/25", "DATE", False),
+    ("BP 12//80", "12//80", "DATE", False),  # no value is written with two marks together
+    # a decade that is no one's is a vital sign's range; someone's is an age
+    ("HR in the 70's, stable", "70", "AGE", True),
+    ("SBP 90s-100s overnight", "90", "AGE", True),
+    ("RR 20'S, NO DISTRESS", "20", "AGE", True),
+    ("A woman in her 80's, lives alone", "80", "AGE", False),
+    ("He is in his late 70s", "70", "AGE", False),
+    ("pt's early 60s", "60", "AGE", False),
+    ("age 70, admitted", "70", "AGE", False),  # no decade after it
+    ("HR 75s", "75", "AGE", True),  # not a decade, but a value after a measurement's name
+    ("seen at 75s", "75", "AGE", False),
+    ("in the 70's", "70", "ROOM", False),  # only an age is read as a decade
 ]
 # A span of interjections and fillers is no PHI (`spoken_words.json`, a rule of its shape alone).
 SPOKEN_WORDS = [
@@ -408,10 +449,25 @@ SPOKEN_WORDS = [
 def test_the_packaged_rules_drop_what_is_no_phi(text, found, label, dropped):
     stage = RefineStage(["not_phi"], [])
     start = text.index(found)
-    doc = spacy_deid.blank().make_doc(text)
+    doc = _doc_of_words(text)
     doc.ents = [doc.char_span(start, start + len(found), label=label)]
     stage.refine_note(doc)
     assert [(e.text, e.label_) for e in doc.ents] == ([] if dropped else [(found, label)])
+
+
+def _doc_of_words(text):
+    """A doc whose tokens split digits from letters (`[90]s`, as the NER's tokenizer may not) and Han
+    characters one by one."""
+    words, spaces = [], []
+    for piece in re.findall(r"[0-9]+|[A-Za-z]+|\s|\S", text):
+        if piece == " " and words and not spaces[-1]:
+            spaces[-1] = True
+        else:
+            words.append(piece)
+            spaces.append(False)
+    doc = Doc(spacy_deid.blank().vocab, words=words, spaces=spaces)
+    assert doc.text == text
+    return doc
 
 
 def test_a_users_drop_rule_with_a_text_shape_removes_only_spans_of_that_shape(tmp_path):

@@ -1,9 +1,9 @@
-"""public_numbers: an emergency or hotline number the note says to dial is no one's PHI; the same digits
-elsewhere (a year, a room) are judged as before."""
+"""The `not_phi` rules of `public_numbers.json`: an emergency or hotline number the note says to dial is
+no one's PHI; the same digits elsewhere (a year, a room) stay."""
 import pytest
 
-from spacy_deid.public_numbers import public_service_number
-from spacy_deid.spanshape import drop_misshapen
+from spacy_deid.cues import default_cue_rules
+from spacy_deid.refine import RefineStage
 
 from helpers.marked_doc import doc_with_ents
 from linear import assert_linear
@@ -26,10 +26,12 @@ from linear import assert_linear
     ("於110年3月入院", "110", False),  # a Minguo year
     ("Called the daughter at 0912-345-678.", "0912-345-678", False),  # a person's number: not on the list
     ("call 2234 for the ward", "2234", False),  # an extension: not on the list
+    ("call 9110 for the ward", "9110", False),  # the whole span is read, not a part of it
 ])
 def test_public_service_numbers(text, number, public):
     start = text.index(number)
-    assert public_service_number(text, start, start + len(number)) is public
+    outcome = default_cue_rules().apply(text, start, start + len(number), "PHONE", "not_phi")
+    assert (outcome == (start, start + len(number), "")) is public
 
 
 def test_ner_spans_of_hotlines_are_dropped_and_a_year_kept():
@@ -37,14 +39,16 @@ def test_ner_spans_of_hotlines_are_dropped_and_a_year_kept():
     doc = doc_with_ents(text, [("1995", "DATE"), ("911", "ROOM")])
     year = text.rindex("1995")
     doc.ents = list(doc.ents) + [doc.char_span(year, year + 4, label="DATE")]
-    assert sorted((s.text, s.label_) for s in drop_misshapen(doc)) == [("1995", "DATE"), ("911", "ROOM")]
+    RefineStage(["not_phi"], []).refine_note(doc)
     assert [(e.start_char, e.label_) for e in doc.ents] == [(year, "DATE")]
 
 
 def test_the_cues_are_read_in_linear_time():
+    rules = default_cue_rules()
+
     def run(n):
         text = "call " * n + "911" + " hotline" * n
-        public_service_number(text, 5 * n, 5 * n + 3)
+        rules.apply(text, 5 * n, 5 * n + 3, "ROOM", "not_phi")
         text = "撥" * n + "1995" + "專線" * n
-        public_service_number(text, n, n + 4)
+        rules.apply(text, n, n + 4, "DATE", "not_phi")
     assert_linear(run, 20000)
