@@ -136,7 +136,9 @@ def _left_vetoed(left: str) -> bool:
 
 def after_measurement_word(text: str, start: int) -> bool:
     """Does text[start:] stand right after a measurement word (`FS 180`, `HR 78`, `血壓 128/76`)?
-    What follows one is a measured value, never PHI; the NER span checks (`spanshape`) ask too."""
+    What follows one is a measured value, never PHI; the `not_phi` cue rules put NER spans to the same
+    test (fragment `AFTER_MEASUREMENT` of `resources/cue_rules/measurements.json`, over the same word
+    lists)."""
     return _left_vetoed(text[max(0, start - _LEFT_CONTEXT):start])
 
 
