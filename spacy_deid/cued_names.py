@@ -90,14 +90,19 @@ def _english_name(text: str, start: int) -> Optional[int]:
         return None
     end = start
     for word in re.finditer(r"\S+", match.group()):
-        token = word.group()
-        folded = token.casefold()
-        if (folded in common_words() or folded in word_set("function_words_en") or is_clinical_term(token)
-                or names_an_institution(token) or (one_case and (
-                    len(token) < 2 or any(_ordinary_word(part) for part in folded.split("-"))))):
+        if not _name_word(word.group(), one_case):
             break
         end = start + word.end()
     return end if end > start and not (end < len(text) and text[end].isalnum()) else None
+
+
+def _name_word(token: str, one_case: bool) -> bool:
+    """May `token` be a word of an English name: no common or closed-class word, clinical term or
+    institution's type word, and in a line typed in one case no ordinary word and more than one letter?"""
+    folded = token.casefold()
+    return not (folded in common_words() or folded in word_set("function_words_en") or is_clinical_term(token)
+                or names_an_institution(token) or (one_case and (
+                    len(token) < 2 or any(_ordinary_word(part) for part in folded.split("-")))))
 
 
 def _ordinary_word(folded: str) -> bool:
@@ -179,6 +184,39 @@ def _before_bracket(text: str) -> Iterator[Tuple[int, int]]:
             yield match.start(), end
 
 
+# Up to three words of letters, initials among them, right before a physician's degree or a staff
+# credential (word lists `physician_degrees_en`, `staff_credentials_en`).
+def _before_credential_pattern(lists: WordLists) -> "re.Pattern[str]":
+    credentials = sorted(lists.words("physician_degrees_en", "staff_credentials_en"), key=lambda w: (-len(w), w))
+    word = r"(?:[A-Za-z]\.[ ]?)?[A-Za-z]+(?:[-'][A-Za-z]+)?"
+    return re.compile(rf"(?<![A-Za-z.'-]){word}(?:[ ]{word}){{0,2}}"
+                      r"(?=,?[ ](?:" + "|".join(re.escape(c) for c in credentials) + r")(?![A-Za-z]))")
+
+
+_NAME_PART = re.compile(r"[A-Za-z]\.|[A-Za-z]+(?:[-'][A-Za-z]+)?")
+_CAPITALISED = re.compile(_EN_WORD)
+
+
+def _before_credential(text: str) -> Iterator[Tuple[int, int]]:
+    """(start, end) of names right before a credential or degree (`Stord-Painter MD`, `B. CLIFFORD MD
+    aware`, `anita morris rn`, `DAN A. FORMAN-LYONS, RRT`): the last words before it that may be a
+    name's (`_name_word`; capitalised, unless the line is typed in one case), with the initials among
+    and before them (`GIVEN PER [N. RUTH] NP`)."""
+    for match in compiled(_before_credential_pattern).finditer(text):
+        one_case = one_case_line(text, match.start())
+        start = end = match.end()
+        for part in reversed(list(_NAME_PART.finditer(match.group()))):
+            token = part.group()
+            if token.endswith(".") and start == end:
+                break  # an initial belongs to a name that follows it
+            if not token.endswith(".") and not (
+                    _name_word(token, one_case) and (one_case or _CAPITALISED.fullmatch(token))):
+                break
+            start = match.start() + part.start()
+        if start < end:
+            yield start, end
+
+
 # A title said after names, longest first (`社工師` before `社工`), wherever one starts.
 def _title_at(lists: WordLists) -> "re.Pattern[str]":
     return re.compile("(?=(" + "|".join(lists.compiled(titles_after_name)) + "))")
@@ -220,7 +258,8 @@ def cued_names(doc: Doc) -> List[Span]:
     taken = taken_characters(doc, len(text))
     added = []
     titled = {(start, end): title for start, end, title in _surname_before_title(text)}
-    for start, end in sorted(set(_after_cue(text)) | set(_before_bracket(text)) | set(titled)):
+    before_credential = set(_before_credential(text))
+    for start, end in sorted(set(_after_cue(text)) | set(_before_bracket(text)) | set(titled) | before_credential):
         if any(taken[start:end]):
             continue
         if (start, end) in titled:

@@ -46,8 +46,9 @@ def test_the_packaged_rules_hold_the_step_groups():
     assert {"jurisdictions", "titles", "workplaces", "care_or_study", "relations", "relation_after",
             "not_phi"} <= set(rules.groups)
     assert {f.name for f in rules.files} == {
-        "care.json", "jurisdictions.json", "languages.json", "measurements.json", "public_numbers.json",
-        "relations.json", "section_heads.json", "spoken_words.json", "study.json", "titles.json", "workplaces.json"}
+        "care.json", "hospital_units.json", "jurisdictions.json", "languages.json", "measurements.json",
+        "public_numbers.json", "relations.json", "section_heads.json", "spoken_words.json", "study.json",
+        "titles.json", "workplaces.json"}
     assert all(rule.labels and (rule.yields or rule.yields_from or rule.drops) for rule in rules.rules)
 
 
@@ -131,6 +132,9 @@ def _rule(**changes):
     (_rule(drops="yes"), "drops must be true or false"),
     (_rule(drops=True), "a rule that drops a span yields no label"),
     (_rule(text="(?:[A-Z]+)+"), "nested quantifier"),
+    (_rule(sources=["ner", "surrogates"]), "sources must name one or more of"),
+    (_rule(sources=[]), "sources must name one or more of"),
+    (_rule(sources="ner"), "sources must be a list of non-empty strings"),
 ])
 def test_a_malformed_rule_is_refused_naming_its_file_and_rule(tmp_path, rule, message):
     path = tmp_path / "broken.json"
@@ -434,6 +438,17 @@ MEASURED_VALUES = [
     ("seen at 75s", "75", "AGE", False),
     ("in the 70's", "70", "ROOM", False),  # only an age is read as a decade
 ]
+# A hospital unit's abbreviation alone is no name and no named place (`hospital_units.json`).
+HOSPITAL_UNITS = [
+    ("transfer to CCU today", "CCU", "HOSPITAL", True),
+    ("ccu team aware of k", "ccu", "SCHOOL", True),
+    ("NEURO resident at bedside", "NEURO", "DOCTOR", True),
+    ("transfer to CCU today", "CCU", "DEPARTMENT", False),  # a department, where its rules say so
+    ("Written by (hh/psy), Radiology", "psy", "DOCTOR", False),  # a physician's initials
+    ("seen by Geri today", "Geri", "PERSON", False),  # capitalised: a name
+    ("GI doc aware", "GI", "DOCTOR", False),  # two letters: initials as often
+    ("admitted to NTUH", "NTUH", "HOSPITAL", False),
+]
 # A span of interjections and fillers is no PHI (`spoken_words.json`, a rule of its shape alone).
 SPOKEN_WORDS = [
     ("醫師：恩哼，所以應該是飲食的問題。", "恩哼", "DOCTOR", True),
@@ -445,7 +460,7 @@ SPOKEN_WORDS = [
 ]
 
 
-@pytest.mark.parametrize("text,found,label,dropped", SECTION_HEADS + MEASURED_VALUES + SPOKEN_WORDS)
+@pytest.mark.parametrize("text,found,label,dropped", SECTION_HEADS + MEASURED_VALUES + HOSPITAL_UNITS + SPOKEN_WORDS)
 def test_the_packaged_rules_drop_what_is_no_phi(text, found, label, dropped):
     stage = RefineStage(["not_phi"], [])
     start = text.index(found)
@@ -468,6 +483,46 @@ def _doc_of_words(text):
     doc = Doc(spacy_deid.blank().vocab, words=words, spaces=spaces)
     assert doc.text == text
     return doc
+
+
+@pytest.mark.parametrize("text,found,dropped", [
+    ("ID: T max 101.4, started on flagyl", "101.4", True),  # the finder reads 101.4 as Minguo 101, April
+    ("fevers up to 102.7, pan cultured", "102.7", True),
+    ("衛教個案可撥打生命線1995。", "1995", True),  # a hotline's number read as a year
+    ("seen on 110.5 at NTUH", "110.5", False),  # no measurement's name before it: a date
+    ("born 1995 in Taipei", "1995", False),
+])
+def test_rules_that_read_the_date_finders_spans_drop_its_values_and_keep_its_dates(text, found, dropped):
+    start = text.index(found)
+    doc = _doc_of_words(text)
+    doc.ents = [doc.char_span(start, start + len(found), label="DATE")]
+    doc.ents[0]._.source = "date"
+    RefineStage(["not_phi"], []).refine_note(doc)
+    assert [(e.text, e._.source) for e in doc.ents] == ([] if dropped else [(found, "date")])
+
+
+def test_a_rule_reads_only_the_sources_it_names_and_saves_them(tmp_path):
+    rule = {"id": "value_after_temp", "group": "no_phi", "labels": ["DATE"], "text": "[0-9.]+",
+            "before": {"words": ["temp"], "gap": "space"}, "drops": True}
+    (tmp_path / "ner_only" / "no_phi.json").parent.mkdir()
+    (tmp_path / "ner_only" / "no_phi.json").write_text(json.dumps({"rules": [rule]}), encoding="utf8")
+    (tmp_path / "both" / "no_phi.json").parent.mkdir()
+    (tmp_path / "both" / "no_phi.json").write_text(json.dumps({"rules": [{**rule, "sources": ["ner", "date"]}]}),
+                                                   encoding="utf8")
+    ner_only, both = CueRuleSet.from_path(tmp_path / "ner_only"), CueRuleSet.from_path(tmp_path / "both")
+    text = "temp 101.2 po"
+    assert ner_only.sources("no_phi") == {"ner"} and both.sources("no_phi") == {"ner", "date"}
+    assert ner_only.apply(text, 5, 10, "DATE", "no_phi", "date") is None
+    assert both.apply(text, 5, 10, "DATE", "no_phi", "date") == (5, 10, "")
+    for rules, kept in ((ner_only, ["101.2"]), (both, [])):
+        doc = _doc_of_words(text)
+        doc.ents = [doc.char_span(5, 10, label="DATE")]
+        doc.ents[0]._.source = "date"
+        RefineStage(["cues:no_phi"], [], cue_rules=rules).refine_note(doc)
+        assert [e.text for e in doc.ents] == kept
+    both.to_disk(tmp_path / "saved")
+    saved = {rule.id: rule for rule in CueRuleSet.from_disk(tmp_path / "saved").rules}
+    assert saved["value_after_temp"].sources == ("ner", "date")
 
 
 def test_a_users_drop_rule_with_a_text_shape_removes_only_spans_of_that_shape(tmp_path):

@@ -59,6 +59,13 @@ def _added(text, ents=()):
     ("DR O'BRIEN-SMITH AWARE OF K 3.1", [("O'BRIEN-SMITH", "DOCTOR")]),
     ("plan per dr smithers's team", [("smithers", "DOCTOR")]),  # the possessive stays outside
     ("Hct 24. Dr. griffin made aware, 2u ordered", [("griffin", "DOCTOR")]),  # lower case in a Latin line
+    # a name right before a physician's degree or a staff credential, with its initials
+    ("Pleurodesis planned; Stord-Painter MD performed it.", [("Stord-Painter", "DOCTOR")]),
+    ("NTG STARTED -> B. CLIFFORD MD AWARE", [("B. CLIFFORD", "DOCTOR")]),
+    ("pain reassessed.\nhelena mcbride rn", [("helena mcbride", "PERSON")]),
+    ("SATS 92%. \n JOHN Q. PUBLICO, RRT", [("JOHN Q. PUBLICO", "PERSON")]),
+    ("INSULIN GIVEN PER N. RUTHVEN NP", [("N. RUTHVEN", "PERSON")]),  # `PER` is a word of the sentence
+    ("Seen by Jessica Lin, RN at 10 am", [("Jessica Lin", "PERSON")]),
 ])
 def test_a_marked_name_is_added_with_the_label_its_word_says(text, expected):
     assert _added(text) == expected
@@ -87,6 +94,9 @@ def test_a_marked_name_is_added_with_the_label_its_word_says(text, expected):
     "social: husband in to visit, updated.", "daughter and son in law visiting", "son met with team",
     "SOCIAL: MOTHER, AUNTS IN TO VISIT", "daughter called-update given", "DR AWARE OF PLAN",
     "病人 ambulate with walker, 步態穩",  # a code-mixed line: lower case marks an English word
+    # before a credential: words of the sentence, a lower-case word in a mixed-case line, no word at all
+    "Seen by the MD today.", "SEEN BY THE MD TODAY", "swan pa 40/20, wedge 18", "Plan discussed with the RN",
+    "Spoke with charge RN about bed", "Vent settings per RRT",
     # a surname before a title that is a word with the character before it, or a word of grammar
     "謝謝醫師。", "病人在公司擔任社工.", "在家照顧太太.", "向老師報告.", "和醫師討論後決定.", "公司董事長來訪",
 ])
@@ -127,6 +137,13 @@ def test_cost_grows_linearly_with_one_case_lines():
 def test_cost_grows_linearly_with_chinese_text():
     def run(n):
         doc = spacy_deid.blank()("胞弟: 王大" * n + "王" * n + "(兄)" + "陳美(母)" * n)
+        cued_names(doc)
+    assert_linear(run, 2000)
+
+
+def test_cost_grows_linearly_with_words_before_credentials():
+    def run(n):
+        doc = spacy_deid.blank()("A. " * n + "SMITHERS MD " * n + "b. " * n + "jones rn " + "x" * n)
         cued_names(doc)
     assert_linear(run, 2000)
 

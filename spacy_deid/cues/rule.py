@@ -8,7 +8,9 @@ predicates veto it (`unless`, from `predicates.py`: a known place, a type word o
 label it yields (`yields`; `keep_labels`: labels that stand), or that the span is no PHI at all (`drops`:
 a word heading a line before a colon is the line's section, `NEURO:`); `text`, a regex the whole span
 must match, limits a rule to spans of one shape (a rule that drops may be a shape alone: `恩哼` is
-no name wherever it stands). A boundary action: `end_before`, a cue
+no name wherever it stands); `sources`, which recognizers' spans it reads (default the NER's,
+`["ner"]`: a rule or the date finder read their own context; `["ner", "date"]` lets a rule drop a
+date the finder read where the words before it say it is a measured value, `fevers up to [102.7]`). A boundary action: `end_before`, a cue
 that starts inside the span (or right after it), `min_length` to `max_length` characters from its
 start, cuts the span before it (`[台中地]方法院` -> `[台中]`: a place before a public office's name);
 with `closes` the cue must run to the span's end (`[許老闆]` -> `[許]`: a title after a surname).
@@ -64,7 +66,11 @@ _LATIN = re.compile(r"[A-Za-z]")
 
 RULE_KEYS = ("id", "group", "labels", "not_labels", "text", "before", "after", "not_before", "not_after",
              "line_start", "end_before", "unless", "yields", "yields_from", "keep_labels", "drops", "priority",
-             "description")
+             "sources", "description")
+# The recognizers whose spans a rule may read (`span._.source`; an unset source is the NER's), and the
+# default: the NER's alone.
+SOURCES = ("ner", "rule", "date", "principle")
+DEFAULT_SOURCES = ("ner",)
 # The label a `drops` rule's outcome carries: the span is no PHI, the step removes it.
 DROPPED = ""
 _BEFORE_SIDES = ("before", "not_before")  # cues that end where the span starts
@@ -261,6 +267,7 @@ class CueRule:
     description: str = ""
     text: str = ""  # a regex the span's whole text must match
     drops: bool = False  # the cues say the span is no PHI
+    sources: Tuple[str, ...] = DEFAULT_SOURCES  # the recognizers whose spans the rule reads
     # as written in the file (`@NAME` for a category), so a saved rule reads as its author wrote it
     written_labels: Tuple[str, ...] = field(default=(), compare=False)
     written_not_labels: Tuple[str, ...] = field(default=(), compare=False)
@@ -287,6 +294,8 @@ class CueRule:
             out["keep_labels"] = sorted(self.keep_labels)
         if self.drops:
             out["drops"] = True
+        if self.sources != DEFAULT_SOURCES:
+            out["sources"] = list(self.sources)
         if self.description:
             out["description"] = self.description
         return out
@@ -432,11 +441,15 @@ def rule_from_dict(item: Any, fragments: Dict[str, str], source: str) -> CueRule
             if name not in PREDICATES:
                 raise ValueError(f"unknown predicate {name!r} in 'unless'; known: {sorted(PREDICATES)}")
         keep = _labels(_strings(item["keep_labels"], "keep_labels")) if "keep_labels" in item else frozenset()
+        sources = _strings(item["sources"], "sources") if "sources" in item else DEFAULT_SOURCES
+        unknown_sources = sorted(set(sources) - set(SOURCES))
+        if not sources or unknown_sources:
+            raise ValueError(f"sources must name one or more of {list(SOURCES)}; unknown: {unknown_sources}")
         return CueRule(id=item["id"], group=item["group"], labels=_labels(written) - _labels(written_not),
                        yields=item.get("yields", ""), before=before, after=after, not_before=not_before,
                        not_after=not_after, line_start=line_start,
                        end_before=end_before, unless=unless, keep_labels=keep, yields_from=yields_from,
-                       priority=priority, text=text, drops=drops,
+                       priority=priority, text=text, drops=drops, sources=sources,
                        description=item.get("description", ""), written_labels=written,
                        written_not_labels=written_not)
     except KeyError as err:  # an unknown `{{FRAGMENT}}`

@@ -23,7 +23,7 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from importlib import resources
 from pathlib import Path
-from typing import Any, ContextManager, Dict, Iterable, List, Optional, Sequence, Tuple, Union
+from typing import Any, ContextManager, Dict, FrozenSet, Iterable, List, Optional, Sequence, Tuple, Union
 
 from ..wordlists import WordLists, current_word_lists, in_force, read_json_files, write_json_folder
 from .rule import DROPPED, PREDICATES, Cue, CueRule, CueRuleError, expand, rule_from_dict
@@ -189,6 +189,9 @@ class CueRuleSet:
                     raise CueRuleError(f"{cue_file.name}: cue rule {rule.id!r}: id already used in {seen[rule.id]}")
                 seen[rule.id] = cue_file.name
         self._groups = sorted({rule.group for rule in self.rules})
+        self._sources: Dict[str, FrozenSet[str]] = {}
+        for rule in self.rules:
+            self._sources[rule.group] = self._sources.get(rule.group, frozenset()) | frozenset(rule.sources)
         read_from = {g for rule in self.rules for g in rule.yields_from}
         for cue_file in self.files:
             for rule in cue_file.rules:
@@ -237,15 +240,21 @@ class CueRuleSet:
     def groups(self) -> List[str]:
         return list(self._groups)
 
+    def sources(self, group: str) -> FrozenSet[str]:
+        """The recognizers whose spans some rule of `group` reads (`CueRule.sources`)."""
+        return self._sources.get(group, frozenset())
+
     def __len__(self) -> int:
         return len(self.rules)
 
-    def _outcomes(self, text: str, start: int, end: int, label: Optional[str], groups: Union[str, Sequence[str]]
-                  ) -> List[Tuple[CueRule, Tuple[int, int, str]]]:
+    def _outcomes(self, text: str, start: int, end: int, label: Optional[str], groups: Union[str, Sequence[str]],
+                  source: Optional[str] = None) -> List[Tuple[CueRule, Tuple[int, int, str]]]:
         out = []
         by_group = self._by_group
         for group in (groups,) if isinstance(groups, str) else groups:
             for compiled in by_group.get(group, {}).get(label, ()):
+                if source is not None and source not in compiled.rule.sources:
+                    continue
                 outcome = compiled.outcome(text, start, end, label, self)
                 if outcome is not None:
                     out.append((compiled.rule, outcome))
@@ -262,12 +271,13 @@ class CueRuleSet:
         outcomes = {outcome for _, outcome in self._outcomes(text, start, end, label, groups)}
         return outcomes.pop()[2] or None if len(outcomes) == 1 else None
 
-    def apply(self, text: str, start: int, end: int, label: str, group: Union[str, Sequence[str]]
-              ) -> Optional[Tuple[int, int, str]]:
+    def apply(self, text: str, start: int, end: int, label: str, group: Union[str, Sequence[str]],
+              source: Optional[str] = None) -> Optional[Tuple[int, int, str]]:
         """(start, end, label) of what the group's rules make of a span labelled `label` at
         text[start:end] (label `DROPPED` where a `drops` rule says it is no PHI), or None to keep it
-        (module docstring: the rules that hold vote, disagreement keeps, `unless` vetoes)."""
-        holding = self._outcomes(text, start, end, label, group)
+        (module docstring: the rules that hold vote, disagreement keeps, `unless` vetoes); with a
+        `source`, only the rules that read that recognizer's spans."""
+        holding = self._outcomes(text, start, end, label, group, source)
         outcomes = {outcome for _, outcome in holding}
         if len(outcomes) != 1:
             return None

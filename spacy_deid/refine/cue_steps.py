@@ -1,6 +1,7 @@
-"""Steps that run a group of cue rules (`spacy_deid.cues`) on the NER's spans: `jurisdictions`,
-`titles`, `workplaces` and `care_or_study` are the groups of the packaged rule files; `cues:GROUP` in
-the config runs any group, a user's own included.
+"""Steps that run a group of cue rules (`spacy_deid.cues`) on the NER's spans, and on the spans of the
+other recognizers a rule of the group names (`CueRule.sources`: `not_phi` reads the date finder's values
+too): `jurisdictions`, `titles`, `workplaces`, `care_or_study` and `not_phi` are the groups of the
+packaged rule files; `cues:GROUP` in the config runs any group, a user's own included.
 
 WHY the stage hands the rules to the step (`CueStep.__call__(doc, text, rules)`) instead of the step
 reading a module-level default: the rules are the pipeline's, read in `deid.initialize(cue_rules=...)`
@@ -22,28 +23,35 @@ def cue_repair(rules: CueRuleSet, group: str) -> SpanRepair:
     """The span repair that relabels, cuts or drops a NER span as `group`'s rules of `rules` say
     (`CueRuleSet.apply`)."""
     def repair(doc: Doc, text: str, ent: Span, following: Optional[Span] = None) -> Optional[Span]:
-        new = rules.apply(text, ent.start_char, ent.end_char, ent.label_, group)
+        source = ent._.source or "ner"
+        new = rules.apply(text, ent.start_char, ent.end_char, ent.label_, group, source)
         if new is None:
             return None
         start, end, label = new
         if label == DROPPED:
             return ()  # no span in its place
         if (start, end) == (ent.start_char, ent.end_char):
-            return Span(doc, ent.start, ent.end, label=label)
-        return doc.char_span(start, end, label=label)  # None (kept) where the cut splits a token
+            span = Span(doc, ent.start, ent.end, label=label)
+        else:
+            span = doc.char_span(start, end, label=label)  # None (kept) where the cut splits a token
+        if span is not None and ent._.source is not None:
+            span._.source = ent._.source
+        return span
     return repair
 
 
 class CueStep:
-    """A note step that reads the stage's cue rules: relabel, cut or drop each NER span by the rules of
-    `group`."""
+    """A note step that reads the stage's cue rules: relabel, cut or drop each span the rules of `group`
+    read (the NER's, and those of the recognizers a rule names) as they say."""
 
     def __init__(self, group: str):
         self.group = group
         self.__doc__ = f"Relabel, cut or drop NER spans by the cue rules of group {group!r} (spacy_deid.cues)."
 
     def __call__(self, doc: Doc, text: str, rules: CueRuleSet) -> int:
-        return apply_span_repair(doc, text, cue_repair(rules, self.group)) if doc.ents else 0
+        if not doc.ents:
+            return 0
+        return apply_span_repair(doc, text, cue_repair(rules, self.group), rules.sources(self.group))
 
 
 def named_cue_step(name: str) -> Optional[CueStep]:

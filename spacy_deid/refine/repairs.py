@@ -1,7 +1,8 @@
 """Span repairs as note steps: a repair takes one NER span (with the entity after it) and returns its
 repaired span, the spans it is split into, or None to keep it. Only spans whose source is the NER
-change: a rule or the date finder read its own context."""
-from typing import Callable, List, Optional, Tuple, Union
+change (a rule or the date finder read its own context), unless a step names other sources: a cue
+rule may read the date finder's spans too (`CueRule.sources`)."""
+from typing import AbstractSet, Callable, List, Optional, Tuple, Union
 
 from spacy.tokens import Doc, Span
 
@@ -11,14 +12,15 @@ from .registry import NoteStep
 SpanRepair = Callable[[Doc, str, Span, Optional[Span]], Optional[Union[Span, Tuple[Span, ...]]]]
 
 
-def apply_span_repair(doc: Doc, text: str, repair: SpanRepair) -> int:
-    """Replace each NER entity of `doc.ents` by what `repair` makes of it; returns how many changed."""
+def apply_span_repair(doc: Doc, text: str, repair: SpanRepair, sources: AbstractSet[str] = frozenset({"ner"})) -> int:
+    """Replace each entity of `doc.ents` from `sources` (an unset source is the NER's) by what `repair`
+    makes of it; returns how many changed."""
     ents = list(doc.ents)
     out: List[Span] = []
     changed = 0
     for i, ent in enumerate(ents):
         new = None
-        if (ent._.source or "ner") == "ner":
+        if (ent._.source or "ner") in sources:
             new = repair(doc, text, ent, ents[i + 1] if i + 1 < len(ents) else None)
         if new is None:
             out.append(ent)
