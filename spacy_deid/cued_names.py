@@ -18,6 +18,10 @@ only parts of places' names, `in`, `plan`), no word for a person (`aunts`), and 
 (`dr smithers`, `SON TOM`; not `husband in to visit`, `son met with`, `daughter called-update`). A
 name typed in lower case in any Latin line is read the same way (`Dr. griffin made aware`; a code-mixed
 line writes its English words in lower case: `病人 ambulate`).
+A name signed before a physician's degree or a staff credential (word lists `physician_degrees_en`,
+`staff_credentials_en`: `Stord-Painter MD performed`, `B. CLIFFORD MD AWARE`, `anita morris rn`, `DAN A.
+FORMAN-LYONS, RRT`) is read the same way, back from the credential: the last one to three words that
+may be a name's, with their initials; the `person_titles` rules say who it is (a physician, other staff).
 The generic words (`family`, `relative`, `next of kin`) and the patient's own field are no cue here:
 `Family Meeting` is a header, and the NER finds the name after `Patient:`.
 A Chinese name is added only where the text draws both its edges, since a surname list alone cannot
@@ -190,7 +194,7 @@ def _before_credential_pattern(lists: WordLists) -> "re.Pattern[str]":
     credentials = sorted(lists.words("physician_degrees_en", "staff_credentials_en"), key=lambda w: (-len(w), w))
     word = r"(?:[A-Za-z]\.[ ]?)?[A-Za-z]+(?:[-'][A-Za-z]+)?"
     return re.compile(rf"(?<![A-Za-z.'-]){word}(?:[ ]{word}){{0,2}}"
-                      r"(?=,?[ ](?:" + "|".join(re.escape(c) for c in credentials) + r")(?![A-Za-z]))")
+                      r"(?=,?[ ](?:" + "|".join(re.escape(c) for c in credentials) + r")(?![A-Za-z']))")
 
 
 _NAME_PART = re.compile(r"[A-Za-z]\.|[A-Za-z]+(?:[-'][A-Za-z]+)?")
@@ -201,10 +205,13 @@ def _before_credential(text: str) -> Iterator[Tuple[int, int]]:
     """(start, end) of names right before a credential or degree (`Stord-Painter MD`, `B. CLIFFORD MD
     aware`, `anita morris rn`, `DAN A. FORMAN-LYONS, RRT`): the last words before it that may be a
     name's (`_name_word`; capitalised, unless the line is typed in one case), with the initials among
-    and before them (`GIVEN PER [N. RUTH] NP`)."""
+    and before them (`GIVEN PER [N. RUTH] NP`), of two parts at least (an initial, a word, each part of
+    a hyphenated name, capitalised or no ordinary word: `Stord-Painter`, not `Follow-up`): a word alone there is as often the sentence's (`outlined by day rn`, `Ostomy RN`,
+    `he is an rn`: the name lists hold `Day`, `An` and `All` as surnames, so the common words lack them)."""
     for match in compiled(_before_credential_pattern).finditer(text):
         one_case = one_case_line(text, match.start())
         start = end = match.end()
+        parts = 0
         for part in reversed(list(_NAME_PART.finditer(match.group()))):
             token = part.group()
             if token.endswith(".") and start == end:
@@ -213,7 +220,10 @@ def _before_credential(text: str) -> Iterator[Tuple[int, int]]:
                     _name_word(token, one_case) and (one_case or _CAPITALISED.fullmatch(token))):
                 break
             start = match.start() + part.start()
-        if start < end:
+            pieces = token.split("-")
+            double = all(_name_word(piece, True) or (not one_case and piece[:1].isupper()) for piece in pieces)
+            parts += len(pieces) if double else 1
+        if parts >= 2:
             yield start, end
 
 

@@ -97,6 +97,9 @@ def test_a_marked_name_is_added_with_the_label_its_word_says(text, expected):
     # before a credential: words of the sentence, a lower-case word in a mixed-case line, no word at all
     "Seen by the MD today.", "SEEN BY THE MD TODAY", "swan pa 40/20, wedge 18", "Plan discussed with the RN",
     "Spoke with charge RN about bed", "Vent settings per RRT",
+    "dressing done as outlined by day rn", "her son is an rn at another hospital",  # one word: the sentence's
+    "Ostomy RN applied a new pouch", "All MD's in to talk with family", "Bed 12 // Pimary RN: on leave",
+    "LT IJ PA LINE IN PLACE", "Lab Follow-up RN call placed",
     # a surname before a title that is a word with the character before it, or a word of grammar
     "謝謝醫師。", "病人在公司擔任社工.", "在家照顧太太.", "向老師報告.", "和醫師討論後決定.", "公司董事長來訪",
 ])
