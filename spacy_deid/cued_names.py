@@ -206,8 +206,9 @@ def _before_credential(text: str) -> Iterator[Tuple[int, int]]:
     aware`, `anita morris rn`, `DAN A. FORMAN-LYONS, RRT`): the last words before it that may be a
     name's (`_name_word`; capitalised, unless the line is typed in one case), with the initials among
     and before them (`GIVEN PER [N. RUTH] NP`), of two parts at least (an initial, a word, each part of
-    a hyphenated name, capitalised or no ordinary word: `Stord-Painter`, not `Follow-up`): a word alone there is as often the sentence's (`outlined by day rn`, `Ostomy RN`,
-    `he is an rn`: the name lists hold `Day`, `An` and `All` as surnames, so the common words lack them)."""
+    a hyphenated name, capitalised or no ordinary word: `Stord-Painter`, not `Follow-up`): a word alone
+    there is as often the sentence's (`outlined by day rn`, `Ostomy RN`, `he is an rn`: the name lists
+    hold `Day`, `An` and `All` as surnames, so the common words lack them)."""
     for match in compiled(_before_credential_pattern).finditer(text):
         one_case = one_case_line(text, match.start())
         start = end = match.end()

@@ -67,9 +67,10 @@ _LATIN = re.compile(r"[A-Za-z]")
 RULE_KEYS = ("id", "group", "labels", "not_labels", "text", "before", "after", "not_before", "not_after",
              "line_start", "end_before", "unless", "yields", "yields_from", "keep_labels", "drops", "priority",
              "sources", "description")
-# The recognizers whose spans a rule may read (`span._.source`; an unset source is the NER's), and the
-# default: the NER's alone.
-SOURCES = ("ner", "rule", "date", "principle")
+# The recognizers and note steps whose spans a rule may read (`span._.source`; an unset source is the
+# NER's; a cue step placed after `cued_names` or `knowledge_add_cued` meets theirs), and the default: the
+# NER's alone.
+SOURCES = ("ner", "rule", "date", "principle", "cued", "knowledge")
 DEFAULT_SOURCES = ("ner",)
 # The label a `drops` rule's outcome carries: the span is no PHI, the step removes it.
 DROPPED = ""
