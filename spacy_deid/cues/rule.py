@@ -10,9 +10,9 @@ a word heading a line before a colon is the line's section, `NEURO:`); `text`, a
 must match, limits a rule to spans of one shape (a rule that drops may be a shape alone: `恩哼` is
 no name wherever it stands); `sources`, which recognizers' spans it reads (default the NER's,
 `["ner"]`: a rule or the date finder read their own context; `["ner", "date"]` lets a rule drop a
-date the finder read where the words before it say it is a measured value, `fevers up to [102.7]`). A boundary action: `end_before`, a cue
-that starts inside the span (or right after it), `min_length` to `max_length` characters from its
-start, cuts the span before it (`[台中地]方法院` -> `[台中]`: a place before a public office's name);
+date the finder read where the words before it say it is a measured value, `fevers up to [102.7]`).
+A boundary action: `end_before`, a cue that starts inside the span (or right after it), `min_length`
+to `max_length` characters from its start, cuts the span before it (`[台中地]方法院` -> `[台中]`: a place before a public office's name);
 with `closes` the cue must run to the span's end (`[許老闆]` -> `[許]`: a title after a surname).
 `yields_from` names the groups of rules whose frame gives the label (`["relations", "relation_after"]`:
 the words around the new span say FAMILY, DOCTOR...), falling back to `yields`, or without `yields`

@@ -20,8 +20,8 @@ PREFIX = "cues:"
 
 
 def cue_repair(rules: CueRuleSet, group: str) -> SpanRepair:
-    """The span repair that relabels, cuts or drops a NER span as `group`'s rules of `rules` say
-    (`CueRuleSet.apply`)."""
+    """The span repair that relabels, cuts or drops a span as those of `group`'s rules of `rules` that
+    read its source say (`CueRuleSet.apply`); a relabelled or cut span keeps its source."""
     def repair(doc: Doc, text: str, ent: Span, following: Optional[Span] = None) -> Optional[Span]:
         source = ent._.source or "ner"
         new = rules.apply(text, ent.start_char, ent.end_char, ent.label_, group, source)
