@@ -383,7 +383,7 @@ MEASURED_VALUES = [
     ("vent: tv to 700, peep 5", "700", "ROOM", True),
     ("體溫38.5度, 血壓正常", "38.5", "DATE", True),
     ("CVP: 12, PAD 18", "12", "NUMBER", True),
-    ("recheck INR 07/22.", "07/22", "DATE", True),  # a slashed pair right after the name: its value, as the date finder reads it
+    ("recheck INR 07/22.", "07/22", "DATE", True),  # right after the name: a value, as the date finder reads it
     ("體重 2096-03-19 48 kg", "2096-03-19", "DATE", False),  # another number follows: the value's date
     ("Wt 98.10 72 kg", "98.10", "DATE", False),
     ("admitted 110.03.02 for fever", "110.03.02", "DATE", False),  # no measurement's name before it
@@ -463,11 +463,19 @@ SPOKEN_WORDS = [
 @pytest.mark.parametrize("text,found,label,dropped", SECTION_HEADS + MEASURED_VALUES + HOSPITAL_UNITS + SPOKEN_WORDS)
 def test_the_packaged_rules_drop_what_is_no_phi(text, found, label, dropped):
     stage = RefineStage(["not_phi"], [])
+    doc = _doc_with_span(text, found, label)
+    stage.refine_note(doc)
+    assert [(e.text, e.label_) for e in doc.ents] == ([] if dropped else [(found, label)])
+
+
+def _doc_with_span(text, found, label, source=None):
+    """`_doc_of_words(text)` with one entity: `found`'s first occurrence, labelled `label`, from `source`."""
     start = text.index(found)
     doc = _doc_of_words(text)
     doc.ents = [doc.char_span(start, start + len(found), label=label)]
-    stage.refine_note(doc)
-    assert [(e.text, e.label_) for e in doc.ents] == ([] if dropped else [(found, label)])
+    if source is not None:
+        doc.ents[0]._.source = source
+    return doc
 
 
 def _doc_of_words(text):
@@ -493,10 +501,7 @@ def _doc_of_words(text):
     ("born 1995 in Taipei", "1995", False),
 ])
 def test_rules_that_read_the_date_finders_spans_drop_its_values_and_keep_its_dates(text, found, dropped):
-    start = text.index(found)
-    doc = _doc_of_words(text)
-    doc.ents = [doc.char_span(start, start + len(found), label="DATE")]
-    doc.ents[0]._.source = "date"
+    doc = _doc_with_span(text, found, "DATE", source="date")
     RefineStage(["not_phi"], []).refine_note(doc)
     assert [(e.text, e._.source) for e in doc.ents] == ([] if dropped else [(found, "date")])
 
@@ -515,9 +520,7 @@ def test_a_rule_reads_only_the_sources_it_names_and_saves_them(tmp_path):
     assert ner_only.apply(text, 5, 10, "DATE", "no_phi", "date") is None
     assert both.apply(text, 5, 10, "DATE", "no_phi", "date") == (5, 10, "")
     for rules, kept in ((ner_only, ["101.2"]), (both, [])):
-        doc = _doc_of_words(text)
-        doc.ents = [doc.char_span(5, 10, label="DATE")]
-        doc.ents[0]._.source = "date"
+        doc = _doc_with_span(text, "101.2", "DATE", source="date")
         RefineStage(["cues:no_phi"], [], cue_rules=rules).refine_note(doc)
         assert [e.text for e in doc.ents] == kept
     both.to_disk(tmp_path / "saved")
