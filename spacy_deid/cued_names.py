@@ -55,7 +55,7 @@ from .common_words import common_words, ordinary_word
 from .common_words_zh import common_words_zh, plain_han_words, starts_a_word, starts_with_surname, surnames_zh
 from .doctext import doc_text
 from .han import HAN_RANGES
-from .overlap import taken_characters
+from .overlap import add_where_free
 from .predicates import latin_line, one_case_line
 from .relations import BETWEEN_WORD_AND_NAME, words_before_a_name
 from .cues.labels import kin_address_label, person_label, relation_after, relation_label
@@ -266,24 +266,14 @@ def cued_names(doc: Doc) -> List[Span]:
     """Add to `doc.ents` the names that a relation word or title marks, where no entity stands (module
     docstring); returns the added spans (for counting, never for logging: PHI)."""
     text = doc_text(doc)
-    taken = taken_characters(doc, len(text))
-    added = []
     titled = {(start, end): title for start, end, title in _surname_before_title(text)}
-    before_credential = set(_before_credential(text))
-    for start, end in sorted(set(_after_cue(text)) | set(_before_bracket(text)) | set(titled) | before_credential):
-        if any(taken[start:end]):
-            continue
+    found = []
+    for start, end in sorted(set(_after_cue(text)) | set(_before_bracket(text)) | set(titled)
+                             | set(_before_credential(text))):
         if (start, end) in titled:
             label = _title_label(text, start, end, titled[start, end])
         else:
             label = relation_label(text, start, end) or person_label(text, start, end)
-        span = doc.char_span(start, end, label=label) if label else None
-        if span is None:
-            continue
-        for i in range(start, end):
-            taken[i] = True
-        span._.source = SOURCE
-        added.append(span)
-    if added:
-        doc.ents = sorted(list(doc.ents) + added, key=lambda s: s.start)
-    return added
+        if label:
+            found.append((start, end, label))
+    return add_where_free(doc, found, SOURCE)

@@ -2,11 +2,12 @@
 
 Registered so users swap it in config (`overlap_policy = {"@misc": "spacy_deid.LongestSpanWins.v1"}`).
 """
-from typing import Callable, Dict, Iterable, List, Sequence
+from typing import Callable, Dict, Iterable, List, Sequence, Tuple
 
 from spacy.tokens import Doc, Span
 from spacy.util import registry
 
+from .doctext import doc_text
 from .labels import CATEGORY_OF
 
 # Validated patterns (checksummed IDs, phones) beat the date finder, which beats the statistical NER:
@@ -131,3 +132,24 @@ def taken_characters(doc: Doc, length: int) -> List[bool]:
         for i in range(ent.start_char, ent.end_char):
             taken[i] = True
     return taken
+
+
+def add_where_free(doc: Doc, found: Iterable[Tuple[int, int, str]], source: str) -> List[Span]:
+    """Add to `doc.ents` each (start, end, label) of `found`, in its order, where no entity (nor a span
+    added before it) stands and its edges are a token's; the added spans carry `source`. Returns them
+    (for counting, never for logging: PHI)."""
+    taken = taken_characters(doc, len(doc_text(doc)))
+    added = []
+    for start, end, label in found:
+        if any(taken[start:end]):
+            continue
+        span = doc.char_span(start, end, label=label)
+        if span is None:
+            continue
+        for i in range(start, end):
+            taken[i] = True
+        span._.source = source
+        added.append(span)
+    if added:
+        doc.ents = sorted(list(doc.ents) + added, key=lambda s: s.start)
+    return added

@@ -10,6 +10,7 @@ from bisect import bisect_right
 from functools import lru_cache
 from typing import Dict, FrozenSet, List, Optional, Tuple
 
+from .common_words import ordinary_word
 from .han import HAN_CHAR, HAN_RANGES
 from .labels import LOCATION_LABELS
 from .rules.loading import load_default_patterns
@@ -158,6 +159,17 @@ def typed_otherwise(name: str, label: str) -> bool:
 def not_name_like(name: str, label: str = "") -> bool:
     """Is `name` no name (`name_like` fails): a grammatical character or a non-Han one (`他的`)?"""
     return not name_like(name)
+
+
+_LATIN_WORD = re.compile(r"[A-Za-z]+")
+
+
+def ordinary_words(name: str, label: str = "") -> bool:
+    """Is every Latin word of `name` an ordinary word (`common_words.ordinary_word`: a common word, chart
+    language, a word of grammar)? After a word of transfer that is a kind of place (`transferred to
+    [rehab]`, `[floor]`), not a place's name."""
+    words = _LATIN_WORD.findall(name)
+    return bool(words) and all(ordinary_word(word) for word in words)
 
 
 def named_otherwise(name: str, label: str) -> bool:

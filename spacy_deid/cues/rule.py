@@ -14,6 +14,10 @@ date the finder read where the words before it say it is a measured value, `feve
 A boundary action: `end_before`, a cue that starts inside the span (or right after it), `min_length`
 to `max_length` characters from its start, cuts the span before it (`[台中地]方法院` -> `[台中]`: a place before a public office's name);
 with `closes` the cue must run to the span's end (`[許老闆]` -> `[許]`: a title after a surname).
+A rule that adds: `finds`, a regex of the span's own text, matched right after each place its `before`
+cue holds, makes a new span where no entity stands (`transferred to [Linwood] 2` a hospital), labelled
+as `yields` (or `yields_from`) says, unless a predicate vetoes it; it reads no span, so it needs no
+`labels`, and its other cues hold as they do for a span found another way.
 `yields_from` names the groups of rules whose frame gives the label (`["relations", "relation_after"]`:
 the words around the new span say FAMILY, DOCTOR...), falling back to `yields`, or without `yields`
 holding only where those rules say something; of the rules that hold, only those of the highest
@@ -37,7 +41,7 @@ from typing import Any, Callable, Dict, FrozenSet, List, Optional, Sequence, Tup
 
 from ..han import HAN_RANGES
 from ..labels import CATEGORY_OF, LABELS
-from ..predicates import known_place, not_name_like, typed_otherwise
+from ..predicates import known_place, not_name_like, ordinary_words, typed_otherwise
 from .people import institution, not_latin_capital, not_surname_zh
 from ..wordlists import WordLists, default_word_lists
 from ..rules.loading import default_fragment
@@ -51,7 +55,8 @@ except ImportError:  # pragma: no cover - Python 3.9, 3.10
 # The exceptions a rule may name: (span text, the label the rule yields) -> the rule does not apply.
 PREDICATES: Dict[str, Callable[[str, str], bool]] = {
     "known_place": known_place, "typed_otherwise": typed_otherwise, "not_name_like": not_name_like,
-    "names_an_institution": institution, "not_latin_capital": not_latin_capital, "not_surname_zh": not_surname_zh}
+    "names_an_institution": institution, "not_latin_capital": not_latin_capital, "not_surname_zh": not_surname_zh,
+    "ordinary_words": ordinary_words}
 # Names a rule file written before `yields_from` named groups may give, and the groups they stand for.
 LABELLER_GROUPS: Dict[str, Tuple[str, ...]] = {
     "relation_label": ("relations", "relation_after"), "relation_after": ("relation_after",)}
@@ -66,7 +71,7 @@ _LATIN = re.compile(r"[A-Za-z]")
 
 RULE_KEYS = ("id", "group", "labels", "not_labels", "text", "before", "after", "not_before", "not_after",
              "line_start", "end_before", "unless", "yields", "yields_from", "keep_labels", "drops", "priority",
-             "sources", "description")
+             "sources", "finds", "description")
 # The recognizers and note steps whose spans a rule may read (`span._.source`; an unset source is the
 # NER's; a cue step placed after `cued_names` or `knowledge_add_cued` meets theirs), and the default: the
 # NER's alone.
@@ -166,9 +171,11 @@ class Cue:
     window: int = DEFAULT_WINDOW
     not_followed_by: Tuple[str, ...] = ()
 
-    def pattern(self, side: str, fragments: Dict[str, str], word_lists: Optional[WordLists] = None) -> str:
+    def pattern(self, side: str, fragments: Dict[str, str], word_lists: Optional[WordLists] = None,
+                anchored: bool = True) -> str:
         """The cue's regex, its `lists` read from `word_lists` (None: the packaged lists, a list they
-        lack left out: a rule may name a list only a user's word lists hold)."""
+        lack left out: a rule may name a list only a user's word lists hold); a `before` cue ends at the
+        window's end unless not `anchored` (a rule that `finds` scans the text for it)."""
         if word_lists is None:
             known = default_word_lists().names
             listed = default_word_lists().words(*[name for name in self.lists if name in known])
@@ -192,7 +199,9 @@ class Cue:
             body = f"(?i:{body})"
         if self.not_followed_by:
             body += "(?!" + "|".join(re.escape(w) for w in self.not_followed_by) + ")"
-        return body + GAPS[self.gap] + "$" if side == "before" else GAPS[self.gap] + body
+        if side != "before":
+            return GAPS[self.gap] + body
+        return body + GAPS[self.gap] + ("$" if anchored else "")
 
     def to_dict(self) -> Dict[str, Any]:
         out: Dict[str, Any] = {}
@@ -269,12 +278,15 @@ class CueRule:
     text: str = ""  # a regex the span's whole text must match
     drops: bool = False  # the cues say the span is no PHI
     sources: Tuple[str, ...] = DEFAULT_SOURCES  # the recognizers whose spans the rule reads
+    finds: str = ""  # a regex of the text of a span the rule adds right after its `before` cue
     # as written in the file (`@NAME` for a category), so a saved rule reads as its author wrote it
     written_labels: Tuple[str, ...] = field(default=(), compare=False)
     written_not_labels: Tuple[str, ...] = field(default=(), compare=False)
 
     def to_dict(self) -> Dict[str, Any]:
-        out: Dict[str, Any] = {"id": self.id, "group": self.group, "labels": list(self.written_labels)}
+        out: Dict[str, Any] = {"id": self.id, "group": self.group}
+        if self.written_labels or not self.finds:
+            out["labels"] = list(self.written_labels)
         if self.written_not_labels:
             out["not_labels"] = list(self.written_not_labels)
         if self.text:
@@ -297,6 +309,8 @@ class CueRule:
             out["drops"] = True
         if self.sources != DEFAULT_SOURCES:
             out["sources"] = list(self.sources)
+        if self.finds:
+            out["finds"] = self.finds
         if self.description:
             out["description"] = self.description
         return out
@@ -411,7 +425,13 @@ def rule_from_dict(item: Any, fragments: Dict[str, str], source: str) -> CueRule
         priority = item.get("priority", 0)
         if not isinstance(priority, int) or isinstance(priority, bool):
             raise ValueError("priority must be an int")
-        written = _strings(item.get("labels"), "labels")
+        finds = item.get("finds", "")
+        if not isinstance(finds, str):
+            raise ValueError("finds must be a regex string")
+        if finds and (drops or "end_before" in item or "keep_labels" in item or "before" not in item):
+            raise ValueError("a rule that finds a span adds it right after its 'before' cue: it needs a "
+                             "'before' and neither drops, cuts ('end_before') nor keeps labels")
+        written = _strings(item.get("labels"), "labels") if "labels" in item or not finds else ()
         written_not = _strings(item["not_labels"], "not_labels") if "not_labels" in item else ()
         before = _cue(item["before"], "before", fragments) if "before" in item else None
         after = _cue(item["after"], "after", fragments) if "after" in item else None
@@ -428,6 +448,9 @@ def rule_from_dict(item: Any, fragments: Dict[str, str], source: str) -> CueRule
             raise ValueError("text must be a regex string")
         if text:
             _compile_checked(expand(text, fragments), "text")
+        if finds:
+            _compile_checked(before.pattern("before", fragments, anchored=False) + f"({expand(finds, fragments)})",
+                             "finds")
         line = item.get("line_start")
         line_start = None
         if line is not None:
@@ -450,7 +473,7 @@ def rule_from_dict(item: Any, fragments: Dict[str, str], source: str) -> CueRule
                        yields=item.get("yields", ""), before=before, after=after, not_before=not_before,
                        not_after=not_after, line_start=line_start,
                        end_before=end_before, unless=unless, keep_labels=keep, yields_from=yields_from,
-                       priority=priority, text=text, drops=drops, sources=sources,
+                       priority=priority, text=text, drops=drops, sources=sources, finds=finds,
                        description=item.get("description", ""), written_labels=written,
                        written_not_labels=written_not)
     except KeyError as err:  # an unknown `{{FRAGMENT}}`

@@ -9,7 +9,9 @@ How a group decides a span (`apply`): the rules of the group that read the span'
 all hold (of those, the ones of the highest `priority`) vote for what they make of it (its bounds, cut by
 an `end_before` cue, and the label they yield, or its own where `keep_labels` holds it); two different
 outcomes cancel (`Dr. Yang at [台大] 醫學系` speaks of care and of study: no change); otherwise a rule's
-`unless` predicate on the new span's text vetoes it. `frame` asks several groups at once what the words
+`unless` predicate on the new span's text vetoes it. `find` runs a group's rules that add spans
+(`finds`): each span their regex matches right after their `before` cue, where the rule's other cues hold,
+no predicate vetoes it and the rules of the highest priority that find it agree on its label. `frame` asks several groups at once what the words
 around a span say, whatever its label (`cues/labels`: who a name is), and a rule's `yields_from` does so.
 
 The rules in force (`current_cue_rules`) are the running `deid` component's, else the packaged ones. A
@@ -29,6 +31,7 @@ from ..wordlists import WordLists, current_word_lists, in_force, read_json_files
 from .rule import DROPPED, PREDICATES, Cue, CueRule, CueRuleError, expand, rule_from_dict
 
 FILE_KEYS = ("description", "fragments", "rules")
+_FOUND = "found_span"  # the group of a `finds` rule's pattern that holds the span it adds
 
 
 @dataclass
@@ -107,6 +110,7 @@ class _Compiled:
     not_after: Optional["re.Pattern[str]"] = None
     not_after_window: int = 0
     text: Optional["re.Pattern[str]"] = None
+    finds: Optional["re.Pattern[str]"] = None  # the `before` cue, then the span the rule adds (group 1 of its own)
 
     def outcome(self, text: str, start: int, end: int, label: Optional[str], rules: "CueRuleSet"
                 ) -> Optional[Tuple[int, int, str]]:
@@ -168,7 +172,10 @@ def _compile(rule: CueRule, fragments: Dict[str, str], lists: WordLists) -> _Com
         *_cue_and_window(cut.cue if cut else None, "after", fragments, lists),
         *_cue_and_window(rule.not_before, "before", fragments, lists),
         *_cue_and_window(rule.not_after, "after", fragments, lists),
-        re.compile(expand(rule.text, fragments, lists)) if rule.text else None)
+        re.compile(expand(rule.text, fragments, lists)) if rule.text else None,
+        re.compile(rule.before.pattern("before", fragments, lists, anchored=False)
+                   + f"(?P<{_FOUND}>{expand(rule.finds, fragments, lists)})")
+        if rule.finds and rule.before is not None else None)
 
 
 def _cue_and_window(cue: Optional[Cue], side: str, fragments: Dict[str, str], lists: WordLists
@@ -253,8 +260,8 @@ class CueRuleSet:
         by_group = self._by_group
         for group in (groups,) if isinstance(groups, str) else groups:
             for compiled in by_group.get(group, {}).get(label, ()):
-                if source is not None and source not in compiled.rule.sources:
-                    continue
+                if compiled.finds is not None or (source is not None and source not in compiled.rule.sources):
+                    continue  # a rule that adds spans reads none
                 outcome = compiled.outcome(text, start, end, label, self)
                 if outcome is not None:
                     out.append((compiled.rule, outcome))
@@ -286,6 +293,28 @@ class CueRuleSet:
         if new == (start, end, label) or any(PREDICATES[p](name, new[2]) for rule, _ in holding for p in rule.unless):
             return None
         return new
+
+    def find(self, text: str, group: str) -> List[Tuple[int, int, str]]:
+        """(start, end, label) of the spans the `finds` rules of `group` add to `text`, in text order; they
+        may overlap each other and the doc's entities (the step adds only where nothing stands)."""
+        votes: Dict[Tuple[int, int], List[Tuple[CueRule, str]]] = {}
+        for compiled in self._by_group.get(group, {}).get(None, ()):
+            if compiled.finds is None:
+                continue
+            for match in compiled.finds.finditer(text):
+                start, end = match.span(_FOUND)
+                outcome = compiled.outcome(text, start, end, None, self) if end > start else None
+                if outcome is None or not outcome[2] or any(
+                        PREDICATES[p](text[start:end], outcome[2]) for p in compiled.rule.unless):
+                    continue
+                votes.setdefault((start, end), []).append((compiled.rule, outcome[2]))
+        out = []
+        for (start, end), said in sorted(votes.items()):
+            top = max(rule.priority for rule, _ in said)
+            labels = {label for rule, label in said if rule.priority == top}
+            if len(labels) == 1:
+                out.append((start, end, labels.pop()))
+        return out
 
     def relabel(self, text: str, start: int, end: int, label: str, group: Union[str, Sequence[str]]) -> Optional[str]:
         """The label `apply` gives the span, or None to keep it."""

@@ -14,6 +14,8 @@ NER (a rule or the date finder read its own context). The WHY of each lives in i
 - `restore_displaced` (`overlap.restore_displaced`): a rule's, date's or principle's span that a longer
   NER span displaced in the merge comes back where the steps before trimmed or dropped that span;
 - `cued_names`: adds a name a relation word or title marks, where nothing was found;
+- `cued_spans`: the cue rules that add a span where nothing was found (`finds`: a hospital after a word
+  of transfer, `resources/cue_rules/cued_spans.json`);
 - `prototypes` (`prototypes.py`, optional): a span takes the subcategory whose prototype context is
   closest to its own.
 Patient steps read one patient's notes together (in `recognize`, the one note): `propagate`,
@@ -44,7 +46,7 @@ SPAN_REPAIRS = {
 for _name, _repair in SPAN_REPAIRS.items():
     note_steps.register(_name, func=span_repair(_repair))
 # steps that run a group of the pipeline's cue rules (the stage passes the rules)
-CUE_STEPS = ("jurisdictions", "titles", "workplaces", "care_or_study", "not_phi")
+CUE_STEPS = ("jurisdictions", "titles", "workplaces", "care_or_study", "not_phi", "cued_spans")
 for _group in CUE_STEPS:
     note_steps.register(_group, func=CueStep(_group))
 

@@ -1,7 +1,9 @@
 """Steps that run a group of cue rules (`spacy_deid.cues`) on the NER's spans, and on the spans of the
 other recognizers a rule of the group names (`CueRule.sources`: `not_phi` reads the date finder's values
 too): `jurisdictions`, `titles`, `workplaces`, `care_or_study` and `not_phi` are the groups of the
-packaged rule files; `cues:GROUP` in the config runs any group, a user's own included.
+packaged rule files; `cues:GROUP` in the config runs any group, a user's own included. A group's rules
+that add spans (`CueRule.finds`: `cued_spans`, a hospital after a word of transfer) add them where no
+entity stands, with the source `cued`, after its other rules have read the spans there are.
 
 WHY the stage hands the rules to the step (`CueStep.__call__(doc, text, rules)`) instead of the step
 reading a module-level default: the rules are the pipeline's, read in `deid.initialize(cue_rules=...)`
@@ -14,9 +16,11 @@ from typing import Optional
 from spacy.tokens import Doc, Span
 
 from ..cues import DROPPED, CueRuleSet
+from ..overlap import add_where_free
 from .repairs import SpanRepair, apply_span_repair
 
 PREFIX = "cues:"
+SOURCE = "cued"  # the source of the spans a group's `finds` rules add
 
 
 def cue_repair(rules: CueRuleSet, group: str) -> SpanRepair:
@@ -42,16 +46,16 @@ def cue_repair(rules: CueRuleSet, group: str) -> SpanRepair:
 
 class CueStep:
     """A note step that reads the stage's cue rules: relabel, cut or drop each span the rules of `group`
-    read (the NER's, and those of the recognizers a rule names) as they say."""
+    read (the NER's, and those of the recognizers a rule names) as they say, then add the spans its
+    `finds` rules find where nothing stands."""
 
     def __init__(self, group: str):
         self.group = group
         self.__doc__ = f"Relabel, cut or drop NER spans by the cue rules of group {group!r} (spacy_deid.cues)."
 
     def __call__(self, doc: Doc, text: str, rules: CueRuleSet) -> int:
-        if not doc.ents:
-            return 0
-        return apply_span_repair(doc, text, cue_repair(rules, self.group), rules.sources(self.group))
+        changed = apply_span_repair(doc, text, cue_repair(rules, self.group), rules.sources(self.group)) if doc.ents else 0
+        return changed + len(add_where_free(doc, rules.find(text, self.group), SOURCE))
 
 
 def named_cue_step(name: str) -> Optional[CueStep]:

@@ -26,7 +26,7 @@ COUNTS_KEY = "deid_refine_counts"
 DEFAULT_NOTE_STEPS: Tuple[str, ...] = (
     "joined_institutions", "edges", "jurisdictions", "institutions", "edges", "departments", "workplaces",
     "care_or_study", "titles", "relations", "apposition", "not_phi", "ner_shapes", "restore_displaced",
-    "cued_names",
+    "cued_names", "cued_spans",
 )
 DEFAULT_PATIENT_STEPS: Tuple[str, ...] = ("propagate", "spread_relations", "given_names")
 # Steps deleted because leaving them out moved nothing measurable (docs/results_history.md, twenty-ninth
