@@ -68,6 +68,14 @@ def _made_of_words(span: str, words: FrozenSet[str]) -> bool:
     return reachable[-1]
 
 
+def spoken_before_words(span: str) -> bool:
+    """Is `span` a sound of speech before common words or medical terms (`[阿所以]`, `[阿要是]`: a dialogue's "ah,
+    so", "ah, if")? A prefix of address stands before a given name (`阿明`), never before words; after a speaker's turn
+    (`醫師：阿所以`) the speaker is no title of a name."""
+    return (len(span) >= 3 and span[0] in word_set("interjections_zh")
+            and _made_of_words(span[1:], word_set("common_words_zh", "clinical_vocabulary_zh")))
+
+
 def plain_han_words(span: str, label: str) -> bool:
     """Is `span` common Chinese words or medical terms, as `label` is judged: any number of them for a name label (or
     they and one more character, without a surname first), exactly one for a place or organisation? (Every listed word is Han characters only, tested, so a

@@ -88,7 +88,7 @@ from spacy.tokens import Doc, Span
 from .age_cues import uncued_age
 from .clinical_terms import clinical_terms_joined, is_clinical_term
 from .common_words import hyphenated_word, plain_words
-from .common_words_zh import common_words_zh, plain_han_words
+from .common_words_zh import common_words_zh, plain_han_words, spoken_before_words
 from .dates.finder import FIRST_YEAR, LAST_YEAR, find_readings
 from .dates.nondates import (clock_time, hhmm, is_amount, is_number_or_range, unit_after, unmistakable_clock,
                              years_of_duration)
@@ -283,10 +283,11 @@ _PROPER_NAME_LABELS = (NAME_LABELS | LOCATION_LABELS) - {"NUMBER", "ROOM"}
 def plain_word_name(text: str, start: int, end: int, label: str) -> bool:
     """A name or place span of common English words in a case that marks no name, or of common
     Chinese words (`common_words_zh`: any number for a name, one for a place), with no title beside
-    it (see the module docstring)."""
-    return (label in _PROPER_NAME_LABELS
-            and (plain_words(text, start, end, person=label in NAME_LABELS) or plain_han_words(text[start:end], label))
-            and not titled(text, start, end))
+    it (see the module docstring), or a name of a sound of speech before common words (`[阿所以]`)."""
+    return label in _PROPER_NAME_LABELS and (
+        (label in NAME_LABELS and spoken_before_words(text[start:end]))
+        or ((plain_words(text, start, end, person=label in NAME_LABELS) or plain_han_words(text[start:end], label))
+            and not titled(text, start, end)))
 
 
 def measured_amount(text: str, start: int, end: int, label: str) -> bool:

@@ -86,6 +86,9 @@ def test_a_title_keeps_a_common_word_as_a_name():
     assert not plain_word_name(text, start, start + 4, "DOCTOR")
     assert plain_word_name("CALLED TOMORROW", 7, 15, "DEPARTMENT")
     assert not plain_word_name("works as a TEACHER", 11, 18, "PROFESSION")  # professions are ordinary words
+    text = "醫師：阿所以，差不多一個小時就好"  # a speaker's turn is no title: `阿` before `所以` is a sound of speech
+    assert plain_word_name(text, 3, 6, "DOCTOR") and not plain_word_name(text, 3, 6, "HOSPITAL")
+    assert not plain_word_name("醫師：阿明，你好", 3, 5, "PATIENT")  # a prefix of address before a given name
 
 
 def test_ner_spans_of_plain_words_are_dropped_and_names_kept():

@@ -3,7 +3,7 @@ import pytest
 
 from spacy_deid.common_words import NAME_AND_PLACE_LEXICONS
 from spacy_deid.han import HAN_RUN
-from spacy_deid.common_words_zh import _LONGEST_WORD, common_words_zh, plain_han_words
+from spacy_deid.common_words_zh import _LONGEST_WORD, common_words_zh, plain_han_words, spoken_before_words
 from spacy_deid.lexicons import load
 from spacy_deid.wordlists import default_word_lists
 from spacy_deid.spanshape import drop_misshapen, plain_word_name
@@ -106,3 +106,14 @@ def test_the_chinese_medical_terms_hold_no_name_place_or_institution():
                         for v in load(name).strings()}
     assert not terms & names_and_places
     assert not any(term.endswith(("科", "院", "診所", "病房")) for term in terms)
+
+
+@pytest.mark.parametrize("span,spoken", [
+    ("阿喜歡", True),  # a sound of speech before common words ("ah, ...")
+    ("啊說明", True),
+    ("阿明", False),  # a prefix of address and a given-name character
+    ("阿家豪", False),
+    ("喜歡", False),
+])
+def test_a_sound_of_speech_before_common_words_is_no_name(span, spoken):
+    assert spoken_before_words(span) is spoken

@@ -44,9 +44,21 @@ def _refined(text, steps=("cued_spans",), rules=None, ents=()):
     ("transferred to the OR at 1400", None),  # a word of grammar (`or`)
     ("who was admitted to our clinic in March", None),  # a determiner, and a type word alone
     ("admitted to the Lakeview Clinic on 3/2", "Lakeview Clinic"),
+    ("pt is followed at kmh by dr lin", "kmh"),  # a place of care
+    ("seen in an outpatient clinic last fall", None),
 ])
-def test_a_hospital_after_a_word_of_transfer_is_added_where_nothing_was_found(text, added):
+def test_a_hospital_after_a_word_of_transfer_or_care_is_added_where_nothing_was_found(text, added):
     assert _refined(text) == ([(added, "HOSPITAL", "cued")] if added else [])
+
+
+@pytest.mark.parametrize("text,added,label", [
+    ("BACK TO WORK AT NORVEX SINCE 12/12", "NORVEX", "GENERAL_BUSINESS"),
+    ("works at the bakery on weekends", None, None),
+    ("husband living in ridgeway, visits daily", "ridgeway", "CITY"),
+    ("lives in town with her son", None, None),
+])
+def test_a_workplace_and_a_town_are_added_after_words_of_work_and_of_living(text, added, label):
+    assert _refined(text) == ([(added, label, "cued")] if added else [])
 
 
 def test_a_found_span_is_added_only_where_no_entity_stands():

@@ -377,6 +377,9 @@ SECTION_HEADS = [
 ]
 # A number right after the name of a measurement is its value (`measurements.json`).
 MEASURED_VALUES = [
+    ("on CPAP/PS overnight, FiO2 40%", "PS", "DEPARTMENT", True),  # pressure support
+    ("weaned to PS 10/5 at noon", "PS", "DEPARTMENT", True),
+    ("referred to PS for the wound flap", "PS", "DEPARTMENT", False),  # plastic surgery
     ("ID: T max 101.4, started on flagyl", "101.4", "DATE", True),
     ("fevers up to 102.7, pan cultured", "102.7", "DATE", True),
     ("resp: rr 23 - 28, sats 95%", "23 - 28", "DATE", True),
@@ -448,6 +451,10 @@ HOSPITAL_UNITS = [
     ("seen by Geri today", "Geri", "PERSON", False),  # capitalised: a name
     ("GI doc aware", "GI", "DOCTOR", False),  # two letters: initials as often
     ("admitted to NTUH", "NTUH", "HOSPITAL", False),
+    ("lines pulled by HO, site clean", "HO", "DOCTOR", True),  # house officer: a role
+    ("uo low, notified ho.", "ho", "PERSON", True),
+    ("seen by Dr. HO today", "HO", "DOCTOR", False),  # a title: the surname
+    ("HO CHIA-MING, 63 y/o", "HO", "PATIENT", False),  # a given name after it
 ]
 # A span of interjections and fillers is no PHI (`spoken_words.json`, a rule of its shape alone).
 SPOKEN_WORDS = [
@@ -560,3 +567,14 @@ def test_initials_in_a_signature_count_as_titled(text, found, signed):
     where they spell a word of chart language (`spanshape.plain_word_name` keeps a titled name)."""
     start = text.rindex(found)
     assert titled(text, start, start + len(found)) is signed
+
+
+@pytest.mark.parametrize("text,found,is_titled", [
+    ("主治醫師: 王 負責", "王", True),  # a field: the role titles the name
+    ("會診\n醫師：林 已看過", "林", True),
+    ("對。醫師：血壓有比較好", "血壓", False),  # a speaker's turn in a dialogue, after a sentence's end
+    ("好嗎？護理師：吃藥了嗎", "吃", False),
+])
+def test_a_speakers_turn_in_a_dialogue_titles_no_name(text, found, is_titled):
+    start = text.index(found)
+    assert titled(text, start, start + len(found)) is is_titled
