@@ -6,8 +6,13 @@ such spans (their patterns are the shapes), but a model can. The shapes here fol
 definitions of docs/annotation.md and nothing else:
 
 - every span holds at least one letter or digit (Han characters are letters);
-- DATE, AGE, NUMBER hold a digit or a Chinese numeral (`九月`, `三十八歲`) — DATE may instead name an
-  English month (`Dec`); a DATE with numerals and other words or signs holds a date the date finder
+- the shapes a regular expression states are the `shapes` cue rules (`resources/cue_rules/shapes.json`,
+  saved with the pipeline, read by `fits_label`): an AGE or NUMBER holds a numeral, an identifier a
+  digit, an e-mail `@`; a name or profession one letter at least, no digit and more than one ASCII
+  character; names, professions and places are no function word and hold no web or mail address; a
+  profession is no word for a person or a means of harm; an organisation is not one Han character; a
+  Chinese STREET holds the word that makes it a street; a NATIONALITY names a country;
+- a DATE holds a digit or a Chinese numeral (`九月`) or names an English month (`Dec`); a DATE with numerals and other words or signs holds a date the date finder
   reads (`03-7452939 ext. 9558`, `14:30`, `180k`, `3 days` are not dates, and a model that calls them
   one would win the overlap against the phone the rules found, by being longer), while numerals with
   date marks only (`2003`, `90年`, `970922`) pass: whether they are dates depends on context the
@@ -16,18 +21,13 @@ definitions of docs/annotation.md and nothing else:
   and four digits are a year only within the date finder's years (1800–2399): four digits with a
   leading zero are a time of day (`0600`, `1900-0700`: not PHI, annotation.md), and `5400` or `1200`
   a count (`WBC 5400`, `TG 1200`);
-- PHONE, MEDICAL_RECORD, ID_NUMBER, NIC hold a digit; EMAIL holds `@`; a URL has a scheme, `www.` or a
-  host ending in a top-level domain (word list `top_level_domains`: not `hr.also`, two words at a missing
+- a URL has a scheme, `www.` or a host ending in a top-level domain (word list `top_level_domains`: not `hr.also`, two words at a missing
   space); a PHONE holds no Han character and no more letters than digits (`(1) NTUH` is a list marker
   and a hospital), no unit, percent sign, decimal or slash between short groups (`75-100cc`, `104.4`,
   `50-60/23-25`: amounts and vital signs), is not one clock reading (`0130`, `2400`), and is not a shift
   written as two clock readings starting with 0 or 1 (`1900-0700`, `0200-0600`: no local number in
   Taiwan starts with either, and a full number has ten digits);
-- names (PATIENT, PERSON, FAMILY, DOCTOR) and PROFESSION hold a letter and no digit, and are not one
-  ASCII letter (a single Han character is a name: `[葉]醫師`); a PROFESSION is not a word for a
-  person that names no trade (`woman`, `smoker`, `個案`) or having none (`unemployed`, `無業`), not a means
-  of harm (`with a [knife]`, `razor`, `水果刀`), not one character (`[職]`), and not a place
-  of work without a name (`noodle shop`, `convenience store`, `早餐店`: where, not what; a named one,
+- a PROFESSION is not a place of work without a name (`noodle shop`, `convenience store`, `早餐店`: where, not what; a named one,
   `Lincoln High School`, is PHI of another label and is kept);
 - a name of one Han character stands next to its title: annotation.md keeps titles outside the span
   (`[葉]醫師`, `[陳]先生`, `Dr. [王]`), so a lone surname is written with one after it (先生, 醫師,
@@ -44,16 +44,6 @@ definitions of docs/annotation.md and nothing else:
   language someone speaks (`[Spanish] speaking`) and a public hotline's number (`call [911]`);
 - an AGE of digits is written as an age: a unit, field, sex letter, apposition or column header beside
   it (`age_cues`); a bare number (`, [60] at discharge`) or a list marker (`(1) ... ([2])`) is not;
-- other location labels hold a letter or digit (`[804]` is a hospital, `[7B]` a room), and an
-  organisation (hospital, school, business, department, market) is not one Han character (`台大`,
-  `精神科`; the `[元]` of `2000元` is a currency);
-- a STREET written in Chinese holds the word that makes it a street: 路, 街, 道, 段, 巷, 弄 or 胡同
-  (`忠孝東路`, `台灣大道二段`, `Sec. 2, 中山路`): a Chinese road's name is always written with its
-  kind, and a phrase without one (`溝通良好`) is not a street. English streets are not held to this
-  (`Broadway`, and a house number the model took with an unnamed street, are still PHI);
-- names, professions and location labels are not an English function word (`for`, `the`, `with`):
-  closed-class words name nobody and nothing (words that are also surnames, `He`, `An`, `Do`, `No`,
-  `So`, `On`, are not in the list);
 - names, professions and location labels are not a medication or a chart shorthand (`Cymbalta`,
   `CVP`, `PRN`; `clinical_terms`), nor two of them joined by `to`, `and`, an arrow or a slash
   (`[Lamictal to Cymbalta]`), nor one with its dose (`[Effexor 200] mg/day`): closed-class clinical
@@ -70,12 +60,7 @@ definitions of docs/annotation.md and nothing else:
   over a bracket into the next words), and an English place does not start with a lower-case word
   before a capitalised one (`holds an ARC`: a phrase around a name, not a name; a note typed all in
   lower case passes, and so do particles, `de la Cruz`; names of people are spared this test, as
-  hurried notes write `sung Hsiung-Cheng`);
-- a NATIONALITY is no word for being from elsewhere that names no country (`[Foreign] caregiver`,
-  `overseas`, `local`);
-- names, professions and location labels hold no web or mail address (`://`, `www.`, `x@y.tw`):
-  those are URL and EMAIL spans, and a model that swallows one into a place (`https://... 直播` as a
-  LOCATION) would otherwise win the overlap against the exact URL the rules found, by being longer.
+  hurried notes write `sung Hsiung-Cheng`).
 
 A span that fails is dropped rather than relabelled: the check knows what a label cannot be, not
 what the span is.
@@ -96,13 +81,13 @@ from .dates.numerals import NUMERAL_CHARS
 from .doctext import doc_text
 from .han import HAN_CHAR, has_han
 from .predicates import TypeWords
-from .labels import LOCATION_LABELS, NAME_LABELS, ORGANISATION_LABELS
+from .labels import LOCATION_LABELS, NAME_LABELS
+from .cues import current_cue_rules
 from .cues.labels import titled
 from .wordlists import WordLists, compiled, word_set
 
 _HAS_ALNUM = re.compile(r"[^\W_]")
 _HAS_DIGIT = re.compile(r"\d")
-_HAS_LETTER = re.compile(r"[^\W\d_]")
 _HAS_NUMERAL = re.compile(rf"[\d{NUMERAL_CHARS}]")
 _HAS_MONTH = re.compile(r"(?i:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)")
 _NUMERALS_AND_DATE_MARKS = re.compile(rf"[\d{NUMERAL_CHARS}年月日號号/.\-~～ ]+")
@@ -167,19 +152,13 @@ def _phone(text: str) -> bool:
     return True
 
 
-def _numeral(text: str) -> bool:
-    return _HAS_NUMERAL.search(text) is not None
-
-
 def _digit(text: str) -> bool:
     return _HAS_DIGIT.search(text) is not None
 
 
 def _can_name(text: str) -> bool:
-    """What names, professions and places share: no web or mail address, not a function word, not
-    clinical vocabulary."""
-    return (_HAS_ADDRESS.search(text) is None and text.strip().lower() not in word_set("function_words_en")
-            and not is_clinical_term(text) and not clinical_terms_joined(text))
+    """What names, professions and places share (besides the `shapes` rules'): no clinical vocabulary."""
+    return not is_clinical_term(text) and not clinical_terms_joined(text)
 
 
 _FIRST_WORD = re.compile(r"[A-Za-z]+")
@@ -198,15 +177,6 @@ def _proper(text: str) -> bool:
     if first is None or not first.group().islower() or first.group() in word_set("surname_particles_en"):
         return True
     return _LATER_CAPITAL.search(text, first.end()) is None
-
-
-def _name(text: str) -> bool:
-    stripped = text.strip()
-    if len(stripped) == 1 and stripped.isascii():
-        return False
-    return _HAS_LETTER.search(text) is not None and _HAS_DIGIT.search(text) is None and _can_name(text)
-
-
 
 
 # The last word of a place or business, which names where someone works, never what they do (`noodle
@@ -232,40 +202,17 @@ def _generic_workplace(text: str) -> bool:
 
 
 def _profession(text: str) -> bool:
-    stripped = text.strip()
-    return (_name(text) and stripped.casefold() not in word_set("person_nouns_en", "person_nouns_zh", "means_of_harm_en", "means_of_harm_zh") and len(stripped) > 1
-            and not _generic_workplace(stripped))
+    return _can_name(text) and not _generic_workplace(text.strip())
 
 
 def _person(text: str) -> bool:
     # Not the lower-case word test: a hurried note writes `sung Hsiung-Cheng`, and a name is kept;
     # but a lower-case hyphenated chart word (`co-sign`, `well-groomed`) names no one.
-    return _name(text) and _balanced(text) and not hyphenated_word(text)
+    return _can_name(text) and _balanced(text) and not hyphenated_word(text)
 
 
 def _place(text: str) -> bool:
     return _can_name(text) and _proper(text)
-
-
-
-
-def _nationality(text: str) -> bool:
-    return _place(text) and text.strip().casefold() not in word_set("no_nationality_en")
-
-
-def _organisation(text: str) -> bool:
-    """A hospital, school, business, department or market is not one Han character: its name carries
-    its kind or is an abbreviation of two or more (`台大`, `北榮`, `精神科`); `[元]` after an amount is
-    the currency."""
-    return _place(text) and not (len(text) == 1 and has_han(text))
-
-
-# The kinds of Chinese roads: 路, 街, 大道 (ends in 道), 段 (a road's section), 巷 and 弄 (lanes), 胡同.
-_STREET_WORD_ZH = re.compile(r"[路街道段巷弄]|胡同")
-
-
-def _street(text: str) -> bool:
-    return _place(text) and (HAN_CHAR.search(text) is None or _STREET_WORD_ZH.search(text) is not None)
 
 
 def lone_surname(text: str, start: int, end: int, label: str) -> bool:
@@ -305,33 +252,27 @@ def _alnum(text: str) -> bool:
     return _HAS_ALNUM.search(text) is not None
 
 
+# The shapes that need code, by label; the `shapes` cue rules hold the others.
 SHAPE_OF: Dict[str, Callable[[str], bool]] = {
     "DATE": _date,
-    "AGE": _numeral,
-    "NUMBER": _numeral,
     "PHONE": _phone,
-    "MEDICAL_RECORD": _digit,
-    "ID_NUMBER": _digit,
-    "NIC": _digit,
-    "EMAIL": lambda text: "@" in text,
     "URL": _url,
     "PROFESSION": _profession,
     **{label: _person for label in NAME_LABELS},
     **{label: _place for label in LOCATION_LABELS if label != "NUMBER"},
-    **{label: _organisation for label in ORGANISATION_LABELS},
-    "STREET": _street,
-    "NATIONALITY": _nationality,
 }
+SHAPES_GROUP = "shapes"  # the cue rules (`resources/cue_rules/shapes.json`) that say what a label's text cannot be
 
 
 def fits_label(text: str, label: str) -> bool:
-    """Could `text` be a span of `label` under the annotation conventions?"""
+    """Could `text` be a span of `label` under the annotation conventions: a letter or digit, the check
+    of `SHAPE_OF`, and no rule of the `shapes` group in force saying otherwise?"""
     if not _alnum(text):
         return False
     check = SHAPE_OF.get(label)
-    if check is None:
-        return True  # other labels (and labels outside the scheme): the letter-or-digit test only
-    return check(text)
+    if check is not None and not check(text):
+        return False
+    return current_cue_rules().apply(text, 0, len(text), label, SHAPES_GROUP) is None
 
 
 def drop_misshapen(doc: Doc, sources: Iterable[str] = ("ner",)) -> List[Span]:

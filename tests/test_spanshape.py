@@ -1,9 +1,14 @@
 """spanshape: NER spans whose text cannot carry their label are dropped (the refine stage's last note step, `ner_shapes`)."""
+import json
+from pathlib import Path
+
 import pytest
 from spacy.language import Language
 from spacy.tokens import Span
 
 import spacy_deid
+from spacy_deid.cues import CueRuleSet, active_cue_rules
+from spacy_deid.pipeline.deid import CODE_GROUPS
 from spacy_deid.refine import DEFAULT_NOTE_STEPS
 from spacy_deid.spanshape import drop_misshapen, fits_label, lone_surname
 
@@ -272,3 +277,20 @@ def test_lab_values_scores_and_money_keep_their_digits_in_the_shipped_pipeline()
     for value in ("2100", "5400", "2450", "1200", "8/27", "11/21", "2330", "2000元"):
         assert value in doc._.deid_text, value
     assert not [e for e in doc.ents if e.label_ in ("DATE", "DEPARTMENT")]
+
+
+def test_the_shapes_a_regex_states_are_rules_saved_with_the_pipeline_and_editable(tmp_path):
+    """`fits_label` reads the `shapes` cue rules in force: a hospital that drops a rule from its copy of
+    `shapes.json` keeps what the rule dropped; a saved rule folder without the file takes the packaged
+    rules (`Deid.from_disk`: the groups code reads)."""
+    assert not fits_label("no address given", "EMAIL")
+    data = json.loads((Path(spacy_deid.__file__).parent / "resources" / "cue_rules" / "shapes.json").read_text("utf8"))
+    data["rules"] = [r for r in data["rules"] if r["id"] != "email_without_at"]
+    (tmp_path / "shapes.json").write_text(json.dumps(data), encoding="utf8")
+    with active_cue_rules(CueRuleSet.from_path(tmp_path)):
+        assert fits_label("no address given", "EMAIL")
+        assert not fits_label("w", "DOCTOR")  # the file's other rules hold
+    (tmp_path / "saved").mkdir()
+    (tmp_path / "saved" / "titles.json").write_text(json.dumps({"rules": []}), encoding="utf8")
+    saved = CueRuleSet.from_disk(tmp_path / "saved", complete=CODE_GROUPS)
+    assert "shapes" in saved.groups

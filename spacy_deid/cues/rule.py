@@ -27,7 +27,7 @@ is literal words, the words of the pipeline's word lists (`lists`: `["honorifics
 so rules and steps read one vocabulary), slot sequences (`[["transferred", "referred"], ["from", "to"]]`: one word of each
 slot, a space between) and regex fragments (`{{DEPT_ZH}}`: a fragment of the file's own `fragments`,
 which may name fragments and lists in turn, or of the shipped pattern files; `{{HAN}}`: the Han
-character ranges; `{{list:kinship_en}}`: a word list in force, as one trie regex, `rules/phrases.py`); `gap` is what stands between cue
+character ranges, `{{NUMERALS}}`: the Chinese numerals; `{{list:kinship_en}}`: a word list in force, as one trie regex, `rules/phrases.py`); `gap` is what stands between cue
 and span (`none`, `space`, `optional_space`), `alone` (default true) keeps a Latin letter from being
 glued to a Latin cue word's outer end (`at` is not the end of `chat`), `window` bounds where it is read.
 
@@ -39,6 +39,7 @@ import re
 from dataclasses import dataclass, field
 from typing import Any, Callable, Dict, FrozenSet, List, Optional, Sequence, Tuple, Union
 
+from ..dates.numerals import NUMERAL_CHARS
 from ..han import HAN_RANGES
 from ..labels import CATEGORY_OF, LABELS
 from ..predicates import known_place, not_name_like, ordinary_words, typed_otherwise
@@ -64,7 +65,7 @@ LABELLER_GROUPS: Dict[str, Tuple[str, ...]] = {
 GAPS = {"none": "", "space": "[ ]", "optional_space": "[ ]?"}
 MAX_WINDOW = 200
 DEFAULT_WINDOW = 32
-BUILTIN_FRAGMENTS = {"HAN": HAN_RANGES}
+BUILTIN_FRAGMENTS = {"HAN": HAN_RANGES, "NUMERALS": NUMERAL_CHARS}
 _FRAGMENT = re.compile(r"\{\{(?:([A-Z][A-Z0-9_]{0,40})|list:([a-z][a-z0-9_]{0,60}))\}\}")
 _MAX_DEPTH = 4  # fragments within fragments, so a fragment naming itself fails instead of looping
 _LATIN = re.compile(r"[A-Za-z]")

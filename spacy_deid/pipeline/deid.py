@@ -47,6 +47,7 @@ from ..doctext import doc_text
 from ..surrogates.keys import discard_config_with_key, is_literal_key, refuse_literal_key
 from ..cues import CueRuleSet, active_cue_rules
 from ..cues.labels import RELATION_GROUPS
+from ..spanshape import SHAPES_GROUP
 from ..overlap import OverlapPolicy, merge_into_ents
 from ..principles import Principle, PrincipleMatcher, read_principles, write_principles
 from ..refine import DEFAULT_NOTE_STEPS, DEFAULT_PATIENT_STEPS, RefineStage
@@ -58,6 +59,8 @@ FACTORY_OF = {"rules": "deid_rules", "dates": "deid_dates", "surrogates": "deid_
 SURROGATE_SETTINGS = ("key", "demo_key", "policy", "scope", "date_shift_days", "age_cap")
 CUE_RULES_DIR = "cue_rules"
 WORD_LISTS_DIR = "word_lists"
+# The cue rule groups code reads: a saved rule folder lacking one takes the packaged rules of it.
+CODE_GROUPS = RELATION_GROUPS + (SHAPES_GROUP,)
 
 
 class Deid:
@@ -241,7 +244,7 @@ class Deid:
         if (path / "principles.json").exists():
             self.principles = PrincipleMatcher(read_principles(path / "principles.json"))
         if (path / CUE_RULES_DIR).is_dir():
-            self.cue_rules = CueRuleSet.from_disk(path / CUE_RULES_DIR, complete=RELATION_GROUPS)
+            self.cue_rules = CueRuleSet.from_disk(path / CUE_RULES_DIR, complete=CODE_GROUPS)
         if (path / WORD_LISTS_DIR).is_dir():
             self.word_lists = WordLists.from_disk(path / WORD_LISTS_DIR)
         self._compile_cue_rules()
@@ -264,7 +267,7 @@ class Deid:
         self.principles = PrincipleMatcher(Principle.from_dict(p) for p in data.get("principles", []))
         if CUE_RULES_DIR in data:
             self.cue_rules = CueRuleSet.from_dicts(data[CUE_RULES_DIR], source="deid bytes: ",
-                                                   complete=RELATION_GROUPS)
+                                                   complete=CODE_GROUPS)
         if WORD_LISTS_DIR in data:
             self.word_lists = WordLists.from_dicts(data[WORD_LISTS_DIR], source="deid bytes: ")
         self._compile_cue_rules()
