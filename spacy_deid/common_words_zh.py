@@ -69,9 +69,9 @@ def _made_of_words(span: str, words: FrozenSet[str]) -> bool:
 
 
 def spoken_before_words(span: str) -> bool:
-    """Is `span` a sound of speech before common words or medical terms (`[阿所以]`, `[阿要是]`: a dialogue's "ah,
-    so", "ah, if")? A prefix of address stands before a given name (`阿明`), never before words; after a speaker's turn
-    (`醫師：阿所以`) the speaker is no title of a name."""
+    """Is `span` a sound of speech before common words or medical terms (`[阿所以]`, `[阿要是]`: a
+    dialogue's "ah, so", "ah, if")? A prefix of address stands before a given name (`阿明`), never
+    before words; after a speaker's turn (`醫師：阿所以`) the speaker is no title of a name."""
     return (len(span) >= 3 and span[0] in word_set("interjections_zh")
             and _made_of_words(span[1:], word_set("common_words_zh", "clinical_vocabulary_zh")))
 

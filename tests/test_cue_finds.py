@@ -70,7 +70,8 @@ def test_a_found_span_is_added_only_where_no_entity_stands():
 def test_a_users_finds_rule_adds_its_spans_saves_and_loads(tmp_path):
     rules = _rules(tmp_path, SITTER)
     text = "sitter Marla at bedside; sitter Today arrived; sitter marla"
-    assert rules.find(text, "own_cues") == [(7, 12, "PERSON")]  # `Today` is an ordinary word; `marla` not capitalised
+    # `Today` is an ordinary word; `marla` is not capitalised
+    assert rules.find(text, "own_cues") == [(7, 12, "PERSON")]
     assert _refined(text, ["cues:own_cues"], rules) == [("Marla", "PERSON", "cued")]
     rules.to_disk(tmp_path / "saved")
     saved = json.loads((tmp_path / "saved" / "own.json").read_text(encoding="utf8"))["rules"][0]

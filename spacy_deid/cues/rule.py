@@ -27,7 +27,8 @@ is literal words, the words of the pipeline's word lists (`lists`: `["honorifics
 so rules and steps read one vocabulary), slot sequences (`[["transferred", "referred"], ["from", "to"]]`: one word of each
 slot, a space between) and regex fragments (`{{DEPT_ZH}}`: a fragment of the file's own `fragments`,
 which may name fragments and lists in turn, or of the shipped pattern files; `{{HAN}}`: the Han
-character ranges, `{{NUMERALS}}`: the Chinese numerals; `{{list:kinship_en}}`: a word list in force, as one trie regex, `rules/phrases.py`); `gap` is what stands between cue
+character ranges, `{{NUMERALS}}`: the Chinese numerals; `{{list:kinship_en}}`: a word list in force, as one
+trie regex, `rules/phrases.py`); `gap` is what stands between cue
 and span (`none`, `space`, `optional_space`), `alone` (default true) keeps a Latin letter from being
 glued to a Latin cue word's outer end (`at` is not the end of `chat`), `window` bounds where it is read.
 

@@ -11,8 +11,9 @@ an `end_before` cue, and the label they yield, or its own where `keep_labels` ho
 outcomes cancel (`Dr. Yang at [台大] 醫學系` speaks of care and of study: no change); otherwise a rule's
 `unless` predicate on the new span's text vetoes it. `find` runs a group's rules that add spans
 (`finds`): each span their regex matches right after their `before` cue, where the rule's other cues hold,
-no predicate vetoes it and the rules of the highest priority that find it agree on its label. `frame` asks several groups at once what the words
-around a span say, whatever its label (`cues/labels`: who a name is), and a rule's `yields_from` does so.
+no predicate vetoes it and the rules of the highest priority that find it agree on its label. `frame` asks
+several groups at once what the words around a span say, whatever its label (`cues/labels`: who a name
+is), and a rule's `yields_from` does so.
 
 The rules in force (`current_cue_rules`) are the running `deid` component's, else the packaged ones. A
 saved set lacking a group that code reads, or that a rule's `yields_from` names, takes that group's
@@ -110,7 +111,7 @@ class _Compiled:
     not_after: Optional["re.Pattern[str]"] = None
     not_after_window: int = 0
     text: Optional["re.Pattern[str]"] = None
-    finds: Optional["re.Pattern[str]"] = None  # the `before` cue, then the span the rule adds (group 1 of its own)
+    finds: Optional["re.Pattern[str]"] = None  # the `before` cue, then the span the rule adds (group `_FOUND`)
 
     def outcome(self, text: str, start: int, end: int, label: Optional[str], rules: "CueRuleSet"
                 ) -> Optional[Tuple[int, int, str]]:

@@ -51,10 +51,12 @@ class CueStep:
 
     def __init__(self, group: str):
         self.group = group
-        self.__doc__ = f"Relabel, cut or drop NER spans by the cue rules of group {group!r} (spacy_deid.cues)."
+        self.__doc__ = f"Relabel, cut, drop or add spans by the cue rules of group {group!r} (spacy_deid.cues)."
 
     def __call__(self, doc: Doc, text: str, rules: CueRuleSet) -> int:
-        changed = apply_span_repair(doc, text, cue_repair(rules, self.group), rules.sources(self.group)) if doc.ents else 0
+        changed = 0
+        if doc.ents:
+            changed = apply_span_repair(doc, text, cue_repair(rules, self.group), rules.sources(self.group))
         return changed + len(add_where_free(doc, rules.find(text, self.group), SOURCE))
 
 
