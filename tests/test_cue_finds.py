@@ -45,6 +45,8 @@ def _refined(text, steps=("cued_spans",), rules=None, ents=()):
     ("who was admitted to our clinic in March", None),  # a determiner, and a type word alone
     ("admitted to the Lakeview Clinic on 3/2", "Lakeview Clinic"),
     ("pt is followed at kmh by dr lin", "kmh"),  # a place of care
+    ("pt went to Linwood for cath", "Linwood"),  # a word of going, then `to`
+    ("went into afib overnight", None),
     ("seen in an outpatient clinic last fall", None),
 ])
 def test_a_hospital_after_a_word_of_transfer_or_care_is_added_where_nothing_was_found(text, added):

@@ -11,7 +11,7 @@ from spacy.tokens import Doc, Span
 
 import spacy_deid
 from spacy_deid.cues import CueRuleError, CueRuleSet, check_linear, default_cue_rules, read_cue_files
-from spacy_deid.cues.labels import RELATION_GROUPS, honorific_beside, titled
+from spacy_deid.cues.labels import RELATION_GROUPS, honorific_beside, person_label, titled
 from spacy_deid.refine import RefineStage
 from spacy_deid.wordlists import WordLists, active_word_lists
 
@@ -578,3 +578,13 @@ def test_initials_in_a_signature_count_as_titled(text, found, signed):
 def test_a_speakers_turn_in_a_dialogue_titles_no_name(text, found, is_titled):
     start = text.index(found)
     assert titled(text, start, start + len(found)) is is_titled
+
+
+@pytest.mark.parametrize("text,found,label", [
+    ("   mr wu had an uneventful night", "wu", "PERSON"),  # an honorific in lower case
+    ("seen by mrs.lo today", "lo", "PERSON"),
+    ("SEVERE MR DEXTRO NOTED", "DEXTRO", None),  # `MR` in capitals: mitral regurgitation as often
+])
+def test_an_honorific_in_lower_case_says_person(text, found, label):
+    start = text.index(found)
+    assert person_label(text, start, start + len(found)) == label
