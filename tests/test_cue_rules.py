@@ -581,7 +581,7 @@ def test_a_speakers_turn_in_a_dialogue_titles_no_name(text, found, is_titled):
 
 
 @pytest.mark.parametrize("text,found,label", [
-    ("   mr wu had an uneventful night", "wu", "PERSON"),  # an honorific in lower case
+    ("   mr wu slept well overnight", "wu", "PERSON"),  # an honorific in lower case
     ("seen by mrs.lo today", "lo", "PERSON"),
     ("SEVERE MR DEXTRO NOTED", "DEXTRO", None),  # `MR` in capitals: mitral regurgitation as often
 ])
