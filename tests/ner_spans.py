@@ -10,7 +10,7 @@ from spacy_deid.refine import COUNTS_KEY, DEFAULT_NOTE_STEPS, RefineStage
 from spacy_deid.refine.builtin import apply_span_repair
 
 # the refine stage's span repairs, in the default order (no steps that add spans, no shape check)
-REPAIR_STEPS = [s for s in DEFAULT_NOTE_STEPS if s not in ("cued_names", "ner_shapes", "restore_displaced")]
+REPAIR_STEPS = [s for s in DEFAULT_NOTE_STEPS if s not in ("cued_names", "cued_spans", "ner_shapes", "restore_displaced")]
 
 
 def doc_with_ents(text: str, ents: List[Tuple[str, str]], source: Optional[str] = None) -> Doc:
