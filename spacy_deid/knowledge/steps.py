@@ -30,6 +30,7 @@ from ..common_words_zh import plain_han_words
 from ..han import has_han
 from ..labels import CATEGORY_OF
 from ..lexicons import load
+from ..overlap import add_where_free, taken_characters
 from ..refine.registry import note_steps
 from ..cues.labels import relation_after, relation_label
 from .component import SPANS_KEY
@@ -126,28 +127,19 @@ def add_tagged(doc: Doc, text: str, categories: Sequence[str], test: AddTest,
                taggers: Sequence[str] = ("spacy", "lac")) -> int:
     """Add each tagger span of `categories` that overlaps no entity, is no clinical term nor only
     common words, and to which `test` gives a label; returns how many were added."""
-    tags = knowledge_spans(doc)
-    taken = [False] * len(doc)
-    for ent in doc.ents:
-        for i in range(ent.start, ent.end):
-            taken[i] = True
-    added: List[Span] = []
-    for tag in tags:
+    # `test` is asked of no tag an entity holds; `add_where_free` then keeps added tags from overlapping
+    taken = taken_characters(doc, len(text))
+    found = []
+    for tag in knowledge_spans(doc):
         value = text[tag.start_char:tag.end_char]
-        if (_category(tag.label_) not in categories or tag.kb_id_ not in taggers or any(taken[tag.start:tag.end])
+        if (_category(tag.label_) not in categories or tag.kb_id_ not in taggers
+                or any(taken[tag.start_char:tag.end_char])
                 or _common(value, tag.label_) or not any(ch.isalpha() for ch in value)):
             continue
         label = test(doc, text, tag)
-        if label is None:
-            continue
-        span = Span(doc, tag.start, tag.end, label=label)
-        span._.source = SOURCE
-        added.append(span)
-        for i in range(tag.start, tag.end):
-            taken[i] = True
-    if added:
-        doc.ents = sorted(list(doc.ents) + added, key=lambda s: s.start)
-    return len(added)
+        if label is not None:
+            found.append((tag.start_char, tag.end_char, label))
+    return len(add_where_free(doc, found, SOURCE))
 
 
 def _cued_label(doc: Doc, text: str, tag: Span) -> Optional[str]:
