@@ -10,7 +10,8 @@ from bisect import bisect_right
 from functools import lru_cache
 from typing import Dict, FrozenSet, List, Optional, Tuple
 
-from .common_words import ordinary_word
+from .clinical_terms import is_clinical_term
+from .common_words import chart_word, ordinary_word
 from .han import HAN_CHAR, HAN_RANGES
 from .labels import LOCATION_LABELS
 from .rules.loading import load_default_patterns
@@ -170,6 +171,34 @@ def ordinary_words(name: str, label: str = "") -> bool:
     [rehab]`, `[floor]`), not a place's name."""
     words = _LATIN_WORD.findall(name)
     return bool(words) and all(ordinary_word(word) for word in words)
+
+
+def _singular_forms(word: str) -> Tuple[str, ...]:
+    """`word` and what it is the plural of, if it is one (`nurses`, `secretaries`, `firemen`)."""
+    forms = [word]
+    if word.endswith("s"):
+        forms += [word[:-1], word[:-2], word[:-3] + "y"]
+    elif word.endswith("men"):
+        forms.append(word[:-3] + "man")
+    return tuple(forms)
+
+
+def names_a_person(name: str, label: str = "") -> bool:
+    """Is a Latin word of `name` (or its singular) a word for a person (`person_words_en` of
+    `wordnet.json`: WordNet's nouns of persons)? A trade's name holds one (`[process engineer]`, `[fortune tellers]`); a device or
+    a finding a NER tagged as a trade (`[femoral sheath]`) holds none."""
+    words = word_set("person_words_en")
+    return any(form in words for word in _LATIN_WORD.findall(name.casefold()) for form in _singular_forms(word))
+
+
+def may_name_a_trade(name: str, label: str = "") -> bool:
+    """Does `name` hold a word for a person (`names_a_person`) or a word that is no common word, chart
+    language or word of grammar (a name, a nationality: the NER may have called a patient's `[Chinese]`
+    or `[named Betty]` a trade)? Made of those words only and none for a person (`[heart
+    transplant]`), it names no trade."""
+    return names_a_person(name) or not all(
+        chart_word(word) or is_clinical_term(word) or word.casefold() in word_set("function_words_en")
+        for word in _LATIN_WORD.findall(name))
 
 
 def named_otherwise(name: str, label: str) -> bool:

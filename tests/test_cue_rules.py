@@ -212,6 +212,19 @@ def test_disagreeing_rules_keep_the_span_and_an_unless_predicate_vetoes():
     assert rules.relabel(text, 17, 23, "LOCATION", "care_or_study") is None  # a known place
 
 
+def test_a_rule_whose_unless_holds_does_not_vote_and_vetoes_no_other_rule(tmp_path):
+    """`apply` counts a rule's `unless` as `find` does: the rule stays out of the vote."""
+    plain = {"id": "plain", "group": "g", "labels": ["CITY"], "text": "[a-z ]+", "drops": True}
+    vetoed = dict(plain, id="vetoed", unless=["ordinary_words"])
+    (tmp_path / "r.json").write_text(json.dumps({"rules": [vetoed]}), encoding="utf8")
+    alone = CueRuleSet(read_cue_files(tmp_path))
+    assert alone.apply("lives in heart", 9, 14, "CITY", "g") is None  # an ordinary word: vetoed
+    assert alone.apply("lives in taipeh", 9, 15, "CITY", "g") == (9, 15, "")
+    (tmp_path / "r.json").write_text(json.dumps({"rules": [vetoed, plain]}), encoding="utf8")
+    both = CueRuleSet(read_cue_files(tmp_path))
+    assert both.apply("lives in heart", 9, 14, "CITY", "g") == (9, 14, "")  # the other rule still drops it
+
+
 @pytest.mark.parametrize("unit", [
     "A" * 50 + " ",  # a line typed in capitals
     "0" * 50 + " ",  # a long digit run
@@ -446,7 +459,7 @@ HOSPITAL_UNITS = [
     ("transfer to CCU today", "CCU", "HOSPITAL", True),
     ("ccu team aware of k", "ccu", "SCHOOL", True),
     ("NEURO resident at bedside", "NEURO", "DOCTOR", True),
-    ("transfer to CCU today", "CCU", "DEPARTMENT", False),  # a department, where its rules say so
+    ("transfer to CCU today", "CCU", "DEPARTMENT", True),  # the NER's unit alone; the department rules' spans stand
     ("Written by (hh/psy), Radiology", "psy", "DOCTOR", False),  # a physician's initials
     ("seen by Geri today", "Geri", "PERSON", False),  # capitalised: a name
     ("GI doc aware", "GI", "DOCTOR", False),  # two letters: initials as often
@@ -473,6 +486,24 @@ def test_the_packaged_rules_drop_what_is_no_phi(text, found, label, dropped):
     doc = _doc_with_span(text, found, label)
     stage.refine_note(doc)
     assert [(e.text, e.label_) for e in doc.ents] == ([] if dropped else [(found, label)])
+
+
+@pytest.mark.parametrize("text,found", [
+    ("Return to NEPH clinic on Monday", "NEPH"),
+    ("Department of SURG", "SURG"),
+    ("會診 GI，Dr. Lin 建議", "GI"),  # before its physician, after a full-width comma
+])
+def test_a_unit_the_department_rules_found_is_kept(text, found):
+    """A unit alone in the NER's spans is dropped (`HOSPITAL_UNITS`); the same unit where the department
+    patterns read it (`patterns/departments.json`: a clinic, a department's field, its physician) is
+    theirs and stays."""
+    stage = RefineStage(["not_phi"], [])
+    doc = _doc_with_span(text, found, "DEPARTMENT", source="rule")
+    stage.refine_note(doc)
+    assert [(e.text, e.label_) for e in doc.ents] == [(found, "DEPARTMENT")]
+    rules = spacy_deid.blank()
+    rules.add_pipe("deid_rules")
+    assert [(e.text, e.label_) for e in rules(text).ents if e.label_ == "DEPARTMENT"] == [(found, "DEPARTMENT")]
 
 
 def _doc_with_span(text, found, label, source=None):

@@ -244,6 +244,23 @@ def test_a_profession_is_no_place_of_work(text, profession):
     assert fits_label(text, "PROFESSION") is profession
 
 
+@pytest.mark.parametrize("text,profession", [
+    ("heart transplant", False),  # a procedure, no trade
+    ("femoral sheath", False),  # a device
+    ("copious secretions", False),  # a finding
+    ("Ventilator", False),
+    ("process engineer", True),  # a word for a person (WordNet's nouns of persons)
+    ("fortune tellers", True),  # a plural
+    ("FIREMEN", True),
+    ("retired longshoreman", True),
+    ("Chinese", True),  # a nationality the NER called a trade: a word no common list holds, kept for the others
+    ("named Wilhelmina", True),  # a name the NER called a trade
+    ("程式設計師", True),  # a trade in Chinese: the other rules judge it
+])
+def test_an_english_profession_holds_a_word_for_a_person(text, profession):
+    assert fits_label(text, "PROFESSION") is profession
+
+
 @pytest.mark.parametrize("text,is_date", [
     ("2019", True), ("1800", True), ("2399", True), ("2105", True),  # the date finder's years
     ("0600", False), ("2400", False),  # clock readings

