@@ -5,10 +5,14 @@ notes are), at the start of a line or sentence, or in a word written in lower ca
 nothing, and a model trained on synthetic notes then calls an ordinary word a person, a department
 or a nationality (`[TOMORROW]` as a DEPARTMENT, `[Grew] up near ...` as a NATIONALITY, `([niece])` as a
 DOCTOR). A span whose every word is a frequent English word (the word list `common_words_en`,
-`resources/word_lists/common_words.json`, built by `scripts/build_common_words.py`; saved with a pipeline) and that nothing marks as a name is such a word, and `spanshape`
-drops it. What marks a name and keeps the span: a capital inside a sentence (`Seen by Young`), a
-title before it (`Dr. WILL`), or a word that is no common word; the list holds no word of a name or
-place in the package's lexicons or in Faker's name lists (`MARY`, `CHEN`, `TAIPEI` are not in it).
+`resources/word_lists/common_words.json`, built by `scripts/build_common_words.py`; saved with a
+pipeline) and that nothing marks as a name is such a word, and `spanshape` drops it. A dictionary's
+words count as common too (`dictionary_words_en` of `wordnet.json`, WordNet's lemmas less every word of
+a name or place, built by `scripts/build_wordnet_lists.py`): chart prose writes words too rare for
+wordfreq's list (`diuresis`, `lethargic`). What marks a name and keeps the span: a capital inside a
+sentence (`Seen by Young`), a title before it (`Dr. WILL`), or a word that is no common word; the
+lists hold no word of a name or place in the package's lexicons or in Faker's name lists (`MARY`,
+`CHEN`, `TAIPEI` are not in them).
 Only words of ASCII letters are judged: Han characters carry no case.
 
 Chart language is no common English (`bilat`, `heme`, `lopressor`): where capitals say nothing, the
@@ -38,8 +42,10 @@ _WORD = re.compile(r"[A-Za-z]+")
 _WORD_AND_ENDING = re.compile(r"([A-Za-z]+)(?:'[A-Za-z]{1,2}(?![A-Za-z]))?")
 # What may stand between the words of a span judged here: spaces, a hyphen, an apostrophe, a period.
 _SPAN_OF_WORDS = re.compile(r"[A-Za-z]+(?:[ .'\-]{1,2}[A-Za-z]+)*[.\-]?")
-# A sentence ends before a span that starts after one of these (and spaces).
-_SENTENCE_END = re.compile(r"(?:^|[\n.!?:;•*\-=]|[。！？：；])[ \t\"'(\[]*$")
+# An English sentence ends before a span that starts after one of these (and spaces). Not a Chinese
+# sentence's full stop or colon: English inside a Chinese sentence is capitalised only where it is a name
+# (`醫師：[Hornet]？`, an app's name).
+_SENTENCE_END = re.compile(r"(?:^|[\n.!?:;•*\-=])[ \t\"'(\[]*$")
 _CONTEXT = 8
 # The shortest word of chart language that says so in any case (`Lopressor`); `Ho`, `Tan` may be names.
 _CHART_WORD_IN_ANY_CASE = 4
@@ -52,8 +58,10 @@ def name_and_place_words() -> Set[str]:
 
 
 def common_words() -> FrozenSet[str]:
-    """The list of the word lists in force, lower case."""
-    return word_set("common_words_en")
+    """The common words of the word lists in force, lower case: wordfreq's and real clinical prose's
+    (`common_words_en`) and a dictionary's (`dictionary_words_en`, WordNet's words less names and places:
+    `diuresis`, `humidifier`, too rare for wordfreq's list)."""
+    return word_set("common_words_en", "dictionary_words_en")
 
 
 def chart_word(word: str) -> bool:

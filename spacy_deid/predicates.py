@@ -185,8 +185,8 @@ def _singular_forms(word: str) -> Tuple[str, ...]:
 
 def names_a_person(name: str, label: str = "") -> bool:
     """Is a Latin word of `name` (or its singular) a word for a person (`person_words_en` of
-    `wordnet.json`: WordNet's nouns of persons)? A trade's name holds one (`[process engineer]`, `[fortune tellers]`); a device or
-    a finding a NER tagged as a trade (`[femoral sheath]`) holds none."""
+    `wordnet.json`: WordNet's nouns of persons)? A trade's name holds one (`[process engineer]`,
+    `[fortune tellers]`); a device or a finding a NER tagged as a trade (`[femoral sheath]`) holds none."""
     words = word_set("person_words_en")
     return any(form in words for word in _LATIN_WORD.findall(name.casefold()) for form in _singular_forms(word))
 

@@ -5,6 +5,8 @@ import importlib.util
 import re
 from pathlib import Path
 
+from spacy_deid.common_words import common_words
+from spacy_deid.lexicons import load
 from spacy_deid.predicates import may_name_a_trade, names_a_person
 from spacy_deid.wordlists import default_word_lists
 
@@ -53,3 +55,12 @@ def test_a_trade_names_a_person_and_ordinary_words_alone_do_not():
     assert may_name_a_trade("Hsinchu")  # no common word: a name or a place, not judged here
     assert not may_name_a_trade("drain site") and not may_name_a_trade("the wound")
 
+
+
+def test_dictionary_words_are_common_words_and_hold_no_name_or_place():
+    words = set(default_word_lists()["dictionary_words_en"])
+    assert {"diuresis", "lethargic", "humidifier", "titrate"} <= words <= common_words()
+    # surnames that are also English words (WordNet's `baker`, `mason`), and places (`china`)
+    assert not {"baker", "mason", "tan", "china", "taipei", "hospital"} & words
+    surnames = {value.casefold() for value in load("surnames_en").strings()}
+    assert not surnames & words
