@@ -6,6 +6,9 @@
   for a person. WordNet files every noun of a person in one lexicographer file (`noun.person`), so the
   list knows the trades no lexicon of the package holds. Read by the shape rule
   `profession_without_person_word` (`cue_rules/shapes.json`, predicate `may_name_a_trade`).
+- `verbs_en`: the base forms of English verbs (`need`, `remove`, `be`). The month `May` is no date
+  before one (`pt may need`, `MAY BE W/U`: the modal), where a NER trained on dates takes it for one
+  (cue rule `may_before_a_verb`, `cue_rules/month_words.json`).
 - `dictionary_words_en`: the English words of a dictionary, every part of speech (`diuresis`,
   `lethargic`, `humidifier`, `titrate`), less every word of a person's name or a place. A nursing note
   typed in lower case writes chart words that are too rare for wordfreq's list (`common_words_en`), and
@@ -17,7 +20,7 @@ database keeps WordNet's own licence, reproduced in the list file's description 
 A lemma is taken when it is one word written in lower case (no proper name) of three ASCII letters or
 more; a lemma of several words is left out (its last word may be none for a person: `live_wire`), and an
 adjective's marker (`(a)`, `(p)`) is dropped. `person_words_en` takes the nouns of lexicographer file 18
-(`noun.person`). `dictionary_words_en` takes every lemma, less what `build_clinical_vocabulary.py` leaves
+(`noun.person`), `verbs_en` every lemma of `data.verb`. `dictionary_words_en` takes every lemma, less what `build_clinical_vocabulary.py` leaves
 out (every word of a person's name in the lexicons, of a name or place value of the name and place
 lexicons, of Faker's names and places, institutions' type words and abbreviations) and the words of
 `--exclude-words` files (the US Census name lists of PyPI `names` 0.3.0, MIT, as for the clinical
@@ -65,7 +68,9 @@ DESCRIPTION = (
     "and the rules). `person_words_en`: the one-word lemmas of `noun.person`, words for a person whatever "
     "the trade (`bartender`, `teller`, `surgeon`); the shape rule `profession_without_person_word` "
     "(`shapes.json`) reads it: an English PROFESSION holds one or a word no list knows, so a device or a "
-    "finding a NER tagged as a trade (`[femoral sheath]`) is none. `dictionary_words_en`: the one-word "
+    "finding a NER tagged as a trade (`[femoral sheath]`) is none. `verbs_en`: the one-word lemmas of "
+    "`data.verb`, the base forms of verbs; the cue rule `may_before_a_verb` (`month_words.json`) reads them "
+    "(`pt [may] need` is the modal, no month). `dictionary_words_en`: the one-word "
     "lemmas of every part of speech, less every word of a name or place of the package's lexicons, Faker "
     "and the US Census name lists; `spacy_deid.common_words` counts them as common words (`diuresis`, "
     "`lethargic`: where capitals say nothing, chart words no name). " + LICENCE)
@@ -104,7 +109,8 @@ def main(argv: List[str] = None) -> None:
     excluded = excluded_words().union(*(word_file(path) for path in args.exclude_words))
     dictionary = set().union(*(lemmas(lines) for lines in text.values())) - excluded
     args.out.write_text(json.dumps({"description": DESCRIPTION, "lists": {
-        "person_words_en": sorted(persons), "dictionary_words_en": sorted(dictionary)}},
+        "person_words_en": sorted(persons), "verbs_en": sorted(lemmas(text["verb"])),
+        "dictionary_words_en": sorted(dictionary)}},
         ensure_ascii=False, indent=2) + "\n", encoding="utf8")
     print(f"{len(persons)} words for a person, {len(dictionary)} dictionary words "
           f"({len(excluded)} name and place words excluded) to {args.out}")

@@ -480,7 +480,19 @@ SPOKEN_WORDS = [
 ]
 
 
-@pytest.mark.parametrize("text,found,label,dropped", SECTION_HEADS + MEASURED_VALUES + HOSPITAL_UNITS + SPOKEN_WORDS)
+# The modal `may` is no month (`month_words.json`; WordNet's verbs, word list `verbs_en`).
+MONTH_WORDS = [
+    ("pt may require more diuretics tonight", "may", "DATE", True),
+    ("SON MAY BE HCP, SW AWARE", "MAY", "DATE", True),
+    ("May we call you back?", "May", "DATE", True),
+    ("Clinic visit in May followed by labs", "May", "DATE", False),  # no verb's base form after it
+    ("Planned since May need unchanged", "May", "DATE", False),  # a word of time before it
+    ("May 5 recheck", "May", "DATE", False),
+]
+
+
+@pytest.mark.parametrize("text,found,label,dropped",
+                         SECTION_HEADS + MEASURED_VALUES + HOSPITAL_UNITS + SPOKEN_WORDS + MONTH_WORDS)
 def test_the_packaged_rules_drop_what_is_no_phi(text, found, label, dropped):
     stage = RefineStage(["not_phi"], [])
     doc = _doc_with_span(text, found, label)

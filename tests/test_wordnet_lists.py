@@ -47,6 +47,8 @@ def test_the_packaged_list_holds_trades_and_no_devices():
     assert {"nurse", "bartender", "teller", "electrician", "radiographer", "pastor"} <= words
     assert not {"heart", "wire", "stent", "catheter", "ventilator", "transplant"} & words
     assert all(re.fullmatch("[a-z]{3,}", w) for w in words)
+    verbs = set(default_word_lists()["verbs_en"])
+    assert {"need", "remove", "require", "come"} <= verbs and not {"may", "tomorrow", "june"} & verbs
 
 
 def test_a_trade_names_a_person_and_ordinary_words_alone_do_not():
