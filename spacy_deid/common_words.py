@@ -42,10 +42,8 @@ _WORD = re.compile(r"[A-Za-z]+")
 _WORD_AND_ENDING = re.compile(r"([A-Za-z]+)(?:'[A-Za-z]{1,2}(?![A-Za-z]))?")
 # What may stand between the words of a span judged here: spaces, a hyphen, an apostrophe, a period.
 _SPAN_OF_WORDS = re.compile(r"[A-Za-z]+(?:[ .'\-]{1,2}[A-Za-z]+)*[.\-]?")
-# An English sentence ends before a span that starts after one of these (and spaces). Not a Chinese
-# sentence's full stop or colon: English inside a Chinese sentence is capitalised only where it is a name
-# (`醫師：[Hornet]？`, an app's name).
-_SENTENCE_END = re.compile(r"(?:^|[\n.!?:;•*\-=])[ \t\"'(\[]*$")
+# A sentence ends before a span that starts after one of these (and spaces).
+_SENTENCE_END = re.compile(r"(?:^|[\n.!?:;•*\-=]|[。！？：；])[ \t\"'(\[]*$")
 _CONTEXT = 8
 # The shortest word of chart language that says so in any case (`Lopressor`); `Ho`, `Tan` may be names.
 _CHART_WORD_IN_ANY_CASE = 4
