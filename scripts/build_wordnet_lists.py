@@ -2,15 +2,15 @@
 
 - `person_words_en`: English words for a person, whatever the trade (`bartender`, `teller`,
   `radiographer`). A PROFESSION names what someone is, so it holds one; a NER reading real nursing notes
-  tags devices, findings and drugs as trades (`[femoral sheath]`, `[stent]`), and none of them is a word
+  tags devices, findings and drugs as trades (`[pressure dressing]`, `[stent]`), and none of them is a word
   for a person. WordNet files every noun of a person in one lexicographer file (`noun.person`), so the
   list knows the trades no lexicon of the package holds. Read by the shape rule
   `profession_without_person_word` (`cue_rules/shapes.json`, predicate `may_name_a_trade`).
 - `verbs_en`: the base forms of English verbs (`need`, `remove`, `be`). The month `May` is no date
-  before one (`pt may need`, `MAY BE W/U`: the modal), where a NER trained on dates takes it for one
+  before one (`pt may require`, `SON MAY BE HCP`: the modal), where a NER trained on dates takes it for one
   (cue rule `may_before_a_verb`, `cue_rules/month_words.json`).
-- `dictionary_words_en`: the English words of a dictionary, every part of speech (`diuresis`,
-  `lethargic`, `humidifier`, `titrate`), less every word of a person's name or a place. A nursing note
+- `dictionary_words_en`: the English words of a dictionary, every part of speech (`nebulizer`,
+  `diaphoretic`, `pallor`, `ambulate`), less every word of a person's name or a place. A nursing note
   typed in lower case writes chart words that are too rare for wordfreq's list (`common_words_en`), and
   a NER calls them names; `spacy_deid.common_words` counts these as common words too.
 
@@ -68,12 +68,12 @@ DESCRIPTION = (
     "and the rules). `person_words_en`: the one-word lemmas of `noun.person`, words for a person whatever "
     "the trade (`bartender`, `teller`, `surgeon`); the shape rule `profession_without_person_word` "
     "(`shapes.json`) reads it: an English PROFESSION holds one or a word no list knows, so a device or a "
-    "finding a NER tagged as a trade (`[femoral sheath]`) is none. `verbs_en`: the one-word lemmas of "
+    "finding a NER tagged as a trade (`[pressure dressing]`) is none. `verbs_en`: the one-word lemmas of "
     "`data.verb`, the base forms of verbs; the cue rule `may_before_a_verb` (`month_words.json`) reads them "
-    "(`pt [may] need` is the modal, no month). `dictionary_words_en`: the one-word "
+    "(`pt [may] require` is the modal, no month). `dictionary_words_en`: the one-word "
     "lemmas of every part of speech, less every word of a name or place of the package's lexicons, Faker "
-    "and the US Census name lists; `spacy_deid.common_words` counts them as common words (`diuresis`, "
-    "`lethargic`: where capitals say nothing, chart words no name). " + LICENCE)
+    "and the US Census name lists; `spacy_deid.common_words` counts them as common words (`nebulizer`, "
+    "`pallor`: where capitals say nothing, chart words no name). " + LICENCE)
 
 
 def lemmas(lines: Iterable[str], lexicographer_file: int = -1) -> Set[str]:

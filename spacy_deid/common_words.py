@@ -9,7 +9,7 @@ DOCTOR). A span whose every word is a frequent English word (the word list `comm
 pipeline) and that nothing marks as a name is such a word, and `spanshape` drops it. A dictionary's
 words count as common too (`dictionary_words_en` of `wordnet.json`, WordNet's lemmas less every word of
 a name or place, built by `scripts/build_wordnet_lists.py`): chart prose writes words too rare for
-wordfreq's list (`diuresis`, `lethargic`). What marks a name and keeps the span: a capital inside a
+wordfreq's list (`diaphoretic`, `pallor`). What marks a name and keeps the span: a capital inside a
 sentence (`Seen by Young`), a title before it (`Dr. WILL`), or a word that is no common word; the
 lists hold no word of a name or place in the package's lexicons or in Faker's name lists (`MARY`,
 `CHEN`, `TAIPEI` are not in them).
@@ -58,7 +58,7 @@ def name_and_place_words() -> Set[str]:
 def common_words() -> FrozenSet[str]:
     """The common words of the word lists in force, lower case: wordfreq's and real clinical prose's
     (`common_words_en`) and a dictionary's (`dictionary_words_en`, WordNet's words less names and places:
-    `diuresis`, `humidifier`, too rare for wordfreq's list)."""
+    `nebulizer`, `pallor`, too rare for wordfreq's list)."""
     return word_set("common_words_en", "dictionary_words_en")
 
 

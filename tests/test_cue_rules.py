@@ -46,9 +46,9 @@ def test_the_packaged_rules_hold_the_step_groups():
     assert {"jurisdictions", "titles", "workplaces", "care_or_study", "relations", "relation_after",
             "not_phi"} <= set(rules.groups)
     assert {f.name for f in rules.files} == {
-        "care.json", "cued_spans.json", "hospital_units.json", "jurisdictions.json", "languages.json", "measurements.json", "shapes.json",
-        "public_numbers.json", "relations.json", "section_heads.json", "spoken_words.json", "study.json",
-        "titles.json", "workplaces.json"}
+        "care.json", "cued_spans.json", "hospital_units.json", "jurisdictions.json", "languages.json", "measurements.json",
+        "month_words.json", "shapes.json", "public_numbers.json", "relations.json", "section_heads.json",
+        "spoken_words.json", "study.json", "titles.json", "workplaces.json"}
     assert all((rule.labels or rule.finds) and (rule.yields or rule.yields_from or rule.drops) for rule in rules.rules)
 
 
