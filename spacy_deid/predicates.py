@@ -194,8 +194,8 @@ def names_a_person(name: str, label: str = "") -> bool:
 def may_name_a_trade(name: str, label: str = "") -> bool:
     """Does `name` hold a word for a person (`names_a_person`) or a word that is no common word, chart
     language or word of grammar (a name, a nationality: the NER may have called a patient's `[Chinese]`
-    or `[named Betty]` a trade)? Made of those words only and none for a person (`[thick
-    sputum]`), it names no trade."""
+    or `[named Wilhelmina]` a trade)? Made of those words only and none for a person
+    (`[thick sputum]`), it names no trade."""
     return names_a_person(name) or not all(
         chart_word(word) or is_clinical_term(word) or word.casefold() in word_set("function_words_en")
         for word in _LATIN_WORD.findall(name))

@@ -9,8 +9,8 @@ How a group decides a span (`apply`): the rules of the group that read the span'
 all hold (of those, the ones of the highest `priority`) vote for what they make of it (its bounds, cut by
 an `end_before` cue, and the label they yield, or its own where `keep_labels` holds it); two different
 outcomes cancel (`Dr. Yang at [台大] 醫學系` speaks of care and of study: no change); a rule whose `unless`
-predicate holds on the new span's text does not vote (as in `find`). `find` runs a group's rules that add spans
-(`finds`): each span their regex matches right after their `before` cue, where the rule's other cues hold,
+predicate holds on the new span's text does not vote (as in `find`). `find` runs a group's rules that add
+spans (`finds`): each span their regex matches right after their `before` cue, where the rule's other cues hold,
 no predicate vetoes it and the rules of the highest priority that find it agree on its label. `frame` asks
 several groups at once what the words around a span say, whatever its label (`cues/labels`: who a name
 is), and a rule's `yields_from` does so.
@@ -283,8 +283,8 @@ class CueRuleSet:
               source: Optional[str] = None) -> Optional[Tuple[int, int, str]]:
         """(start, end, label) of what the group's rules make of a span labelled `label` at
         text[start:end] (label `DROPPED` where a `drops` rule says it is no PHI), or None to keep it
-        (module docstring: the rules that hold vote unless their `unless` vetoes, disagreement keeps); with a
-        `source`, only the rules that read that recognizer's spans."""
+        (module docstring: the rules that hold vote unless their `unless` vetoes, disagreement keeps);
+        with a `source`, only the rules that read that recognizer's spans."""
         outcomes = {outcome for rule, outcome in self._outcomes(text, start, end, label, group, source)
                     if not any(PREDICATES[p](text[outcome[0]:outcome[1]], outcome[2]) for p in rule.unless)}
         if len(outcomes) != 1:
