@@ -468,6 +468,9 @@ HOSPITAL_UNITS = [
     ("uo low, notified ho.", "ho", "PERSON", True),
     ("seen by Dr. HO today", "HO", "DOCTOR", False),  # a title: the surname
     ("HO CHIA-MING, 63 y/o", "HO", "PATIENT", False),  # a given name after it
+    ("came over from the OSH by ambulance", "OSH", "HOSPITAL", True),  # a kind of place, no name
+    ("moved back to stepdown tonight", "stepdown", "DEPARTMENT", True),
+    ("referred to Lakeview Hospice today", "Lakeview Hospice", "HOSPITAL", False),  # a named one
 ]
 # A span of interjections and fillers is no PHI (`spoken_words.json`, a rule of its shape alone).
 SPOKEN_WORDS = [
