@@ -42,10 +42,6 @@ import sys
 from pathlib import Path
 from typing import Iterable, List, Set
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-
-from build_clinical_vocabulary import excluded_words, word_file  # noqa: E402
-from wordfreq import top_n_list  # noqa: E402
 
 PERSON_FILE = 18  # WordNet's lexicographer file `noun.person`
 PARTS_OF_SPEECH = ("noun", "verb", "adj", "adv")
@@ -111,6 +107,11 @@ def main(argv: List[str] = None) -> None:
     parser.add_argument("--exclude-words", type=Path, action="append", default=[],
                         help="a file whose lines' first words dictionary_words_en leaves out (repeatable)")
     args = parser.parse_args(argv)
+    # The exclusions and word frequencies need the build-time packages (wordfreq, faker, jieba); reading
+    # WordNet (`lemmas`, `person_words`) needs none, so the tests import this module without them.
+    sys.path.insert(0, str(Path(__file__).resolve().parent))
+    from build_clinical_vocabulary import excluded_words, word_file
+    from wordfreq import top_n_list
     text = {pos: (args.dict / f"data.{pos}").read_text(encoding="utf8").splitlines() for pos in PARTS_OF_SPEECH}
     persons = person_words(text["noun"])
     excluded = excluded_words().union(*(word_file(path) for path in args.exclude_words))
