@@ -20,6 +20,8 @@ from ner_spans import deid_after
     ("on 2021/12/25", "DATE"), ("去年6月", "DATE"), ("mk1101225", "DATE"), ("Dec. 25th, 2021", "DATE"),
     ("2003", "DATE"), ("90年", "DATE"), ("970922", "DATE"), ("1190220", "DATE"), ("20211225", "DATE"),
     ("2019-2020", "DATE"), ("1999", "DATE"), ("0670922", "DATE"),
+    # a month beside a day or a year: `10 - 12` may be a date, `110-12` a Minguo year and month
+    ("10 - 12", "DATE"), ("110-12", "DATE"), ("12/31", "DATE"), ("13-12", "DATE"), ("03.02", "DATE"),
     ("38", "AGE"), ("三十八", "AGE"), ("27", "NUMBER"), ("十五", "NUMBER"),
     ("(02)2312-3456", "PHONE"), ("2234", "PHONE"), ("02-2312-3456 ext. 12", "PHONE"), ("+886-912-345-678", "PHONE"),
     ("32001CXM", "MEDICAL_RECORD"), ("A123456789", "ID_NUMBER"),
@@ -52,6 +54,9 @@ def test_shapes_the_annotation_guide_allows(text, label):
     ("BP 120/80", "DATE"), ("180k", "DATE"), ("3週", "DATE"), ("180", "DATE"), ("12", "DATE"), ("55555", "DATE"),
     ("0600", "DATE"), ("0930", "DATE"), ("1900-0700", "DATE"), ("0700 - 1900", "DATE"), ("2300~0700", "DATE"),
     ("1600-2400", "DATE"), ("2400", "DATE"),
+    # cut at a mark (`[86 -]> 62`, `[12-]lead`, `[.5] mg`); two numbers neither of which is a month
+    ("86 -", "DATE"), ("12-", "DATE"), (".5", "DATE"), ("2021/", "DATE"), ("- 03.02", "DATE"),
+    ("70 - 80", "DATE"), ("100-225", "DATE"), ("140/85", "DATE"), ("24~48", "DATE"), ("13 – 31", "DATE"),
     ("https://line.me/ti/p/abc 直播", "LOCATION"), ("www.ntuh.gov.tw", "HOSPITAL"), ("chen@ntu.edu.tw", "SCHOOL"),
     ("for", "DOCTOR"), ("FOR", "PATIENT"), ("the", "SCHOOL"), ("With", "HOSPITAL"), ("which", "PROFESSION"),
     ("https://www.youtube.com/@meiling.liu", "PERSON"), ("lin@ntuh.gov.tw", "DOCTOR"), ("7B://", "ROOM"),
