@@ -27,11 +27,12 @@ cdef enum Shape:
     EN_DASH = 10
     EN_YDASH = 11
     BARE_YEAR = 12
+    APOSTROPHE_YEAR = 13
 
 SHAPE_NAMES = ("numeric", "compact_mk", "compact", "zh_year", "zh_prefixed", "zh_month", "en_mdy",
-               "en_dmy", "en_ymd", "en_my", "en_dash", "en_ydash", "bare_year")
+               "en_dmy", "en_ymd", "en_my", "en_dash", "en_ydash", "bare_year", "apostrophe_year")
 cdef enum:
-    N_SHAPES = 13
+    N_SHAPES = 14
     MINGUO_OFFSET = 1911
 
 cdef object _regexes = None          # finder.SHAPES by shape id (the shapes matched by regex)
@@ -232,6 +233,8 @@ cdef bint _anchor_digits(str t, Py_ssize_t p, Py_ssize_t q, Py_ssize_t n):
         return True
     if _word_follows(t, q, n):
         return True
+    if run == 2 and p > 0 and (t[p - 1] == u"'" or t[p - 1] == u"’"):
+        return True  # '92
     return run == 4 or run == 7 or run == 8
 
 
@@ -259,7 +262,7 @@ cdef Py_ssize_t _prefix_start(str t, Py_ssize_t a, Py_ssize_t n):
 cdef int _shapes_at(str t, Py_ssize_t a, Py_ssize_t b, Py_ssize_t n, int* shapes, Py_ssize_t* starts):
     """The (shape, start) pairs to try for the anchor t[a:b], in `_shapes_at_anchor`'s order."""
     cdef int k = 0
-    cdef Py_ssize_t j, pj, pa, kk, run
+    cdef Py_ssize_t j, pj, pa, kk, run, e
     cdef Py_UCS4 first = t[a], nxt, c
     if first == u"年" or first == u"月":
         j = a
@@ -310,10 +313,13 @@ cdef int _shapes_at(str t, Py_ssize_t a, Py_ssize_t b, Py_ssize_t n, int* shapes
         shapes[k] = COMPACT; starts[k] = a; k += 1
     elif run == 4:
         shapes[k] = BARE_YEAR; starts[k] = a; k += 1
-    if a == 0 or not (t[a - 1] == u" " or t[a - 1] == u"-"):
+    elif run == 2 and a > 0 and (t[a - 1] == u"'" or t[a - 1] == u"’"):
+        shapes[k] = APOSTROPHE_YEAR; starts[k] = a; k += 1
+    e = a - 1 if a > 0 and (t[a - 1] == u"'" or t[a - 1] == u"’") else a  # `Mar '19`
+    if e == 0 or not (t[e - 1] == u" " or t[e - 1] == u"-"):
         return k
-    j = a
-    while j > 0 and (t[j - 1] == u" " or t[j - 1] == u"," or t[j - 1] == u"-") and a - j < 3:
+    j = e
+    while j > 0 and (t[j - 1] == u" " or t[j - 1] == u"," or t[j - 1] == u"-") and e - j < 3:
         j -= 1
     if j > 0 and t[j - 1] == u".":
         j -= 1
@@ -772,8 +778,14 @@ cdef class _Scanner:
         if groups is not None:
             return groups
         cdef _Reader r = self.reader(m.start(), m.end())
+        cdef Field f[1]
+        cdef int yy
         if shape == ZH_YEAR or shape == ZH_PREFIXED or shape == ZH_MONTH:
             _read_zh(r, m, shape != ZH_MONTH)
+        elif shape == APOSTROPHE_YEAR:  # `finder._apostrophe_year`
+            yy = _int(self.text, m.start(), m.end())
+            _set(&f[0], m.start(), m.end(), u"Y", yy + 100 * r.century(yy), _century_style(r.century(yy)))
+            r.add(f, 1, -1)
         else:
             _read_english(r, m)
         return self._store(key, r.readings)

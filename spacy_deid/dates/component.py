@@ -54,7 +54,7 @@ from ..spanedges import EDGE_LABELS, trimmed_bounds
 from .entcolumns import has_entities, set_ents_outside, token_bounds
 from .spanvalues import set_span_values
 
-_FILLER_RE = re.compile(r"(?i:[\s,.;:()\[\]\-~–—/至到及和與于於自從从年月日]|on|in|since|from|to|and|till|until|at|of|the)*")
+_FILLER_RE = re.compile(r"(?i:[\s,.;:'’()\[\]\-~–—/至到及和與于於自從从年月日]|on|in|since|from|to|and|till|until|at|of|the)*")
 # Digits and separators: with a `/`, a date only where the finder reads one (policy above).
 _NUMERIC_DATE_RE = re.compile(r"[0-9][0-9./-]*[0-9]")
 # Trimmed from the part of a span left beside the dates it held.
