@@ -28,6 +28,9 @@ def _added(text, ents=()):
     ("Mrs. Garcia was admitted for CHF.", [("Garcia", "PERSON")]),
     ("Emergency contact: wife, Mrs. Nguyen Thi Lan", [("Nguyen Thi Lan", "FAMILY")]),
     ("Daughter Jennifer Will visit tomorrow.", [("Jennifer", "FAMILY")]),  # `Will` is a common word
+    # nursing shorthand for a relative (`dtr`, `sis`) in a note typed in lower case
+    ("spoke with dtr rosalind today re plan", [("rosalind", "FAMILY")]),
+    ("Sis Marguerite called for update.", [("Marguerite", "FAMILY")]),
     # a Chinese name whose both edges the text draws: a non-Han character after it
     ("husband 王大明 visited", [("王大明", "FAMILY")]),
     ("2218.06.20 家庭會談: 孫子: 呂友、Mr. Rodriguez", [("呂友", "FAMILY"), ("Rodriguez", "PERSON")]),

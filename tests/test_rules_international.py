@@ -31,6 +31,8 @@ from test_surrogates_helpers import KEY, make_doc
     ("IPv6 2001:db8::8a2e:370:7334 and fe80:0:0:0:202:b3ff:fe1e:8329", [
         ("2001:db8::8a2e:370:7334", "URL"), ("fe80:0:0:0:202:b3ff:fe1e:8329", "URL")]),
     ("Call (555) 234-5678 or 555.234.5678.", [("(555) 234-5678", "PHONE"), ("555.234.5678", "PHONE")]),
+    # an exchange no dialled number has (0 or 1 first), between hyphens: a made-up or mistyped number
+    ("work# 555-104-2231, cell (555) 190-4417", [("555-104-2231", "PHONE"), ("(555) 190-4417", "PHONE")]),
     ("Daughter in Ohio: +1 614-555-0199; son in London +44 20 7946 0958.", [
         ("Ohio", "STATE"), ("+1 614-555-0199", "PHONE"), ("London", "CITY"), ("+44 20 7946 0958", "PHONE")]),
     ("日本的電話 +81-3-1234-5678", [("日本", "COUNTRY"), ("+81-3-1234-5678", "PHONE")]),
