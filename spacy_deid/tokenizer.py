@@ -21,6 +21,7 @@ from thinc.api import Config
 from .doctext import remember_text
 from .extensions import install_extensions
 from .han import HAN_TEXT_RANGES
+from .wordlists import word_set
 
 # Han ideographs and the ideographic zero 〇 used in Minguo years (`han`).
 _HAN = HAN_TEXT_RANGES
@@ -67,6 +68,21 @@ def _is_email(run: str) -> bool:
 def _is_url(run: str) -> bool:
     lower = run.lower()
     return lower.startswith(("http://", "https://", "ftp://", "www.")) and len(run) > 7
+
+
+def _glued_sentences(piece: str) -> List[str]:
+    """Words at a missing space after a sentence's period (`lin.talked`, `protocol.seen`), each word and
+    period a token, else []: words of two ASCII letters or more, none after a period a top-level domain
+    (word list `top_level_domains`: `ntuh.gov.tw` is a host name)."""
+    parts = piece.split(".")
+    if len(parts) < 2 or not all(len(part) >= 2 and part.isascii() and part.isalpha() for part in parts):
+        return []
+    if any(part.lower() in word_set("top_level_domains") for part in parts[1:]):
+        return []
+    out = [parts[0]]
+    for part in parts[1:]:
+        out.extend((".", part))
+    return out
 
 
 class CodeMixedTokenizer:
@@ -218,6 +234,9 @@ class CodeMixedTokenizer:
         m = _LETTERS_DOT_DIGITS_RE.fullmatch(piece)
         if m:
             return [m.group(1)] + self._split_piece(m.group(2))
+        glued = _glued_sentences(piece)
+        if glued:
+            return glued
         m = _AGE_UNIT_RE.fullmatch(piece)
         if m:
             return [m.group(1), m.group(2)]

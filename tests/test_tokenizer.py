@@ -87,6 +87,11 @@ def test_dev_notes_are_token_aligned(nlp_blank, dev_records):
         ("・1101225 ECT", ["・", "1101225", "ECT"]),
         ("KSPH→ours 2223.1.2", ["KSPH", "→", "ours", "2223.1.2"]),
         ("110/1/5→110/2/3", ["110/1/5", "→", "110/2/3"]),
+        # a missing space after a sentence's period; a host name, an initialism, a title stay whole
+        ("seen by dr lin.talked with", ["seen", "by", "dr", "lin", ".", "talked", "with"]),
+        ("Pt.ok.Plan", ["Pt", ".", "ok", ".", "Plan"]),
+        ("ntuh.gov.tw", ["ntuh.gov.tw"]), ("mail.example.com", ["mail.example.com"]),
+        ("Ph.D", ["Ph.D"]), ("U.S.A", ["U.S.A"]), ("Dr.Lin.ok", ["Dr.", "Lin", ".", "ok"]),
     ],
 )
 def test_boundaries(nlp_blank, text, expected):
@@ -118,6 +123,7 @@ def test_offsets_round_trip_on_every_table_line(nlp_blank):
         (lambda n: "1" * n, 100_000),
         (lambda n: "ABC/" * n, 25_000),
         (lambda n: "a.b." * n, 25_000),
+        (lambda n: "ab." * n + "ab", 25_000),
         (lambda n: "x@" * n, 50_000),
         (lambda n: "-1" * n, 50_000),
         (lambda n: "(" * n + ")" * n, 50_000),
