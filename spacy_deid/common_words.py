@@ -69,13 +69,14 @@ def chart_word(word: str) -> bool:
     return folded in common_words() or folded in word_set("clinical_vocabulary_en")
 
 
-def ordinary_word(word: str) -> bool:
+def ordinary_word(word: str, place_parts: bool = True) -> bool:
     """Is `word` (case aside) no name in a line typed in one case: a common word or chart language, a
     word of grammar, a frequent word that is also part of a place's name (`frequent_words_en`: `in`,
-    `plan`), or a clinical term? Where capitals say nothing, these are what tells the words of a
-    sentence from a name."""
-    return (chart_word(word) or word.casefold() in word_set("function_words_en", "frequent_words_en")
-            or is_clinical_term(word))
+    `plan`; not with `place_parts=False`, where `chinese` or `grand` must not make a nationality or a
+    name a plain word), or a clinical term? Where capitals say nothing, these are what tells the words
+    of a sentence from a name."""
+    grammar = ("function_words_en", "frequent_words_en") if place_parts else ("function_words_en",)
+    return chart_word(word) or word.casefold() in word_set(*grammar) or is_clinical_term(word)
 
 
 # The lexicons of people's names, and the fields of theirs that hold a name or its romanization.

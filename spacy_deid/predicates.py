@@ -10,8 +10,7 @@ from bisect import bisect_right
 from functools import lru_cache
 from typing import Dict, FrozenSet, List, Optional, Tuple
 
-from .clinical_terms import is_clinical_term
-from .common_words import chart_word, ordinary_word
+from .common_words import ordinary_word
 from .han import HAN_CHAR, HAN_RANGES
 from .labels import LOCATION_LABELS
 from .rules.loading import load_default_patterns
@@ -196,9 +195,7 @@ def may_name_a_trade(name: str, label: str = "") -> bool:
     language or word of grammar (a name, a nationality: the NER may have called a patient's `[Chinese]`
     or `[named Wilhelmina]` a trade)? Made of those words only and none for a person
     (`[thick sputum]`), it names no trade."""
-    return names_a_person(name) or not all(
-        chart_word(word) or is_clinical_term(word) or word.casefold() in word_set("function_words_en")
-        for word in _LATIN_WORD.findall(name))
+    return names_a_person(name) or not all(ordinary_word(word, place_parts=False) for word in _LATIN_WORD.findall(name))
 
 
 def named_otherwise(name: str, label: str) -> bool:
