@@ -56,6 +56,8 @@ POSITIVE = [
     ("+886-2-2312-3456", [("+886-2-2312-3456", "PHONE")]),
     ("son: +886 912 345 678", [("+886 912 345 678", "PHONE")]),
     ("電話: 0223123456", [("0223123456", "PHONE")]),
+    ("F/U in 2 days. PG 33415", [("33415", "PHONE")]),  # a pager: the digits only
+    ("call beeper #7731 if needed; see pg 3", [("7731", "PHONE")]),
     # EMAIL, URL
     ("Email: shu.hua+1@mail.example.com.tw.", [("shu.hua+1@mail.example.com.tw", "EMAIL")]),
     ("see https://www.example-clinic.org/booking?id=3.", [("https://www.example-clinic.org/booking?id=3", "URL")]),
