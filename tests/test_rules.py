@@ -58,6 +58,11 @@ POSITIVE = [
     ("電話: 0223123456", [("0223123456", "PHONE")]),
     ("F/U in 2 days. PG 33415", [("33415", "PHONE")]),  # a pager: the digits only
     ("call beeper #7731 if needed; see pg 3", [("7731", "PHONE")]),
+    # a record or plan number with a letter prefix after its label; the `#` stays outside
+    ("admitted (MRN: #XT-551204) today", [("XT-551204", "MEDICAL_RECORD")]),
+    ("under MRN Q-402211?", [("Q-402211", "MEDICAL_RECORD")]),
+    ("insurance number ZK-340918, policy no. 77120", [("ZK-340918", "NIC"), ("77120", "NIC")]),
+    ("Record # 2 of 3; member id: A1", []),
     # EMAIL, URL
     ("Email: shu.hua+1@mail.example.com.tw.", [("shu.hua+1@mail.example.com.tw", "EMAIL")]),
     ("see https://www.example-clinic.org/booking?id=3.", [("https://www.example-clinic.org/booking?id=3", "URL")]),
