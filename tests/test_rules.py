@@ -56,7 +56,7 @@ POSITIVE = [
     ("+886-2-2312-3456", [("+886-2-2312-3456", "PHONE")]),
     ("son: +886 912 345 678", [("+886 912 345 678", "PHONE")]),
     ("電話: 0223123456", [("0223123456", "PHONE")]),
-    ("F/U in 2 days. PG 33415", [("33415", "PHONE")]),  # a pager: the digits only
+    ("F/U in 2 days. PG 72160", [("72160", "PHONE")]),  # a pager: the digits only
     ("call beeper #7731 if needed; see pg 3", [("7731", "PHONE")]),
     # a record or plan number with a letter prefix after its label; the `#` stays outside
     ("admitted (MRN: #XT-551204) today", [("XT-551204", "MEDICAL_RECORD")]),

@@ -54,9 +54,9 @@ def test_shapes_the_annotation_guide_allows(text, label):
     ("BP 120/80", "DATE"), ("180k", "DATE"), ("3週", "DATE"), ("180", "DATE"), ("12", "DATE"), ("55555", "DATE"),
     ("0600", "DATE"), ("0930", "DATE"), ("1900-0700", "DATE"), ("0700 - 1900", "DATE"), ("2300~0700", "DATE"),
     ("1600-2400", "DATE"), ("2400", "DATE"),
-    # cut at a mark (`[86 -]> 62`, `[12-]lead`, `[.5] mg`); two numbers neither of which is a month
+    # cut at a mark (`[86 -]> 62`, `[12-]lead`, `[.25] mg`); two numbers neither of which is a month
     ("86 -", "DATE"), ("12-", "DATE"), (".5", "DATE"), ("2021/", "DATE"), ("- 03.02", "DATE"),
-    ("70 - 80", "DATE"), ("100-225", "DATE"), ("140/85", "DATE"), ("24~48", "DATE"), ("13 – 31", "DATE"),
+    ("65 - 85", "DATE"), ("120-260", "DATE"), ("140/85", "DATE"), ("24~48", "DATE"), ("13 – 31", "DATE"),
     ("https://line.me/ti/p/abc 直播", "LOCATION"), ("www.ntuh.gov.tw", "HOSPITAL"), ("chen@ntu.edu.tw", "SCHOOL"),
     ("for", "DOCTOR"), ("FOR", "PATIENT"), ("the", "SCHOOL"), ("With", "HOSPITAL"), ("which", "PROFESSION"),
     ("https://www.youtube.com/@meiling.liu", "PERSON"), ("lin@ntuh.gov.tw", "DOCTOR"), ("7B://", "ROOM"),

@@ -75,8 +75,8 @@ def test_dictionary_words_are_common_words_and_hold_no_name_or_place():
 # Census files' format (name, frequency, cumulative frequency, rank), most frequent first.
 DATA_ADJ = "00000010 00 a 01 Christian 0 000 | of a faith\n00000011 00 a 01 rosy 0 000 | pink\n"
 DATA_TIME = "00000020 28 n 01 May 0 000 | a month\n00000021 06 n 01 rose 0 000 | a flower\n"
-FEMALE = "ROSE 0.1 0.1 1\nMAY 0.1 0.2 2\nALMA 0.1 0.3 3\nCHRISTIAN 0.1 0.4 4\nZELDA 0.1 0.5 5\n"
-MALE = "KEVIN 0.1 0.1 1\nAL 0.1 0.2 2\nMAY 0.1 0.3 3\nROSE 0.1 0.4 4\nQUENTIN 0.1 0.5 5\n"
+FEMALE = "ROSE 0.1 0.1 1\nMAY 0.1 0.2 2\nNADINE 0.1 0.3 3\nCHRISTIAN 0.1 0.4 4\nZELDA 0.1 0.5 5\n"
+MALE = "TREVOR 0.1 0.1 1\nAL 0.1 0.2 2\nMAY 0.1 0.3 3\nROSE 0.1 0.4 4\nQUENTIN 0.1 0.5 5\n"
 
 
 def test_the_builder_keeps_given_names_no_dictionary_holds_as_a_word():
@@ -85,30 +85,30 @@ def test_the_builder_keeps_given_names_no_dictionary_holds_as_a_word():
             "adv": []}
     # `Rose`: a word in lower case; `May`: a time; `Christian`: an adjective; `Al`: under three letters;
     # `Zelda`, `Quentin`: past the first four of each list
-    assert script.given_names([FEMALE.splitlines(), MALE.splitlines()], 4, text) == ["Alma", "Kevin"]
+    assert script.given_names([FEMALE.splitlines(), MALE.splitlines()], 4, text) == ["Nadine", "Trevor"]
 
 
 def test_the_packaged_given_names_are_no_words_and_are_found_in_a_sentence():
     names = set(default_word_lists()["common_given_names_en"])
-    assert {"Kevin", "Alma", "Mary", "Jennifer", "Robert"} <= names
+    assert {"Trevor", "Nadine", "Mary", "Jennifer", "Robert"} <= names
     assert not {"Mark", "Grace", "Will", "May", "June", "Bill", "Christian", "Ward", "Max"} & names
     assert not {name.lower() for name in names} & common_words()
     nlp = spacy_deid.blank()
-    doc = nlp("Kevin had given Alma his address. Mark the site; Grace period.")
+    doc = nlp("Trevor drove Nadine home. Mark the site; Grace period.")
     doc.ents = []
     added = current_cue_rules().find(doc.text, "cued_spans")
-    assert [(doc.text[s:e], label) for s, e, label in added] == [("Kevin", "PERSON"), ("Alma", "PERSON")]
+    assert [(doc.text[s:e], label) for s, e, label in added] == [("Trevor", "PERSON"), ("Nadine", "PERSON")]
 
 
 def test_a_given_name_takes_its_surname_unless_a_span_stands_there():
     nlp = spacy_deid.blank()
-    text = "Rebecca Short, a counselor, called. Mary Johnson came. Sent to St. Mary Hospital."
+    text = "Lorraine Thorne, a counselor, called. Wendy Harlowe came. Sent to St. Mary Hospital."
     found = current_cue_rules().find(text, "cued_spans")
     # the longest first at one start: the step takes the shorter only where the longer meets an entity
     assert [(text[s:e], label) for s, e, label in found] == [
-        ("Rebecca Short", "PERSON"), ("Rebecca", "PERSON"), ("Mary Johnson", "PERSON"), ("Mary", "PERSON")]
+        ("Lorraine Thorne", "PERSON"), ("Lorraine", "PERSON"), ("Wendy Harlowe", "PERSON"), ("Wendy", "PERSON")]
     doc = nlp(text)
-    start = text.index("Johnson")
-    doc.ents = [doc.char_span(start, start + len("Johnson"), label="PERSON")]
+    start = text.index("Harlowe")
+    doc.ents = [doc.char_span(start, start + len("Harlowe"), label="PERSON")]
     added = add_where_free(doc, found, "cued")
-    assert [(span.text, span.label_) for span in added] == [("Rebecca Short", "PERSON"), ("Mary", "PERSON")]
+    assert [(span.text, span.label_) for span in added] == [("Lorraine Thorne", "PERSON"), ("Wendy", "PERSON")]
