@@ -71,7 +71,7 @@ def _is_url(run: str) -> bool:
 
 
 def _glued_sentences(piece: str) -> List[str]:
-    """Words at a missing space after a sentence's period (`lin.talked`, `protocol.seen`), each word and
+    """Words at a missing space after a sentence's period (`lin.agreed`, `report.reviewed`), each word and
     period a token, else []: words of two ASCII letters or more, none after a period a top-level domain
     (word list `top_level_domains`: `ntuh.gov.tw` is a host name)."""
     parts = piece.split(".")

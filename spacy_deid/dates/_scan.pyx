@@ -234,7 +234,7 @@ cdef bint _anchor_digits(str t, Py_ssize_t p, Py_ssize_t q, Py_ssize_t n):
     if _word_follows(t, q, n):
         return True
     if run == 2 and p > 0 and (t[p - 1] == u"'" or t[p - 1] == u"’"):
-        return True  # '92
+        return True  # '87
     return run == 4 or run == 7 or run == 8
 
 
@@ -315,7 +315,7 @@ cdef int _shapes_at(str t, Py_ssize_t a, Py_ssize_t b, Py_ssize_t n, int* shapes
         shapes[k] = BARE_YEAR; starts[k] = a; k += 1
     elif run == 2 and a > 0 and (t[a - 1] == u"'" or t[a - 1] == u"’"):
         shapes[k] = APOSTROPHE_YEAR; starts[k] = a; k += 1
-    e = a - 1 if a > 0 and (t[a - 1] == u"'" or t[a - 1] == u"’") else a  # `Mar '19`
+    e = a - 1 if a > 0 and (t[a - 1] == u"'" or t[a - 1] == u"’") else a  # `Nov '18`
     if e == 0 or not (t[e - 1] == u" " or t[e - 1] == u"-"):
         return k
     j = e

@@ -71,7 +71,7 @@ _DAY_SUFFIX = r"(?:[ ]?[日號号])"
 _MON = (r"(?P<mon>(?ai:Jan(?:uary)?|Feb(?:ruary)?|Mar(?:ch)?|Apr(?:il)?|May|June?|July?|Aug(?:ust)?"
         r"|Sep(?:t(?:ember)?)?|Oct(?:ober)?|Nov(?:ember)?|Dec(?:ember)?))(?![A-Za-z])")
 _EDAY = r"(?P<d>[0-9]{1,2}(?:st|nd|rd|th)?)(?![0-9A-Za-z])"
-# four digits, or the last two after an apostrophe (`Aug 10, '23`)
+# four digits, or the last two after an apostrophe (`Sep 14, '21`)
 _EYEAR = r"['’]?(?P<y>(?<=['’])[0-9]{2}|[0-9]{4})(?![0-9A-Za-z])"
 
 SHAPES: Dict[str, "re.Pattern[str]"] = {
@@ -91,7 +91,7 @@ SHAPES: Dict[str, "re.Pattern[str]"] = {
     "en_dash": re.compile(r"(?<![0-9A-Za-z])(?P<d>[0-9]{1,2})(?P<s>[-/ ])" + _MON + r"(?P=s)(?P<y>[0-9]{4}|[0-9]{2})(?![0-9A-Za-z])"),
     "en_ydash": re.compile(r"(?<![0-9A-Za-z])(?P<y>[0-9]{4})(?P<s>[-/])" + _MON + r"(?P=s)(?P<d>[0-9]{1,2})(?![0-9A-Za-z])"),
     "bare_year": re.compile(r"(?<![0-9A-Za-z_])(?P<y>(?:1[89]|2[0-3])[0-9]{2})" + _RB),
-    # A year's last two digits after an apostrophe (`CABG '92`, `MI in ’08`): the digits are the date.
+    # A year's last two digits after an apostrophe (`CABG '87`, `PCI in ’06`): the digits are the date.
     # Not after a number or a word (`5'11"` is a height), nor quoted (`'12'`), nor a decade (`'90s`).
     "apostrophe_year": re.compile(r"(?<=['’])(?<![0-9A-Za-z_]['’])(?P<y>[0-9]{2})(?!['’\"”])" + _RB),
 }
@@ -543,7 +543,7 @@ _ANCHOR = re.compile(
     r"|(?=[./\-][0-9])(?!" + _UNREADABLE_SEP + r")|(?=[ ]?[年月])"  # 110.1.5, 110年
     r"|(?=(?:st|nd|rd|th)?,?[ ]{1,2}(?:of[ ])?[A-Za-z]{3})"  # 25 Dec, 2021 Dec 25
     r"|(?<=(?<![0-9])[0-9]{4})|(?<=(?<![0-9])[0-9]{7})|(?<=(?<![0-9])[0-9]{8})"  # years, 1101225
-    r"|(?<=['’][0-9]{2}))"  # '92
+    r"|(?<=['’][0-9]{2}))"  # '87
     r")")
 _PREFIXES = ("民國 ", "民國", "mk", "MK", "Mk", "mK", "mk ", "MK ")
 _ZH_BACK = set("〇零○一二三四五六七八九十百千兩 ")
@@ -618,7 +618,7 @@ def _shapes_at_anchor(text: str, m: "re.Match[str]"):
         yield "apostrophe_year", a
     # An English month name before the number: `Dec 25`, `Aug. 2019`, `August, 2019`, `Dec-2018`.
     # Both shapes need a space or `-` right before the number: anything else cannot match there.
-    e = a - 1 if a and text[a - 1] in "'’" else a  # `Mar '19`: a year after an apostrophe
+    e = a - 1 if a and text[a - 1] in "'’" else a  # `Nov '18`: a year after an apostrophe
     if not e or text[e - 1] not in " -":
         return
     j = e
