@@ -56,11 +56,11 @@ POSITIVE = [
     ("+886-2-2312-3456", [("+886-2-2312-3456", "PHONE")]),
     ("son: +886 912 345 678", [("+886 912 345 678", "PHONE")]),
     ("電話: 0223123456", [("0223123456", "PHONE")]),
-    ("F/U in 2 days. PG 72160", [("72160", "PHONE")]),  # a pager: the digits only
+    ("Covering MD: PG 72160", [("72160", "PHONE")]),  # a pager: the digits only
     ("call beeper #7731 if needed; see pg 3", [("7731", "PHONE")]),
     # a record or plan number with a letter prefix after its label; the `#` stays outside
     ("admitted (MRN: #XT-551204) today", [("XT-551204", "MEDICAL_RECORD")]),
-    ("under MRN Q-402211?", [("Q-402211", "MEDICAL_RECORD")]),
+    ("chart under MRN Q-402211 reviewed", [("Q-402211", "MEDICAL_RECORD")]),
     ("insurance number ZK-340918, policy no. 77120", [("ZK-340918", "NIC"), ("77120", "NIC")]),
     ("Record # 2 of 3; member id: A1", []),
     # EMAIL, URL
