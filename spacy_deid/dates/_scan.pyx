@@ -264,6 +264,7 @@ cdef int _shapes_at(str t, Py_ssize_t a, Py_ssize_t b, Py_ssize_t n, int* shapes
     cdef int k = 0
     cdef Py_ssize_t j, pj, pa, kk, run, e
     cdef Py_UCS4 first = t[a], nxt, c
+    cdef bint quoted
     if first == u"年" or first == u"月":
         j = a
         while j > 0:
@@ -284,6 +285,7 @@ cdef int _shapes_at(str t, Py_ssize_t a, Py_ssize_t b, Py_ssize_t n, int* shapes
                 shapes[k] = ZH_PREFIXED; starts[k] = pj; k += 1
         return k
     run = b - a
+    quoted = a > 0 and (t[a - 1] == u"'" or t[a - 1] == u"’")  # `'87`, `Nov '18`
     nxt = _at(t, b, n)
     pa = _prefix_start(t, a, n)
     if pa != a:
@@ -313,9 +315,9 @@ cdef int _shapes_at(str t, Py_ssize_t a, Py_ssize_t b, Py_ssize_t n, int* shapes
         shapes[k] = COMPACT; starts[k] = a; k += 1
     elif run == 4:
         shapes[k] = BARE_YEAR; starts[k] = a; k += 1
-    elif run == 2 and a > 0 and (t[a - 1] == u"'" or t[a - 1] == u"’"):
+    elif run == 2 and quoted:
         shapes[k] = APOSTROPHE_YEAR; starts[k] = a; k += 1
-    e = a - 1 if a > 0 and (t[a - 1] == u"'" or t[a - 1] == u"’") else a  # `Nov '18`
+    e = a - 1 if quoted else a
     if e == 0 or not (t[e - 1] == u" " or t[e - 1] == u"-"):
         return k
     j = e
@@ -441,8 +443,10 @@ cdef class _Reader:
         self.readings.append((end - self.base, _reading("".join(parts), order, minguo, has_year, year,
                                                          has_month, month, has_day, day)))
 
-    cdef int century(self, int yy):
-        return 20 if yy < self.pivot else 19
+    cdef void two_digit_year(self, Field* f, Py_ssize_t s, Py_ssize_t e, int yy):
+        """`_Builder.two_digit_year`: the field of a Christian year written with two digits."""
+        cdef int century = 20 if yy < self.pivot else 19
+        _set(f, s, e, u"Y", yy + 100 * century, S_C20 if century == 20 else S_C19)
 
 
 cdef tuple _reading(str fmt, str order, bint minguo, bint has_year, int year, bint has_month, int month,
@@ -499,16 +503,12 @@ cdef inline void _set(Field* f, Py_ssize_t s, Py_ssize_t e, Py_UCS4 letter, int 
     f.style = style
 
 
-cdef inline int _century_style(int century):
-    return S_C20 if century == 20 else S_C19
-
-
 cdef void _read_numeric(_Reader r, str t, bint pre, Py_ssize_t a0, Py_ssize_t a1, Py_UCS4 sep,
                         Py_ssize_t b0, Py_ssize_t b1, Py_ssize_t c0, Py_ssize_t c1):
     """`finder._numeric`; c0 < 0 when there is no third field."""
     cdef Field f[3]
     cdef int pads[2]
-    cdef int la = a1 - a0, lb = b1 - b0, lc = c1 - c0, av = _int(t, a0, a1), bv = _int(t, b0, b1), cv, cen
+    cdef int la = a1 - a0, lb = b1 - b0, lc = c1 - c0, av = _int(t, a0, a1), bv = _int(t, b0, b1), cv
     if c0 < 0 and lb == 4:
         if la <= 2 and not pre:  # 8/2019
             _set(&f[0], a0, a1, u"M", av, _pad1(t, a0, a1, S_N2))
@@ -560,15 +560,13 @@ cdef void _read_numeric(_Reader r, str t, bint pre, Py_ssize_t a0, Py_ssize_t a1
     elif la == 2:
         _set(&f[0], a0, a1, u"R", av, S_N2 if t[a0] == u"0" else S_N)
         r.add(f, 3, -1)
-        cen = r.century(av)
-        _set(&f[0], a0, a1, u"Y", av + 100 * cen, _century_style(cen))
+        r.two_digit_year(&f[0], a0, a1, av)
         r.add(f, 3, -1)
     if lc == 2 and la <= 2 and not pre:
         _pad2(t, a0, a1, b0, b1, pads)
-        cen = r.century(cv)
         _set(&f[0], a0, a1, u"M", av, pads[0])
         _set(&f[1], b0, b1, u"D", bv, pads[1])
-        _set(&f[2], c0, c1, u"Y", cv + 100 * cen, _century_style(cen))
+        r.two_digit_year(&f[2], c0, c1, cv)
         r.add(f, 3, -1)
         f[0].letter = u"D"
         f[1].letter = u"M"
@@ -779,12 +777,10 @@ cdef class _Scanner:
             return groups
         cdef _Reader r = self.reader(m.start(), m.end())
         cdef Field f[1]
-        cdef int yy
         if shape == ZH_YEAR or shape == ZH_PREFIXED or shape == ZH_MONTH:
             _read_zh(r, m, shape != ZH_MONTH)
         elif shape == APOSTROPHE_YEAR:  # `finder._apostrophe_year`
-            yy = _int(self.text, m.start(), m.end())
-            _set(&f[0], m.start(), m.end(), u"Y", yy + 100 * r.century(yy), _century_style(r.century(yy)))
+            r.two_digit_year(&f[0], m.start(), m.end(), _int(self.text, m.start(), m.end()))
             r.add(f, 1, -1)
         else:
             _read_english(r, m)
@@ -867,7 +863,7 @@ cdef bint _numeral(str text, int* value, int* style):
 cdef void _read_zh(_Reader r, m, bint has_year_group):
     """`finder._zh` (with `_zh_fields` and `_zh_year_field`)."""
     cdef Field f[3]
-    cdef int k = 0, value, style, pads[2], count, i, yvalue, ystyle, ydigits, cen
+    cdef int k = 0, value, style, pads[2], count, i, yvalue, ystyle, ydigits
     cdef bint m_arabic = False, d_arabic = False, pre
     cdef Py_ssize_t ms = 0, me = 0, ds = 0, de = 0, ys, ye
     cdef str mtext = m.group("m"), dtext = m.group("d"), ytext, ystyle_name
@@ -918,15 +914,14 @@ cdef void _read_zh(_Reader r, m, bint has_year_group):
     _set(&f[0], ys, ye, u"R", yvalue, ystyle)
     r.add(f, k + 1, -1)
     if ydigits == 2 and not pre and ystyle == S_N:
-        cen = r.century(yvalue)
-        _set(&f[0], ys, ye, u"Y", yvalue + 100 * cen, _century_style(cen))
+        r.two_digit_year(&f[0], ys, ye, yvalue)
         r.add(f, k + 1, -1)
 
 
 cdef void _read_english(_Reader r, m):
     """`finder._english`."""
     cdef Field f[3]
-    cdef int k = 1, month, cen, before
+    cdef int k = 1, month, before
     cdef str mon = m.group("mon"), style, length, dtext, ytext, sep
     cdef Py_ssize_t s0, s1
     gd = m.groupdict()
@@ -951,8 +946,7 @@ cdef void _read_english(_Reader r, m):
         if len(ytext) == 2:
             if sep == " ":
                 return  # `25 Dec 21` is too weak; `25 Dec` alone is found by en_dmy
-            cen = r.century(int(ytext))
-            _set(&f[k], s0, s1, u"Y", int(ytext) + 100 * cen, _century_style(cen))
+            r.two_digit_year(&f[k], s0, s1, int(ytext))
         else:
             _set(&f[k], s0, s1, u"Y", int(ytext), S_N4)
         before = len(r.readings)

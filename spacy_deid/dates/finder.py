@@ -252,8 +252,11 @@ class _Builder:
         parts.append(surface[pos:surface_end])
         self.readings.append((surface_end, _reading("".join(parts), order, minguo, year, month, day)))
 
-    def two_digit_century(self, yy: int) -> int:
-        return 20 if yy < self.s.two_digit_year_pivot else 19
+    def two_digit_year(self, group: str, yy: int) -> Tuple[str, str, str, int]:
+        """The field of a Christian year written with two digits (`{Y:c19}`, `{Y:c20}`): its century by
+        the settings' pivot."""
+        century = 20 if yy < self.s.two_digit_year_pivot else 19
+        return group, "Y", f"c{century}", yy + 100 * century
 
 
 def _numeric(b: _Builder) -> None:
@@ -292,12 +295,10 @@ def _numeric(b: _Builder) -> None:
     elif len(a) == 2:
         # YY/MM/DD: Minguo or two-digit Christian; the year must be written with two digits (5/4/3 is a taper).
         b.add([("a", "R", "n2" if a[0] == "0" else "n", int(a)), ("b", "M", pm, int(mid)), ("c", "D", pd, int(c))])
-        b.add([("a", "Y", f"c{b.two_digit_century(int(a))}", int(a) + 100 * b.two_digit_century(int(a))),
-               ("b", "M", pm, int(mid)), ("c", "D", pd, int(c))])
+        b.add([b.two_digit_year("a", int(a)), ("b", "M", pm, int(mid)), ("c", "D", pd, int(c))])
     if len(c) == 2 and len(a) <= 2 and not pre:
         pa, pb = _pad_styles(a, mid)
-        century = b.two_digit_century(int(c))
-        year = ("c", "Y", f"c{century}", int(c) + 100 * century)
+        year = b.two_digit_year("c", int(c))
         b.add([("a", "M", pa, int(a)), ("b", "D", pb, int(mid)), year])
         b.add([("a", "D", pa, int(a)), ("b", "M", pb, int(mid)), year])
 
@@ -374,8 +375,7 @@ def _zh_year_field(b: _Builder, minguo_only: bool) -> List[Tuple[str, str, str, 
         return []
     out = [("y", "R", style, value)]
     if digits == 2 and not minguo_only and style == "n":
-        century = b.two_digit_century(value)
-        out.append(("y", "Y", f"c{century}", value + 100 * century))
+        out.append(b.two_digit_year("y", value))
     return out
 
 
@@ -438,8 +438,7 @@ def _english(b: _Builder) -> None:
         if len(y) == 2:
             if gd.get("s") == " ":
                 return  # `25 Dec 21` is too weak; `25 Dec` alone is found by en_dmy
-            century = b.two_digit_century(int(y))
-            yf = ("y", "Y", f"c{century}", int(y) + 100 * century)
+            yf = b.two_digit_year("y", int(y))
         else:
             yf = ("y", "Y", "n4", int(y))
         before = len(b.readings)
@@ -459,9 +458,7 @@ def _bare_year(b: _Builder) -> None:
 
 
 def _apostrophe_year(b: _Builder) -> None:
-    yy = int(b.m.group("y"))
-    century = b.two_digit_century(yy)
-    b.add([("y", "Y", f"c{century}", yy + 100 * century)])
+    b.add([b.two_digit_year("y", int(b.m.group("y")))])
 
 
 _HANDLERS = {
@@ -610,15 +607,16 @@ def _shapes_at_anchor(text: str, m: "re.Match[str]"):
             yield "en_ymd", a
     if nxt == " " and text.startswith("年", b + 1):
         yield "zh_year", a
+    quoted = a > 0 and text[a - 1] in "'’"  # `'87`, `Nov '18`: a year after an apostrophe
     if run in (7, 8):
         yield "compact", a
     elif run == 4:
         yield "bare_year", a
-    elif run == 2 and a and text[a - 1] in "'’":
+    elif run == 2 and quoted:
         yield "apostrophe_year", a
     # An English month name before the number: `Dec 25`, `Aug. 2019`, `August, 2019`, `Dec-2018`.
     # Both shapes need a space or `-` right before the number: anything else cannot match there.
-    e = a - 1 if a and text[a - 1] in "'’" else a  # `Nov '18`: a year after an apostrophe
+    e = a - 1 if quoted else a
     if not e or text[e - 1] not in " -":
         return
     j = e
