@@ -48,7 +48,7 @@ import json
 import re
 import sys
 from pathlib import Path
-from typing import Dict, Iterable, List, Set
+from typing import Dict, Iterable, Iterator, List, Set
 
 
 PERSON_FILE = 18  # WordNet's lexicographer file `noun.person`
@@ -91,21 +91,21 @@ DESCRIPTION = (
     "(`cued_spans.json`) reads them. " + LICENCE)
 
 
-def lemmas(lines: Iterable[str], lexicographer_file: int = -1) -> Set[str]:
-    """The one-word lower-case lemmas of the synsets in WordNet `data.*` lines (of one lexicographer file
-    only, where `lexicographer_file` is not -1)."""
-    words: Set[str] = set()
+def synset_lemmas(lines: Iterable[str], lexicographer_file: int = -1) -> Iterator[str]:
+    """The lemmas of the synsets in WordNet `data.*` lines as written (of one lexicographer file only,
+    where `lexicographer_file` is not -1)."""
     for line in lines:
         if line.startswith(" "):
             continue  # the licence header
         fields = line.split(" | ", 1)[0].split()
-        if lexicographer_file != -1 and int(fields[1]) != lexicographer_file:
-            continue
-        for lemma in fields[4:4 + 2 * int(fields[3], 16):2]:
-            lemma = _MARKER.sub("", lemma)
-            if _WORD.fullmatch(lemma):
-                words.add(lemma)
-    return words
+        if lexicographer_file == -1 or int(fields[1]) == lexicographer_file:
+            yield from fields[4:4 + 2 * int(fields[3], 16):2]
+
+
+def lemmas(lines: Iterable[str], lexicographer_file: int = -1) -> Set[str]:
+    """The one-word lower-case lemmas of `synset_lemmas`, an adjective's marker dropped."""
+    return {word for word in (_MARKER.sub("", lemma) for lemma in synset_lemmas(lines, lexicographer_file))
+            if _WORD.fullmatch(word)}
 
 
 def person_words(data_noun: Iterable[str]) -> Set[str]:
@@ -113,14 +113,8 @@ def person_words(data_noun: Iterable[str]) -> Set[str]:
 
 
 def capitalised_lemmas(lines: Iterable[str], lexicographer_file: int = -1) -> Set[str]:
-    """The one-word capitalised lemmas of WordNet `data.*` lines (`Christian`, `May`), in lower case."""
-    words: Set[str] = set()
-    for line in lines:
-        fields = line.split(" | ", 1)[0].split()
-        if line.startswith(" ") or (lexicographer_file != -1 and int(fields[1]) != lexicographer_file):
-            continue
-        words.update(lemma.lower() for lemma in fields[4:4 + 2 * int(fields[3], 16):2] if _CAPITALISED.fullmatch(lemma))
-    return words
+    """The one-word capitalised lemmas of `synset_lemmas` (`Christian`, `May`), in lower case."""
+    return {lemma.lower() for lemma in synset_lemmas(lines, lexicographer_file) if _CAPITALISED.fullmatch(lemma)}
 
 
 def given_names(name_files: Iterable[Iterable[str]], top: int, text: Dict[str, List[str]],
