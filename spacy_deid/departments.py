@@ -17,21 +17,14 @@ date spans):
   institution: `[GDH Department of]` Psychiatry -> `[GDH]` HOSPITAL (the NER read the phrase, not the name);
   one that is an institution's abbreviation and a department's English name is split in two
   (`[SGH Intensive Care Unit]` -> `[SGH]` HOSPITAL, `[Intensive Care Unit]` DEPARTMENT);
-- a place or name span of Han characters that ends inside a department's name ends before it
-  (`先送[門諾加]護病房` -> `[門諾]`: the NER cut through 加護病房);
 - a Han span of any of these labels, DEPARTMENT too, that is a hospital and then a Chinese department
   name is split in two (`先送[協和加護病房]` -> `[協和]` HOSPITAL + `[加護病房]`): a hospital the NER
   called so, one whose type word says so, or a short name of two to four characters that passes the
   rules' test of one (`[成人加護病房]` stays);
 - a DEPARTMENT span drops a leading field label or `of` (`科別 `, `Department of `) and a trailing
-  visit word (`clinic`, `OPD`; `收住院`, `門診` after its 科 or 部), and takes the start of a longer
-  department name of the rules that ends where it ends (`心身[醫學科]` → `[心身醫學科]`);
-- a span of another place or name label that is a department name becomes DEPARTMENT;
+  visit word (`clinic`, `OPD`; `收住院`, `門診` after its 科 or 部);
 - a place or name span that ends with a department name is split there: the part before keeps its
   label, the department gets its own span (`[SGH] [Thoracic Surgery]`, `[Chou], [Nephrology]`);
-- a span the NER calls a school, a business or a market right before `OPD`, `clinic` or `門診` is the
-  department whose clinic it is (`Return to [RAD] OPD`, the NER's SCHOOL): none of those holds an
-  outpatient clinic. A hospital keeps its label (`NTUH OPD` is that hospital's clinic).
 
 The words are the specialties of medicine, written from general knowledge; abbreviations (SURG, RAD)
 are not decided here: an all-capitals word of three letters is as often a hospital as a department.
@@ -60,9 +53,6 @@ _LEADING_FIELD_ZH = re.compile(r"(?:科別|科室|科部)[ \t:：]*")
 _TOKEN = re.compile(r"\S+")
 
 Repaired = Union[Span, Tuple[Span, ...]]
-# Labels of organisations that hold no outpatient clinic: before one, the span is a department.
-CLINICLESS_LABELS = frozenset({"SCHOOL", "GENERAL_BUSINESS", "MARKET"})
-_CLINIC_AFTER = re.compile(r"[ ]?(?:(?i:opd|clinic)(?![A-Za-z])|門診)")
 
 
 @lru_cache(maxsize=1)
@@ -117,15 +107,6 @@ def department_start(text: str) -> Optional[Tuple[int, int]]:
     return start, name
 
 
-def zh_department(text: str) -> bool:
-    """A Chinese span that is a department name: Han characters ending in 科 (`麻醉科`, `心身醫學科`);
-    of two characters only the specialties named by one (`外科`, `眼科`): `竹科` is a science park,
-    `專科` a college, `文科` a field of study."""
-    if len(text) == 2:
-        return text[1] == "科" and text[0] in word_set("one_character_specialties_zh")
-    return 2 < len(text) <= 8 and text.endswith("科") and all(HAN_CHAR.match(c) for c in text)
-
-
 def trimmed_department(text: str, start: int, end: int) -> Tuple[int, int]:
     """(start, end) of a DEPARTMENT span without its field label, `of` and trailing visit word."""
     part = text[start:end]
@@ -148,23 +129,6 @@ def _edges(text: str, start: int, end: int) -> Tuple[int, int]:
     while start < end and not text[start].isalnum():
         start += 1
     return start, end
-
-
-_LONGER_NAME_REACH = 4
-
-
-def _longer_name_start(doc: Doc, text: str, start: int, end: int) -> int:
-    """The start of a longer Chinese department name of the rules that ends where the span ends and
-    starts at most four characters before it, outside every other entity (`心身[醫學科]`), else `start`."""
-    if not text.endswith("科", 0, end) and not text.endswith("部", 0, end) and not text.endswith("房", 0, end):
-        return start
-    for begin in range(max(0, start - _LONGER_NAME_REACH), start):
-        name = chinese_department().match(text, begin)
-        if name is not None and name.end() == end:
-            if any(e.start_char < start and begin < e.end_char for e in doc.ents):
-                return start
-            return begin
-    return start
 
 
 def _a_person_word_first(doc: Doc, text: str, start: int, end: int) -> Optional[Span]:
@@ -225,8 +189,9 @@ def _hospital_and_unit_zh(doc: Doc, text: str, start: int, end: int, label: str)
 
 
 def cut_into_department(text: str, start: int, end: int) -> Optional[int]:
-    """Where a Han span that ends inside a department's name should end (`[門諾加]護病房` -> `[門諾]`,
-    the NER's cut through 加護病房), keeping two characters or more, else None."""
+    """Where a Han span that ends inside a department's name should end (`[光田職能]治療科` -> `[光田]`),
+    keeping two characters or more, else None: the rules' care frame reads a hospital's short name
+    lazily up to a word of care, which may stand inside a department's name (`rules.validators`)."""
     if not HAN_CHAR.match(text[end - 1:end] or " "):
         return None
     for inside in range(1, min(3, end - start - 2) + 1):
@@ -253,21 +218,13 @@ def by_department(doc: Doc, text: str, ent: Span, following: Optional[Span] = No
         if split is not None:
             return split
         start, end = trimmed_department(text, s, e)
-        start = _longer_name_start(doc, text, start, end)
         return None if (start, end) == (s, e) else doc.char_span(start, end, label="DEPARTMENT")
     if ent.label_ not in LOCATION_LABELS and ent.label_ not in NAME_LABELS:
         return None
-    cut = cut_into_department(text, s, e)
-    if cut is not None:
-        return doc.char_span(s, cut, label=ent.label_)
     split = _hospital_and_unit_zh(doc, text, s, e, ent.label_)
     if split is not None:
         return split
-    if ent.label_ in CLINICLESS_LABELS and _CLINIC_AFTER.match(text, e):
-        return Span(doc, ent.start, ent.end, label="DEPARTMENT")
     part = text[s:e]
-    if zh_department(part):
-        return Span(doc, ent.start, ent.end, label="DEPARTMENT")
     visit = _TRAILING_VISIT_EN.search(part)
     if visit is not None and department_start(part[:visit.start()]) == (0, 0):
         # `[GERIATRICS CLINIC]` HOSPITAL: a department's clinic, named by the department

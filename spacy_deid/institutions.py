@@ -251,18 +251,6 @@ def _type_word_finished(text: str, ent: Span) -> Optional[Tuple[int, str]]:
 _GENERAL_HOSPITAL_SHORT = re.compile(r"[" + HAN_RANGES + r"]{1,2}綜合")
 
 
-def _branch_end(text: str, end: int) -> int:
-    """The end of a hospital's campus named right after it (`台北市立聯合醫院[松德院區]`, `台大醫院[新竹分院]`),
-    else `end`: the campus is part of the hospital's name."""
-    for length in _NAME_BEFORE_TYPE_WORD_OF_INSTITUTION:
-        name = text[end:end + length]
-        if len(name) == length and name_like(name):
-            for word in words("branch_words_zh"):
-                if text.startswith(word, end + length):
-                    return end + length + len(word)
-    return end
-
-
 # A capitalised English word of an institution's name (`MetroHarbor`, `Kai-Syuan`, `Tungs'`), or one
 # joined to the name by `and`, `of` or `&` (`Taipei Fruit and Vegetable Market`).
 _EN_NAME_WORD = re.compile(r"(?:[ ](?:and|of|AND|OF|&))?[ ][A-Z][A-Za-z'’-]*")
@@ -296,8 +284,6 @@ def _extended(doc: Doc, text: str, ent: Span, following: Optional[Span]) -> Opti
     longer = type_word_after(text, end)  # `[高雄醫學]大學附設醫院`: the institution's last type word decides
     if longer is not None:
         end, label = longer
-    if label == "HOSPITAL":
-        end = _branch_end(text, end)
     if following is not None and following.start_char < end:
         return None
     return doc.char_span(ent.start_char, end, label=label)

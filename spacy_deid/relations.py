@@ -13,10 +13,10 @@ NER's spans and adds what needs the span's own text:
   words outside the name, and a NER that cut a word in two saw neither the word nor the name; so does
   one that starts with an English title or a role word used as one (`[Dr. Smith]`, `[Nurse Linda]`);
 - a place span that starts with a relation word holds a person's name (`由[阿公 高振宏]翻譯`);
-- a relation word in apposition after a name (`[Yang Ying], a pastor,`) or before one (`The village chief,
-  Mr. Tsai`) says who that person is to the patient, and so does one that nothing states as an
-  occupation (`helped by a neighbor and a volunteer`; but `works as a volunteer`, `職業：志工`): the NER's
-  PROFESSION there is dropped (annotation.md's PROFESSION is an occupation stated as one).
+- a relation word that nothing states as an occupation says who a person is to the patient
+  (`helped by a neighbor and a volunteer`, `[Yang Ying], a pastor,`; but `works as a volunteer`,
+  `職業：志工`): the NER's PROFESSION there is dropped (annotation.md's PROFESSION is an occupation
+  stated as one).
 `repairs` applies these to NER spans only, never rule spans. The words are the pipeline's word lists
 (`resources/word_lists/relations.json`, `titles.json`).
 """
@@ -35,8 +35,6 @@ from .wordlists import WordLists, compiled, sorted_longest_first, word_set
 
 # An English title between a relation word and the name.
 _TITLE = r"(?:(?i:mr|mrs|ms|miss|mx|dr|doctor)\.?[ ])?"
-# What may stand before an English relation word in apposition: one determiner, one modifier.
-_DETERMINER = r"(?i:his|her|their|a|an|the|the patient's|patient's)(?:[ ][a-z]+)??"
 # What may stand between a relation word and the name after it: a colon, a comma or an opening bracket,
 # spaces, a title (`wife: Mary`, `Mom (Tzupao)`, `案妻，王小美`).
 BETWEEN_WORD_AND_NAME = r"[ ]?[:：,，(（]?[ ]?" + _TITLE
@@ -103,9 +101,8 @@ def name_start(text: str, start: int, end: int) -> int:
                 if new < end and text[new].isalnum():
                     return new
     return start
-_APPOSITION_BEFORE = re.compile(r"(?:,[ ](?:" + _DETERMINER + r"[ ])?|[ ]?[(（][ ]?)$")
-# The word before the name it stands for: `The village chief, Mr. [Tsai]`, `a police officer named [Lin]`.
-_APPOSITION_AFTER = re.compile(r"(?:,[ ]|[ ](?:named|called)[ ])" + _TITLE)
+
+
 # What states an occupation before the word (`works as a volunteer`, `She is a pastor`, `Occupation:`,
 # `擔任志工`); a relation word without one names a person in the patient's life (`helped by a neighbor
 # and a volunteer`, `a pastor at church`), not anyone's trade.
@@ -118,20 +115,14 @@ _FRAME_WINDOW = 40
 
 def relation_in_apposition(doc: Doc, text: str, ent: Span,
                            following: Optional[Span] = None) -> Optional[Tuple[Span, ...]]:
-    """No span (the entity dropped) when `ent` is a PROFESSION that is a relation word in apposition
-    with a name, or one no occupation frame introduces (module docstring), else None."""
+    """No span (the entity dropped) when `ent` is a PROFESSION that is a relation word no occupation
+    frame introduces (module docstring), else None."""
     if ent.label_ != "PROFESSION":
         return None
     word = text[ent.start_char:ent.end_char].rstrip(",.;:").casefold()
     if word not in _patterns().other_words:
         return None
     if not _OCCUPATION_FRAME.search(text, max(0, ent.start_char - _FRAME_WINDOW), ent.start_char):
-        return ()
-    before = _APPOSITION_BEFORE.search(text, max(0, ent.start_char - 20), ent.start_char)
-    if before is not None and any(e.end_char == before.start() and e.label_ in NAME_LABELS for e in doc.ents):
-        return ()
-    after = _APPOSITION_AFTER.match(text, ent.end_char)
-    if after is not None and any(e.start_char == after.end() and e.label_ in NAME_LABELS for e in doc.ents):
         return ()
     return None
 

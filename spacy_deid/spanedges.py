@@ -7,38 +7,25 @@ it (`曾於門諾戒酒`, `回洛杉磯找`). annotation.md keeps such words out
 that swallows them changes what the note says. So, for place spans the NER found (never rule or date
 spans; never streets, whose names start with such characters, or departments):
 
-- a leading preposition is dropped when at least two Han characters remain, and so is a leading
-  verb, copula or conjunction no name starts with (`讀的[是]景美女中`, `讀[完]南華大學`, `台北[與]高雄`);
-  a person's name drops such a word too (`[是]景美` is then completed as a school by `institutions`);
-- a span that starts inside a school level written before it drops that character (`高[中台中一中]`,
-  `大[學東吳]`);
-- a span ends before a counted or pointed-at place (`新店[一處公園]`, `台北[某醫院]`): a generic one;
-- a word after an institution's type word that goes on into the sentence ends the span there
-  (`景美女中[念]書`, `南華大學[便]去工作`, `高雄醫學大學[與學長]`, `大安國小[畢]` for 畢業);
+- a leading preposition is dropped when at least two Han characters remain;
 - a trailing activity word (word list `activity_words_zh`: 戒酒, 長大, 遊學, 肄業, 研究所, 職員 ...), or the first part of one
-  the text goes on with (`[交大研]究所`), or a school year (`[港大一年級]`) is dropped when at least two
+  the text goes on with (`[交大研]究所`), is dropped when at least two
   characters remain, and so is a trailing English function word, word for a place's people or its
   staff or an office there (`Park on`, `NTU student`, `AUO HR`, `Idaho office`), a lower-case word after a
-  comma (`FamilyMart, night`),
-  the noun after a nationality (`Chinese national`), or a common past-tense verb in lower case after
-  a capitalised name (`[Joy English] visited`);
-- a span that starts inside a word for studying drops its 學 (`入[學港大]` -> `[港大]`);
+  comma (`FamilyMart, night`), or the noun after a nationality (`Chinese national`);
 - a district's name of one character and 區 takes the character before it (`台南市歸[仁區]` -> `[歸仁區]`):
   only the directions name a district with one (`[東區]`).
 
 `自` and `從` are not in the list: 自由路, 自強 and 從善 start names.
 
-Any span the NER found ends before a run of two spaces or a tab (`高雄醫學大學畢[  國籍]`: a table's
-column gap; no name holds one); a name or place span ends where a Latin letter meets a Han character
+A name or place span ends where a Latin letter meets a Han character
 (`[Central Park橋]上`, `[Ya-Mei同意]`: an English name does not run on into Chinese), unless the Han part
-is an institution's type word (`SOGO百貨`); a span other than a department ends before a space after
-which a department's name starts and runs on past the span (`[慈濟 神]經內科`: the hospital, then its
-department); drops a leading token of punctuation that ends a field or clause (`學校[：]大同高中`)
-and a trailing token of sentence punctuation (`return to [Taiwan.]`: the
+is an institution's type word (`SOGO百貨`); any span drops a leading token of punctuation that ends a
+field or clause (`學校[：]大同高中`) and a trailing token of sentence punctuation (`return to [Taiwan.]`: the
 tokenizer splits a sentence's period off, and annotation.md ends no span with one), but not the period
 of an abbreviation or an initial (`Minquan W. Rd.`, `Acme Co.`).
 
-A name span drops a leading verb no name starts with (`[是]景美`), one Han character a space sets apart
+A name span drops one Han character a space sets apart
 from a Chinese name (`[林美玲 父]`, `[父 劉澤]`: a Chinese name holds no space) and, after an English name, the
 past-tense verb and function words of the sentence (`[LIU CHEN-CHANG] CONTACTED`).
 
@@ -55,20 +42,15 @@ from spacy.tokens import Doc, Span
 
 from .common_words import common_words
 from .common_words_zh import common_words_zh, starts_with_surname, surnames_zh
-from .departments import chinese_department
 from .predicates import type_word_ending, type_words
 from .labels import LOCATION_LABELS, NAME_LABELS
 from .titles_zh import titles_after_name_zh
 from .wordlists import WordLists, compiled, word_set, words
 from .han import HAN_CHAR, HAN_RANGES
 
-# A counted or pointed-at place is a generic one: `[新店]一處公園`, `[台北]某醫院`, `[土城]一家工廠`.
-_COUNTED_PLACE = re.compile(r"一處|一家|一間|一所|一個|某|這家|那家|這間|那間")
 # A district of Taiwan is named by two characters and 區 (`歸仁區`, `前金區`); only the five directions
 # name one with a single character (`台中市[東區]`).
 _DISTRICT_CUT_SHORT = re.compile(f"[{HAN_RANGES}]區")
-# A school year after a school: `[港大]一年級`.
-_SCHOOL_YEAR = re.compile(r"[一二三四五六七八九1-9]年級$")
 # English words that end no place name: `[Rongxing Garden Park] on 2月26日`.
 # nor do words for the people of a place: `[NTU student]`, `[Joy English] graduate`, or for a company's
 # office in a place: `Wowprime ([Tennessee] office)`.
@@ -78,28 +60,16 @@ _TRAILING_FUNCTION_WORD = re.compile(
     r"|,[ ][a-z]+$"
     # the noun after a nationality's adjective (`[Chinese national]`, `[American citizen]`)
     r"|[ ](?:nationals?|citizens?)$")
-# A lower-case word after a capitalised one at the end of a span: the sentence's verb when it is a
-# common past-tense form (`Teacher Ms. Lu from [Joy English visited]`, `[NDHU visited] on`).
-_TRAILING_LOWER_WORD = re.compile(r"(?<=[A-Za-z.])[ ]([a-z]+)$")
 EDGE_LABELS = LOCATION_LABELS - {"STREET", "DEPARTMENT"}
 
 
 def trimmed_bounds(text: str, start: int, end: int) -> Optional[tuple]:
     """(start, end) without the edge words of text[start:end], or None when nothing is trimmed."""
     new_start, new_end = start, end
-    if text[start] in word_set("leading_prepositions_zh") or _leading_verb(text, start):
+    if text[start] in word_set("leading_prepositions_zh"):
         new_start = _after_leading_word(text, start, end)
     elif _district_cut_short(text, start, end):
         new_start = start - 1
-    else:
-        new_start = _after_type_word_before(text, start, end)
-    new_end = _end_of_institution(text, new_start, new_end)
-    counted = _COUNTED_PLACE.search(text, new_start + 2, new_end)
-    if counted is not None:
-        new_end = counted.start()
-    year = _SCHOOL_YEAR.search(text, new_start, new_end)
-    if year is not None and year.start() - new_start >= 2:
-        new_end = year.start()
     for word in words("activity_words_zh"):
         cut = _activity_at_end(text, new_start, new_end, word)
         if cut:
@@ -107,10 +77,6 @@ def trimmed_bounds(text: str, start: int, end: int) -> Optional[tuple]:
             break
     else:
         m = _TRAILING_FUNCTION_WORD.search(text, max(new_start, new_end - 10), new_end)
-        if m is None:
-            m = _TRAILING_LOWER_WORD.search(text, max(new_start, new_end - 30), new_end)
-            if m is not None and (not _common_past_tense(m.group(1)) or text[new_start:new_start + 1].islower()):
-                m = None
         if m is not None and m.start() - new_start >= 2:
             new_end = m.start()
     return None if (new_start, new_end) == (start, end) else (new_start, new_end)
@@ -122,17 +88,6 @@ def _district_cut_short(text: str, start: int, end: int) -> bool:
     return (start >= 1 and _DISTRICT_CUT_SHORT.fullmatch(text, start, end) is not None
             and text[start] not in word_set("one_character_districts_zh") and HAN_CHAR.match(text, start - 1) is not None
             and text[start - 1] not in word_set("leading_prepositions_zh"))
-
-
-def _end_of_institution(text: str, start: int, end: int) -> int:
-    """Where an institution inside text[start:end] ends when a word that goes on into the sentence
-    follows its type word (`[高雄醫學大學與學長]`, `[南華大學便]`), else `end`."""
-    after_type_word = word_set("after_type_word_zh")
-    for i in range(start + 3, end):
-        # the type word's window only: a long span costs no more per character
-        if text[i] in after_type_word and type_word_ending(text[max(start, i - type_words().reach):i]) is not None:
-            return i
-    return end
 
 
 def _activity_at_end(text: str, start: int, end: int, word: str) -> int:
@@ -152,33 +107,6 @@ def _activity_at_end(text: str, start: int, end: int, word: str) -> int:
                 and type_word_ending(text[start:end - cut]) is None and word not in word_set("offices_after_a_school_zh")):
             return 0
     return cut if end - cut - start >= 2 else 0
-
-
-def _after_type_word_before(text: str, start: int, end: int) -> int:
-    """Where the name starts when the span begins inside a type word written before it (`國[中成大]`,
-    `高[中台中一中]`: the school level, then the school), or with or inside a common word before an
-    institution's name (`[經營永興五金行]`, `經[營阿美早餐店]`) or inside a word for studying (`入[學港大]`),
-    else `start`; at least two characters
-    remain, and of an institution, more than its type word."""
-    for word in type_words().school_levels_zh:
-        for k in range(1, min(len(word), start + 1)):
-            if text.startswith(word, start - k) and end - (start - k + len(word)) >= 2:
-                return start - k + len(word)
-    if start >= 1 and text[start - 1:start + 1] in word_set("study_words_before_zh") and end - start - 1 >= 2:
-        return start + 1  # `入[學港大]`: the span starts inside 入學
-    common = common_words_zh()
-    for word_start in (start - 1, start):
-        name_start = word_start + 2
-        if (word_start >= 0 and text[word_start:name_start] in common and name_start < end
-                and type_word_ending(text[name_start:end]) is not None):
-            return name_start
-    return start
-
-
-def _leading_verb(text: str, start: int) -> bool:
-    """Is the character at `start` one of `leading_verbs_zh` (word lists) that begins no common word with the next one
-    (`讀書會`, `完美` keep theirs)?"""
-    return text[start] in word_set("leading_verbs_zh") and text[start:start + 2] not in common_words_zh()
 
 
 def _after_leading_word(text: str, start: int, end: int) -> int:
@@ -223,7 +151,7 @@ def _no_name_apart(name: str, part: str) -> bool:
 
 
 def _name_bounds(text: str, start: int, end: int) -> Optional[tuple]:
-    """(start, end) of a name span without a leading verb no name starts with (`[是]景美`), without one Han
+    """(start, end) of a name span without one Han
     character a space sets apart from a Chinese name (`[林美玲 父]`), and without the past-tense verb or
     function words after an English name (`SOCIAL WORKER [LIU CHEN-CHANG] CONTACTED`), else None."""
     for pattern in (_HAN_NAME_THEN_ONE, _ONE_THEN_HAN_NAME):
@@ -232,9 +160,8 @@ def _name_bounds(text: str, start: int, end: int) -> Optional[tuple]:
             # a title right after the one character makes it a surname (`[台大 王]醫師`)
             if pattern is _ONE_THEN_HAN_NAME or not text.startswith(titles_after_name_zh(), end):
                 return apart.span(1)
-    new_start = _after_leading_word(text, start, end) if _leading_verb(text, start) else start
-    new_end = _before_verb_phrase(text, new_start, end)
-    return None if (new_start, new_end) == (start, end) else (new_start, new_end)
+    new_end = _before_verb_phrase(text, start, end)
+    return None if new_end == end else (start, new_end)
 
 
 # The word for the worker that ends a Chinese occupation named by its trade or workplace (`計程車司機`,
@@ -263,7 +190,6 @@ def profession_bounds(text: str, start: int, end: int) -> Optional[tuple]:
 # abbreviation that the tokenizer split off (`Minquan W. Rd.`, `Acme Co.`, an initial: `John F.`).
 _TRAILING_PUNCTUATION = frozenset(".,;:。，；：!?！？、」』”’\"")
 _LEADING_PUNCTUATION = frozenset(",;:。，；：、")
-_COLUMN_GAP = re.compile(r"[ ]{2,}|\t")
 # A Latin letter right before a Han character: an English name does not run on into Chinese
 # (`[Central Park橋]上`, `[Ya-Mei同意]`), save into the type word of a company named so (`SOGO百貨`).
 _SCRIPT_SEAM = re.compile(r"(?<=[A-Za-z.])(?=[" + HAN_RANGES + r"])")
@@ -273,16 +199,6 @@ def trimmed(doc: Doc, text: str, ent: Span, following: Optional[Span] = None) ->
     """`ent` without a leading or trailing punctuation token (any label), and without its edge words when
     it is a place, profession or person span that has some and the rest aligns with the tokens, else None."""
     first, last = ent.start, ent.end
-    gap = _COLUMN_GAP.search(text, ent.start_char, ent.end_char)
-    if gap is not None:
-        while last - first > 1 and doc[last - 1].idx >= gap.start():
-            last -= 1
-    if ent.label_ != "DEPARTMENT":
-        space = text.rfind(" ", ent.start_char, ent.end_char)
-        unit = chinese_department().match(text, space + 1) if space > ent.start_char else None
-        if unit is not None and unit.end() > ent.end_char:
-            while last - first > 1 and doc[last - 1].idx > space:
-                last -= 1
     if ent.label_ in NAME_LABELS or ent.label_ in LOCATION_LABELS:
         seam = _SCRIPT_SEAM.search(text, ent.start_char, ent.end_char)
         if seam is not None and text[seam.end():ent.end_char] not in type_words().set_zh:

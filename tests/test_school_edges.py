@@ -1,5 +1,5 @@
 """Edges of institution spans the NER draws on Chinese text (`spanedges`, `institutions`): a verb
-glued before, a type word cut short or run past, one name cut in two, a table's column gap."""
+glued before, a type word cut short or run past, one name cut in two."""
 import pytest
 
 from spacy_deid.institutions import completed, joined
@@ -10,19 +10,12 @@ from ner_spans import doc_with_ents, ents_of, repair_ner_spans, repaired
 
 
 @pytest.mark.parametrize("text,found,expected", [
-    ("女兒讀的是南華大學。", ("是南華大學", "SCHOOL"), ("南華大學", "SCHOOL")),
-    ("病人讀完南華大學便去工作。", ("完南華大學便", "LOCATION"), ("南華大學", "LOCATION")),
     ("學校：大同高中", ("：大同高中", "SCHOOL"), ("大同高中", "SCHOOL")),
-    ("他在景美女中念書時開始使用K他命。", ("景美女中念", "SCHOOL"), ("景美女中", "SCHOOL")),
-    ("一起到高雄醫學大學與學長討論", ("高雄醫學大學與學長", "HOSPITAL"), ("高雄醫學大學", "HOSPITAL")),
     ("學歷：成大肄業", ("成大肄業", "SCHOOL"), ("成大", "SCHOOL")),
-    ("案弟讀港大一年級。", ("港大一年級", "SCHOOL"), ("港大", "SCHOOL")),
     ("大學念彰師大時開始拒學", ("彰師大時", "SCHOOL"), ("彰師大", "SCHOOL")),
     ("姊姊交大研究所畢業", ("交大研", "SCHOOL"), ("交大", "SCHOOL")),  # the first part of 研究所
     ("a Taipei Municipal Renai Junior High School student", ("Taipei Municipal Renai Junior High School student", "SCHOOL"),
      ("Taipei Municipal Renai Junior High School", "SCHOOL")),
-    ("學歷  高雄醫學大學畢  國籍  台灣", ("高雄醫學大學畢  國籍", "HOSPITAL"), ("高雄醫學大學", "HOSPITAL")),
-    ("是景美女中的學生", ("是景美", "PERSON"), ("景美", "PERSON")),  # a name drops the copula too
     # an English name drops the verb of its sentence
     ("SOCIAL WORKER LIU CHEN-CHANG CONTACTED.", ("LIU CHEN-CHANG CONTACTED", "PERSON"), ("LIU CHEN-CHANG", "PERSON")),
     ("Social worker Yu-Yueh Tseng contacted on 3/2", ("Yu-Yueh Tseng contacted", "PERSON"), ("Yu-Yueh Tseng", "PERSON")),
@@ -31,20 +24,9 @@ from ner_spans import doc_with_ents, ents_of, repair_ner_spans, repaired
     ("家屬: 林美玲 母, 0912-345-678", ("林美玲 母", "FAMILY"), ("林美玲", "FAMILY")),
     ("家系圖: 父 劉澤 (歿)", ("父 劉澤", "FAMILY"), ("劉澤", "FAMILY")),
     ("主治 陳志 晚上來看", ("陳志 晚", "DOCTOR"), ("陳志", "DOCTOR")),
-    ("案父經營永興五金行。", ("經營永興五金行", "GENERAL_BUSINESS"), ("永興五金行", "GENERAL_BUSINESS")),
-    ("在南門市場附近經營阿美早餐店。", ("營阿美早餐店", "LOCATION"), ("阿美早餐店", "LOCATION")),  # inside 經營
-    ("個案於新店一處公園慢跑時胸痛。", ("新店一處公園", "LOCATION"), ("新店", "LOCATION")),  # a generic park
-    ("住在台北某醫院附近", ("台北某醫院", "HOSPITAL"), ("台北", "HOSPITAL")),
     # a school's office after an abbreviation that ends as a type word's first part does (中, 大)
     ("已聯絡台中一中學務處, 安排返校會議", ("台中一中學", "SCHOOL"), ("台中一中", "SCHOOL")),
     ("已聯絡港大學務處", ("港大學", "SCHOOL"), ("港大", "SCHOOL")),
-    # a span that starts inside a word for studying
-    ("學業: 2197年 入學港大; 2216年1月 休學", ("學港大", "SCHOOL"), ("港大", "SCHOOL")),
-    ("民國169年 入學高醫; 休學", ("學高醫", "HOSPITAL"), ("高醫", "HOSPITAL")),
-    # a common past-tense verb in lower case after a capitalised name
-    ("Teacher Ms. Lu from Joy English visited on 111.10.24", ("Joy English visited", "LOCATION"),
-     ("Joy English", "LOCATION")),
-    ("Teacher Mr Tu from NDHU visited on 2218.05.30", ("NDHU visited", "REGION"), ("NDHU", "REGION")),
     ("Works remotely for IKEA (Idaho office), night calls", ("Idaho office", "LOCATION"), ("Idaho", "LOCATION")),
     # home in a place, and a visit to someone there
     ("P: 申請 1/28 外宿返回上海家中, 由高恆佑負責接送.", ("上海家中", "SCHOOL"), ("上海", "SCHOOL")),

@@ -526,14 +526,6 @@ def test_an_english_name_ends_where_chinese_begins(text, found, expected):
     assert repaired(text, found, trimmed) == (1, [expected])
 
 
-@pytest.mark.parametrize("text,found,expected", [
-    ("轉診單: 慈濟 神經內科 王醫師", ("慈濟 神", "DOCTOR"), ("慈濟", "DOCTOR")),
-    ("To: 門諾 一般外科   From: ward", ("門諾 一般", "HOSPITAL"), ("門諾", "HOSPITAL")),
-])
-def test_a_span_ends_before_a_department_it_cut_into(text, found, expected):
-    assert repaired(text, found, trimmed) == (1, [expected])
-
-
 @pytest.mark.parametrize("text,found", [
     ("週末常去SOGO百貨購物", ("SOGO百貨", "GENERAL_BUSINESS")),  # a company's Chinese type word
     ("2019年May入院", ("年May", "DATE")),  # dates are the date finder's
