@@ -1,8 +1,8 @@
 """Is a number the NER calls an AGE written as an age? The words around an age say so.
 
 WHY: notes are full of bare numbers (scores, counts, list markers, values in a row), and a NER that
-has learnt that `38` beside a name is an age also calls `(2)` in `處置：(1) 調整藥物 (2) 安排治療` or
-`60` in `GAF 45 at admission, 60 at discharge` one. An age is written with something that makes it
+has learnt that `38` beside a name is an age also calls `60` in `GAF 45 at admission, 60 at discharge`
+one. An age is written with something that makes it
 one (annotation.md: `[25]-year-old`, `[38]歲`, `[32] y/o`), and every way our training notes and
 Taiwan charts write it has such a cue:
 
@@ -14,8 +14,7 @@ Taiwan charts write it has such a cue:
 - a header that names the column: `Age` or 年齡 in its line or the line before (`Name Age Sex` then
   `王五 45 M`).
 
-A span of one to three ASCII digits the NER labelled AGE with none of these is dropped, and so is a
-single digit in brackets that is one of a numbered list (`(2)` when `(1)` or `(3)` is in the note).
+A span of one to three ASCII digits the NER labelled AGE with none of these is dropped.
 Numbers written in Han numerals (`三十八歲`) are left alone: they carry their own unit.
 """
 import re
@@ -35,8 +34,8 @@ _AGE_HEADER = re.compile(r"(?<![A-Za-z])(?i:age)(?![A-Za-z])|年齡|年紀")
 _BARE_AGE = re.compile(r"[0-9]{1,3}")
 
 
-# How far a header or a neighbouring list marker is looked for: a table row or a list is short, and a
-# bounded window keeps the check linear on a note of one endless line.
+# How far a header is looked for: a table row is short, and a bounded window keeps the check linear on
+# a note of one endless line.
 _WINDOW = 400
 
 
@@ -57,19 +56,8 @@ def age_cue(text: str, start: int, end: int) -> bool:
     return _AGE_HEADER.search(text, *_line_and_previous(text, start, end)) is not None
 
 
-def list_marker(text: str, start: int, end: int) -> bool:
-    """A single digit in brackets next to the marker before or after it: `(2)` beside `(1)` or `(3)`."""
-    if end - start != 1 or not text[start].isdigit() or start == 0:
-        return False
-    if text[start - 1] not in "(（" or text[end:end + 1] not in (")", "）"):
-        return False
-    number = int(text[start])
-    near = text[max(0, start - _WINDOW):end + _WINDOW]
-    return any(f"({n})" in near or f"（{n}）" in near for n in (number - 1, number + 1) if n >= 0)
-
-
 def uncued_age(text: str, start: int, end: int, label: str) -> bool:
-    """An AGE span of ASCII digits that nothing marks as an age, or a list marker."""
+    """An AGE span of ASCII digits that nothing marks as an age."""
     if label != "AGE" or not _BARE_AGE.fullmatch(text, start, end):
         return False
-    return list_marker(text, start, end) or not age_cue(text, start, end)
+    return not age_cue(text, start, end)

@@ -51,8 +51,8 @@ label: `[Eden Social Welfare] [Foundation]` PERSON) and the whole, with a type w
 right after it, ends with a type word (whose label it takes), and the first is a place, an institution
 or a generic modifier (`國立`, whatever label the NER gave it); side by side (`[新加坡][中央醫院]`) only when
 no grammatical word or verb meets at the seam (`來[台讀][國立成功大學]` is a place, a verb and a school).
-An English name that starts with a number the NER took apart (`[228] [Peace Memorial Park]`), or that has
-`of` in it (`[Garden of] [Hope Foundation]`, the first part capitalised words), is joined too.
+An English name that starts with a number the NER took apart (`[228] [Peace Memorial Park]`) is joined
+too.
 
 The type words are the categories of annotation.md (HOSPITAL, SCHOOL, MARKET, GENERAL_BUSINESS and
 LOCATION: parks, temples, foundations, prisons, airports). The longest type word wins (`附設醫院`
@@ -109,9 +109,6 @@ def joined(doc: Doc, text: str) -> int:
     return joins
 
 
-_ENDS_WITH_OF = re.compile(r"^[A-Z][A-Za-z'-]*(?:[ ][A-Z][A-Za-z'-]*)*[ ](?:of|OF)$")
-
-
 def _joined(doc: Doc, text: str, first: Span, second: Span) -> Optional[Span]:
     if (first._.source or "ner") != "ner" or (second._.source or "ner") != "ner":
         return None
@@ -126,10 +123,10 @@ def _joined(doc: Doc, text: str, first: Span, second: Span) -> Optional[Span]:
         return None
     gap = text[first.end_char:second.start_char]
     if (gap == " " and second.text[:1].isupper()
-            and (first.text.isdigit() or _ENDS_WITH_OF.search(first.text)
+            and (first.text.isdigit()
                  or (first.text[:1].isupper() and first.text.isascii() and is_type_word(second.text)))):
-        # `[228] [Peace Memorial Park]`: a name that starts with a number; `[Garden of] [Hope Foundation]`:
-        # an English name with `of` in it; `[Eden Social Welfare] [Foundation]`: its type word apart
+        # `[228] [Peace Memorial Park]`: a name that starts with a number; `[Eden Social Welfare]
+        # [Foundation]`: its type word apart
         label = type_word_ending(text[first.start_char:second.end_char])
         return doc.char_span(first.start_char, second.end_char, label=label) if label else None
     if (gap and not name_like(gap)) or not HAN_CHAR.match(text, first.end_char - 1):

@@ -32,8 +32,7 @@ past-tense verb and function words of the sentence (`[LIU CHEN-CHANG] CONTACTED`
 A PROFESSION span the NER found drops an English article before it (`an [accountant]`) and, after it,
 the verb of the sentence it is the subject of and the words that follow that verb (`[lawyer] presented to`,
 `[AUTO MECHANIC] ADMITTED WITH`): an occupation ends in no past-tense verb (a common English word
-ending in -ed, `common_words`) and no function word. A Chinese one takes the word for the worker it
-stopped before (`[計程車]司機`, `[便利商店]店員`: word list `occupation_heads_zh`), unless another entity starts there.
+ending in -ed, `common_words`) and no function word.
 """
 import re
 from typing import Optional
@@ -45,7 +44,7 @@ from .common_words_zh import common_words_zh, starts_with_surname, surnames_zh
 from .predicates import type_word_ending, type_words
 from .labels import LOCATION_LABELS, NAME_LABELS
 from .titles_zh import titles_after_name_zh
-from .wordlists import WordLists, compiled, word_set, words
+from .wordlists import word_set, words
 from .han import HAN_CHAR, HAN_RANGES
 
 # A district of Taiwan is named by two characters and 區 (`歸仁區`, `前金區`); only the five directions
@@ -164,25 +163,14 @@ def _name_bounds(text: str, start: int, end: int) -> Optional[tuple]:
     return None if new_end == end else (start, new_end)
 
 
-# The word for the worker that ends a Chinese occupation named by its trade or workplace (`計程車司機`,
-# `補習班老師`, `便利商店店員`, `保全人員`): annotation.md's PROFESSION takes it (`英語補習班老師`).
-def _occupation_head_after(lists: WordLists) -> "re.Pattern[str]":
-    return re.compile("(?:" + "|".join(lists["occupation_heads_zh"]) + f")(?![{HAN_RANGES}])")
-
-
 def profession_bounds(text: str, start: int, end: int) -> Optional[tuple]:
-    """(start, end) of a PROFESSION span without a leading article and a trailing verb phrase, and with the
-    word for the worker a Chinese one stops before (`[計程車]司機` -> `[計程車司機]`), or None when
-    nothing changes."""
+    """(start, end) of a PROFESSION span without a leading article and a trailing verb phrase, or None
+    when nothing changes."""
     new_start, new_end = start, end
     m = _LEADING_ARTICLE.match(text, start, end)
     if m is not None:
         new_start = m.end()
     new_end = _before_verb_phrase(text, new_start, new_end)
-    if HAN_CHAR.match(text[new_end - 1]) and not text[new_start:new_end].endswith(words("occupation_heads_zh")):
-        head = compiled(_occupation_head_after).match(text, new_end)
-        if head is not None:
-            new_end = head.end()
     return None if (new_start, new_end) == (start, end) else (new_start, new_end)
 
 
@@ -212,8 +200,6 @@ def trimmed(doc: Doc, text: str, ent: Span, following: Optional[Span] = None) ->
     start, end = doc[first].idx, doc[last - 1].idx + len(doc[last - 1])
     if ent.label_ == "PROFESSION":
         bounds = profession_bounds(text, start, end)
-        if bounds is not None and following is not None and following.start_char < bounds[1]:
-            bounds = (bounds[0], min(bounds[1], end))  # the worker's word is another entity's
     elif ent.label_ in EDGE_LABELS:
         bounds = trimmed_bounds(text, start, end)
         if bounds is not None and bounds[0] < start and (first == 0 or doc[first - 1].ent_type_):

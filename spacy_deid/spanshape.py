@@ -43,7 +43,7 @@ definitions of docs/annotation.md and nothing else:
   (`resources/cue_rules/`): measured values (`FS [180]`, `BP [120/80]`, `HR in the [70]'s`), a
   language someone speaks (`[Spanish] speaking`) and a public hotline's number (`call [911]`);
 - an AGE of digits is written as an age: a unit, field, sex letter, apposition or column header beside
-  it (`age_cues`); a bare number (`, [60] at discharge`) or a list marker (`(1) ... ([2])`) is not;
+  it (`age_cues`); a bare number (`, [60] at discharge`) is not;
 - names, professions and location labels are not a medication or a chart shorthand (`Cymbalta`,
   `CVP`, `PRN`; `clinical_terms`), nor two of them joined by `to`, `and`, an arrow or a slash
   (`[Lamictal to Cymbalta]`), nor one with its dose (`[Effexor 200] mg/day`): closed-class clinical
