@@ -12,11 +12,9 @@ NER's spans and adds what needs the span's own text:
   (`[生盧瑋]` after 先, `[公 宋瓊美]` after 阿, `[堂妹 范雄晉]`): annotation.md keeps titles and relation
   words outside the name, and a NER that cut a word in two saw neither the word nor the name; so does
   one that starts with an English title or a role word used as one (`[Dr. Smith]`, `[Nurse Linda]`);
-- a place span that starts with a relation word holds a person's name (`由[阿公 高振宏]翻譯`);
-- a relation word that nothing states as an occupation says who a person is to the patient
-  (`helped by a neighbor and a volunteer`, `[Yang Ying], a pastor,`; but `works as a volunteer`,
-  `職業：志工`): the NER's PROFESSION there is dropped (annotation.md's PROFESSION is an occupation
-  stated as one).
+- a place span that starts with a relation word holds a person's name (`由[阿公 高振宏]翻譯`).
+A relation word that nothing states as an occupation is no PROFESSION: the cue rule of group
+`apposition` (`relations.json`) drops it.
 `repairs` applies these to NER spans only, never rule spans. The words are the pipeline's word lists
 (`resources/word_lists/relations.json`, `titles.json`).
 """
@@ -60,7 +58,6 @@ class _Patterns:
             phrase_regex(kin_zh + others_zh + physician_zh + on_duty_zh + lists["patient_words_zh"]) + "|(?i:"
             + phrase_regex(tuple(w for w in kin_en if w not in lists["generic_kin_en"]) + others_en
                            + lists["clinician_en"] + lists["honorifics_en"], ignore_case=True) + ")")
-        self.other_words = frozenset(w.casefold() for w in others_en + others_zh)
 
 
 def _patterns() -> _Patterns:
@@ -101,30 +98,6 @@ def name_start(text: str, start: int, end: int) -> int:
                 if new < end and text[new].isalnum():
                     return new
     return start
-
-
-# What states an occupation before the word (`works as a volunteer`, `She is a pastor`, `Occupation:`,
-# `擔任志工`); a relation word without one names a person in the patient's life (`helped by a neighbor
-# and a volunteer`, `a pastor at church`), not anyone's trade.
-_OCCUPATION_FRAME = re.compile(
-    r"(?:(?<![A-Za-z])(?i:is|was|are|were|be|been|being|as|became|becomes|become|retired|former|ex|occupation|"
-    r"job|profession|trade|employment|employed)(?![A-Za-z])[^.,;:!?\n]{0,24}|(?i:occupation|job)[ ]?[:：][ ]?"
-    r"|(?:職業|工作|擔任|當過|當|從事|是|為|曾任|現任|退休)[^。，,;；\n]{0,6})$")
-_FRAME_WINDOW = 40
-
-
-def relation_in_apposition(doc: Doc, text: str, ent: Span,
-                           following: Optional[Span] = None) -> Optional[Tuple[Span, ...]]:
-    """No span (the entity dropped) when `ent` is a PROFESSION that is a relation word no occupation
-    frame introduces (module docstring), else None."""
-    if ent.label_ != "PROFESSION":
-        return None
-    word = text[ent.start_char:ent.end_char].rstrip(",.;:").casefold()
-    if word not in _patterns().other_words:
-        return None
-    if not _OCCUPATION_FRAME.search(text, max(0, ent.start_char - _FRAME_WINDOW), ent.start_char):
-        return ()
-    return None
 
 
 # A name after a relation word inside a place or institution span: two to four Han characters, or

@@ -87,7 +87,7 @@ def test_a_saved_rule_folder_without_a_configured_steps_group_is_refused_naming_
     nlp = _pipeline(("workplaces", "titles"))
     nlp.to_disk(tmp_path / "p")
     (tmp_path / "p" / "deid" / "cue_rules" / "titles.json").unlink()
-    with pytest.raises(ValueError, match=r"\['titles'\].*groups: care_or_study"):
+    with pytest.raises(ValueError, match=r"\['titles'\].*groups: .*care_or_study"):
         spacy.load(tmp_path / "p")
 
 
@@ -121,7 +121,7 @@ def _rule(**changes):
     (_rule(unless=["is_famous"]), "unknown predicate 'is_famous'"),
     (_rule(labels=["TOWN"]), "unknown label 'TOWN'"),
     (_rule(yields="TOWN"), "yields unknown label"),
-    (_rule(before=None), "needs a 'before', an 'after' or an 'end_before' cue"),
+    (_rule(before=None), "needs a 'before', an 'after', an 'end_before' or a 'start_after' cue"),
     (_rule(before={"words": ["在"], "not_followed_by": ["長"]}), "not_followed_by reads after the cue"),
     (_rule(before=None, end_before={"words": ["局"], "min_length": 5, "max_length": 2}), "min_length is over"),
     (_rule(before={"regex": "[unclosed"}), "'before'"),

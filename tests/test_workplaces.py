@@ -1,10 +1,9 @@
 """workplaces (cue rules `resources/cue_rules/workplaces.json`): a span in a frame of work (`在[中鋼]上班`,
 `works at [IKEA]`) is a GENERAL_BUSINESS;
-relations: a relation word in apposition after a name is not the patient's PROFESSION."""
+apposition (`relations.json`): a relation word in apposition after a name is not the patient's PROFESSION."""
 import pytest
 
 import spacy_deid
-from spacy_deid.relations import relation_in_apposition
 from spacy_deid.cues import default_cue_rules
 from spacy_deid.predicates import place_phrases
 from spacy_deid.refine.builtin import apply_span_repair
@@ -14,6 +13,7 @@ from linear import assert_linear
 from ner_spans import doc_with_ents, ents_of, repaired
 
 as_workplace = cue_repair(default_cue_rules(), "workplaces")
+relation_in_apposition = cue_repair(default_cue_rules(), "apposition")
 
 
 def in_work_frame(text: str, start: int, end: int) -> bool:

@@ -14,6 +14,9 @@ date the finder read where the words before it say it is a measured value, `feve
 A boundary action: `end_before`, a cue that starts inside the span (or right after it), `min_length`
 to `max_length` characters from its start, cuts the span before it (`[台中地]方法院` -> `[台中]`: a place before a public office's name);
 with `closes` the cue must run to the span's end (`[許老闆]` -> `[許]`: a title after a surname).
+Its mirror, `start_after`, a cue that runs from the span's start, cuts the span after it when
+`min_length` to `max_length` characters remain (`[科別 外科]` -> `[外科]`: a field's label). A rule may
+do both; the rules of one group that cut a span to one label compose (it keeps what every cut leaves).
 A rule that adds: `finds`, a regex of the span's own text, matched right after each place its `before`
 cue holds, makes a new span where no entity stands (`transferred to [Linwood] 2` a hospital), labelled
 as `yields` (or `yields_from`) says, unless a predicate vetoes it; it reads no span, so it needs no
@@ -72,7 +75,7 @@ _MAX_DEPTH = 4  # fragments within fragments, so a fragment naming itself fails 
 _LATIN = re.compile(r"[A-Za-z]")
 
 RULE_KEYS = ("id", "group", "labels", "not_labels", "text", "before", "after", "not_before", "not_after",
-             "line_start", "end_before", "unless", "yields", "yields_from", "keep_labels", "drops", "priority",
+             "line_start", "end_before", "start_after", "unless", "yields", "yields_from", "keep_labels", "drops", "priority",
              "sources", "finds", "description")
 # The recognizers and note steps whose spans a rule may read (`span._.source`; an unset source is the
 # NER's; a cue step placed after `cued_names` or `knowledge_add_cued` meets theirs), and the default: the
@@ -84,6 +87,7 @@ DROPPED = ""
 _BEFORE_SIDES = ("before", "not_before")  # cues that end where the span starts
 CUE_KEYS = ("words", "lists", "sequences", "regex", "ignore_case", "alone", "gap", "window", "not_followed_by")
 END_BEFORE_KEYS = CUE_KEYS + ("min_length", "max_length", "closes")
+START_AFTER_KEYS = CUE_KEYS + ("min_length", "max_length")
 LINE_KEYS = ("regex", "ignore_case", "reach")
 
 
@@ -177,13 +181,15 @@ class Cue:
                 anchored: bool = True) -> str:
         """The cue's regex, its `lists` read from `word_lists` (None: the packaged lists, a list they
         lack left out: a rule may name a list only a user's word lists hold); a `before` cue ends at the
-        window's end unless not `anchored` (a rule that `finds` scans the text for it)."""
+        window's end unless not `anchored` (a rule that `finds` scans the text for it); a `start` cue
+        (`start_after`) is read from the span's start, its gap after it, where the rest of the span starts."""
         if word_lists is None:
             known = default_word_lists().names
             listed = default_word_lists().words(*[name for name in self.lists if name in known])
         else:
             listed = word_lists.words(*self.lists)
-        alternatives = _alternatives(self.words + listed, self.alone, side)
+        outer = "after" if side == "start" else side  # the end of a `start` cue meets the rest of the span
+        alternatives = _alternatives(self.words + listed, self.alone, outer)
         for sequence in self.sequences:
             slots = []
             for i, slot in enumerate(sequence):
@@ -191,7 +197,7 @@ class Cue:
                     slots.append(f"(?:{expand(slot, fragments, word_lists)})")
                 else:
                     edge = "before" if side == "before" and i == 0 else (
-                        "after" if side == "after" and i == len(sequence) - 1 else "")
+                        "after" if outer == "after" and i == len(sequence) - 1 else "")
                     slots.append("(?:" + "|".join(_alternatives(slot, self.alone, edge)) + ")")
             alternatives.append("[ ]".join(slots))
         if self.regex:
@@ -201,6 +207,8 @@ class Cue:
             body = f"(?i:{body})"
         if self.not_followed_by:
             body += "(?!" + "|".join(re.escape(w) for w in self.not_followed_by) + ")"
+        if side == "start":
+            return body + GAPS[self.gap]
         if side != "before":
             return GAPS[self.gap] + body
         return body + GAPS[self.gap] + ("$" if anchored else "")
@@ -244,6 +252,20 @@ class EndBefore:
 
 
 @dataclass(frozen=True)
+class StartAfter:
+    """A cue read from the span's start, after which the span starts: `min_length` to `max_length`
+    characters of it remain."""
+
+    cue: Cue
+    min_length: int = 1
+    max_length: int = MAX_WINDOW
+
+    def to_dict(self) -> Dict[str, Any]:
+        out = {**self.cue.to_dict(), "min_length": self.min_length}
+        return {**out, "max_length": self.max_length} if self.max_length != MAX_WINDOW else out
+
+
+@dataclass(frozen=True)
 class LineStart:
     """The header the span's line starts with (`Prior admissions:`), the line's start within `reach`."""
 
@@ -272,6 +294,7 @@ class CueRule:
     not_after: Optional[Cue] = None
     line_start: Optional[LineStart] = None
     end_before: Optional[EndBefore] = None
+    start_after: Optional[StartAfter] = None
     unless: Tuple[str, ...] = ()
     keep_labels: FrozenSet[str] = frozenset()
     yields_from: Tuple[str, ...] = ()  # groups of the rule set whose frame gives the label
@@ -293,7 +316,7 @@ class CueRule:
             out["not_labels"] = list(self.written_not_labels)
         if self.text:
             out["text"] = self.text
-        for key in ("before", "after", "not_before", "not_after", "line_start", "end_before"):
+        for key in ("before", "after", "not_before", "not_after", "line_start", "end_before", "start_after"):
             part = getattr(self, key)
             if part is not None:
                 out[key] = part.to_dict()
@@ -374,7 +397,8 @@ def _cue(item: Any, side: str, fragments: Dict[str, str], keys: Sequence[str] = 
         raise ValueError(f"{side!r}: not_followed_by reads after the cue, where the span starts")
     if not (cue.words or cue.lists or cue.sequences or cue.regex):
         raise ValueError(f"{side!r}: give words, lists, sequences or a regex")
-    _compile_checked(cue.pattern("before" if side in _BEFORE_SIDES else "after", fragments), f"{side!r}")
+    _compile_checked(cue.pattern("before" if side in _BEFORE_SIDES else "start" if side == "start_after" else "after",
+                                 fragments), f"{side!r}")
     return cue
 
 
@@ -385,6 +409,15 @@ def _end_before(item: Any, fragments: Dict[str, str]) -> EndBefore:
     if low > high:
         raise ValueError("end_before: min_length is over max_length")
     return EndBefore(cue, low, high, bool(item.get("closes", False)))
+
+
+def _start_after(item: Any, fragments: Dict[str, str]) -> StartAfter:
+    cue = _cue(item, "start_after", fragments, START_AFTER_KEYS)
+    low = _window(item.get("min_length", 1), "start_after.min_length")
+    high = _window(item.get("max_length", MAX_WINDOW), "start_after.max_length")
+    if low > high:
+        raise ValueError("start_after: min_length is over max_length")
+    return StartAfter(cue, low, high)
 
 
 def _groups(value: Any) -> Tuple[str, ...]:
@@ -414,9 +447,9 @@ def rule_from_dict(item: Any, fragments: Dict[str, str], source: str) -> CueRule
         drops = item.get("drops", False)
         if not isinstance(drops, bool):
             raise ValueError("drops must be true or false")
-        if drops and any(key in item for key in ("yields", "yields_from", "keep_labels", "end_before")):
+        if drops and any(key in item for key in ("yields", "yields_from", "keep_labels", "end_before", "start_after")):
             raise ValueError("a rule that drops a span yields no label and cuts nothing: no 'yields', "
-                             "'yields_from', 'keep_labels' or 'end_before'")
+                             "'yields_from', 'keep_labels', 'end_before' or 'start_after'")
         needs_yields = not drops and ("yields_from" not in item or "yields" in item)
         for key in ("id", "group") + (("yields",) if needs_yields else ()):
             if not isinstance(item.get(key), str) or not item.get(key):
@@ -430,9 +463,10 @@ def rule_from_dict(item: Any, fragments: Dict[str, str], source: str) -> CueRule
         finds = item.get("finds", "")
         if not isinstance(finds, str):
             raise ValueError("finds must be a regex string")
-        if finds and (drops or "end_before" in item or "keep_labels" in item or "before" not in item):
+        if finds and (drops or "end_before" in item or "start_after" in item or "keep_labels" in item
+                      or "before" not in item):
             raise ValueError("a rule that finds a span adds it right after its 'before' cue: it needs a "
-                             "'before' and neither drops, cuts ('end_before') nor keeps labels")
+                             "'before' and neither drops, cuts ('end_before', 'start_after') nor keeps labels")
         written = _strings(item.get("labels"), "labels") if "labels" in item or not finds else ()
         written_not = _strings(item["not_labels"], "not_labels") if "not_labels" in item else ()
         before = _cue(item["before"], "before", fragments) if "before" in item else None
@@ -440,9 +474,10 @@ def rule_from_dict(item: Any, fragments: Dict[str, str], source: str) -> CueRule
         not_before = _cue(item["not_before"], "not_before", fragments) if "not_before" in item else None
         not_after = _cue(item["not_after"], "not_after", fragments) if "not_after" in item else None
         end_before = _end_before(item["end_before"], fragments) if "end_before" in item else None
-        if before is None and after is None and end_before is None and not yields_from and not (
+        start_after = _start_after(item["start_after"], fragments) if "start_after" in item else None
+        if before is None and after is None and end_before is None and start_after is None and not yields_from and not (
                 drops and ("line_start" in item or "text" in item)):
-            raise ValueError("needs a 'before', an 'after' or an 'end_before' cue, or a 'yields_from' "
+            raise ValueError("needs a 'before', an 'after', an 'end_before' or a 'start_after' cue, or a 'yields_from' "
                              "(several: all are required); a rule that drops a span may read its line's start "
                              "or its shape ('text') alone")
         text = item.get("text", "")
@@ -474,7 +509,7 @@ def rule_from_dict(item: Any, fragments: Dict[str, str], source: str) -> CueRule
         return CueRule(id=item["id"], group=item["group"], labels=_labels(written) - _labels(written_not),
                        yields=item.get("yields", ""), before=before, after=after, not_before=not_before,
                        not_after=not_after, line_start=line_start,
-                       end_before=end_before, unless=unless, keep_labels=keep, yields_from=yields_from,
+                       end_before=end_before, start_after=start_after, unless=unless, keep_labels=keep, yields_from=yields_from,
                        priority=priority, text=text, drops=drops, sources=sources, finds=finds,
                        description=item.get("description", ""), written_labels=written,
                        written_not_labels=written_not)

@@ -7,9 +7,11 @@ a hospital edits one topic without copying the rest. Rule ids are unique across 
 
 How a group decides a span (`apply`): the rules of the group that read the span's label and whose cues
 all hold (of those, the ones of the highest `priority`) vote for what they make of it (its bounds, cut by
-an `end_before` cue, and the label they yield, or its own where `keep_labels` holds it); two different
-outcomes cancel (`Dr. Yang at [台大] 醫學系` speaks of care and of study: no change); a rule whose `unless`
-predicate holds on the new span's text does not vote (as in `find`). `find` runs a group's rules that add
+an `end_before` or `start_after` cue, and the label they yield, or its own where `keep_labels` holds it);
+votes for one label compose their cuts (the span keeps what every cut leaves: `[科別 外科門診]` loses the
+field's label and the visit word), two different labels cancel (`Dr. Yang at [台大] 醫學系` speaks of care
+and of study: no change); a rule whose `unless` predicate holds on the new span's text does not vote (as
+in `find`). `find` runs a group's rules that add
 spans (`finds`): each span their regex matches right after their `before` cue, where the rule's other cues hold,
 no predicate vetoes it and the rules of the highest priority that find it agree on its label. `frame` asks
 several groups at once what the words around a span say, whatever its label (`cues/labels`: who a name
@@ -112,6 +114,7 @@ class _Compiled:
     not_after_window: int = 0
     text: Optional["re.Pattern[str]"] = None
     finds: Optional["re.Pattern[str]"] = None  # the `before` cue, then the span the rule adds (group `_FOUND`)
+    start_after: Optional["re.Pattern[str]"] = None
 
     def outcome(self, text: str, start: int, end: int, label: Optional[str], rules: "CueRuleSet"
                 ) -> Optional[Tuple[int, int, str]]:
@@ -121,6 +124,13 @@ class _Compiled:
             return None
         if self.rule.drops:
             return start, end, DROPPED
+        opening = self.rule.start_after
+        if opening is not None and self.start_after is not None:
+            cue_end = self.start_after.match(text, start, end)
+            if cue_end is None or cue_end.end() == start or not (
+                    opening.min_length <= end - cue_end.end() <= opening.max_length):
+                return None
+            start = cue_end.end()
         new_end = end
         cut = self.rule.end_before
         if cut is not None and self.end_before is not None:
@@ -176,7 +186,8 @@ def _compile(rule: CueRule, fragments: Dict[str, str], lists: WordLists) -> _Com
         re.compile(expand(rule.text, fragments, lists)) if rule.text else None,
         re.compile(rule.before.pattern("before", fragments, lists, anchored=False)
                    + f"(?P<{_FOUND}>{expand(rule.finds, fragments, lists)})")
-        if rule.finds and rule.before is not None else None)
+        if rule.finds and rule.before is not None else None,
+        re.compile(rule.start_after.cue.pattern("start", fragments, lists)) if rule.start_after else None)
 
 
 def _cue_and_window(cue: Optional[Cue], side: str, fragments: Dict[str, str], lists: WordLists
@@ -275,22 +286,24 @@ class CueRuleSet:
               groups: Union[str, Sequence[str]]) -> Optional[str]:
         """The label the words around text[start:end] give a span labelled `label` (None: whatever its
         label) by the rules of `groups` (their cues only, no `unless`): None when no rule holds or two
-        rules of the highest priority that holds disagree."""
-        outcomes = {outcome for _, outcome in self._outcomes(text, start, end, label, groups)}
-        return outcomes.pop()[2] or None if len(outcomes) == 1 else None
+        rules of the highest priority that holds disagree on the label."""
+        said = {outcome[2] for _, outcome in self._outcomes(text, start, end, label, groups)}
+        return said.pop() or None if len(said) == 1 else None
 
     def apply(self, text: str, start: int, end: int, label: str, group: Union[str, Sequence[str]],
               source: Optional[str] = None) -> Optional[Tuple[int, int, str]]:
         """(start, end, label) of what the group's rules make of a span labelled `label` at
         text[start:end] (label `DROPPED` where a `drops` rule says it is no PHI), or None to keep it
-        (module docstring: the rules that hold vote unless their `unless` vetoes, disagreement keeps);
+        (module docstring: the rules that hold vote unless their `unless` vetoes, their cuts compose,
+        disagreement on the label keeps);
         with a `source`, only the rules that read that recognizer's spans."""
         outcomes = {outcome for rule, outcome in self._outcomes(text, start, end, label, group, source)
                     if not any(PREDICATES[p](text[outcome[0]:outcome[1]], outcome[2]) for p in rule.unless)}
-        if len(outcomes) != 1:
+        said = {outcome[2] for outcome in outcomes}
+        if len(said) != 1:
             return None
-        new = outcomes.pop()
-        return None if new == (start, end, label) else new
+        new = (max(o[0] for o in outcomes), min(o[1] for o in outcomes), said.pop())
+        return None if new == (start, end, label) or new[0] >= new[1] else new
 
     def find(self, text: str, group: str) -> List[Tuple[int, int, str]]:
         """(start, end, label) of the spans the `finds` rules of `group` add to `text`, in text order, the

@@ -51,6 +51,7 @@ from ..spanshape import SHAPES_GROUP
 from ..overlap import OverlapPolicy, merge_into_ents
 from ..principles import Principle, PrincipleMatcher, read_principles, write_principles
 from ..refine import DEFAULT_NOTE_STEPS, DEFAULT_PATIENT_STEPS, RefineStage
+from ..refine.builtin import RULES_OF_FORMER_CODE
 from ..refine.prototypes import compute_prototypes, store_prototypes
 from ..wordlists import WordLists, active_word_lists, default_word_lists
 
@@ -59,8 +60,9 @@ FACTORY_OF = {"rules": "deid_rules", "dates": "deid_dates", "surrogates": "deid_
 SURROGATE_SETTINGS = ("key", "demo_key", "policy", "scope", "date_shift_days", "age_cap")
 CUE_RULES_DIR = "cue_rules"
 WORD_LISTS_DIR = "word_lists"
-# The cue rule groups code reads: a saved rule folder lacking one takes the packaged rules of it.
-CODE_GROUPS = RELATION_GROUPS + (SHAPES_GROUP,)
+# The cue rule groups code reads, or of a step that was code before: a saved rule folder lacking one
+# takes the packaged rules of it (a pipeline saved before runs as it did).
+CODE_GROUPS = RELATION_GROUPS + (SHAPES_GROUP,) + RULES_OF_FORMER_CODE
 
 
 class Deid:

@@ -6,8 +6,9 @@ NER (a rule or the date finder read its own context). The WHY of each lives in i
 - `ner_shapes` (`spanshape`): a NER span whose text cannot carry its label is dropped;
 - `joined_institutions` (`institutions.joined`): two NER spans one institution was cut into are one;
 - `edges` (`spanedges.trimmed`): a span drops the preposition, article or activity at its edges;
-- `institutions`, `departments`, `relations`, `apposition`: see the modules named below;
-- `jurisdictions`, `titles`, `workplaces`, `care_or_study`, `not_phi` (spans the words
+- `institutions`, `departments`, `relations`: see the modules named below;
+- `jurisdictions`, `titles`, `workplaces`, `care_or_study`, `apposition` (a relation word no frame
+  states as an occupation is no PROFESSION), `not_phi` (spans the words
   around them or their shape say are no PHI: section heads, measured values, spoken words): the cue rules of those groups
   (`cue_steps.CueStep`; the rules and their WHY in `resources/cue_rules/*.json`), run on the rule set
   the stage holds;
@@ -29,7 +30,7 @@ from ..institutions import completed, joined
 from ..name_parts import relabel_given_names
 from ..overlap import restore_displaced
 from ..propagate import propagate, spread_relations
-from ..relations import by_relation, relation_in_apposition
+from ..relations import by_relation
 from ..spanedges import trimmed
 from ..spanshape import drop_misshapen
 from .cue_steps import CueStep
@@ -37,16 +38,18 @@ from .prototypes import relabel_by_prototype
 from .registry import note_steps, patient_steps
 from .repairs import SpanRepair, apply_span_repair, span_repair
 
-__all__ = ["SpanRepair", "apply_span_repair", "span_repair", "SPAN_REPAIRS", "CUE_STEPS"]
+__all__ = ["SpanRepair", "apply_span_repair", "span_repair", "SPAN_REPAIRS", "CUE_STEPS", "RULES_OF_FORMER_CODE"]
 
 SPAN_REPAIRS = {
     "edges": trimmed, "institutions": completed, "departments": by_department, "relations": by_relation,
-    "apposition": relation_in_apposition,
 }
 for _name, _repair in SPAN_REPAIRS.items():
     note_steps.register(_name, func=span_repair(_repair))
 # steps that run a group of the pipeline's cue rules (the stage passes the rules)
-CUE_STEPS = ("jurisdictions", "titles", "workplaces", "care_or_study", "not_phi", "cued_spans")
+CUE_STEPS = ("jurisdictions", "titles", "workplaces", "care_or_study", "apposition", "not_phi", "cued_spans")
+# the steps among them that were code before (a pipeline saved then has no rule file of theirs: `deid`
+# completes its rules with the packaged ones of these groups)
+RULES_OF_FORMER_CODE = ("apposition",)
 for _group in CUE_STEPS:
     note_steps.register(_group, func=CueStep(_group))
 
