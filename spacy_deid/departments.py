@@ -22,7 +22,8 @@ date spans):
   called so, one whose type word says so, or a short name of two to four characters that passes the
   rules' test of one (`[成人加護病房]` stays);
 - a DEPARTMENT span drops a leading field label or `of` (`科別 `, `Department of `) and a trailing
-  visit word (`clinic`, `OPD`; `收住院`, `門診` after its 科 or 部);
+  visit word (`clinic`, `OPD`; `收住院`, `門診` after its 科 or 部): the cue rules of group `departments`
+  (`resources/cue_rules/departments.json`), which the same step runs after this module's repair;
 - a place or name span that ends with a department name is split there: the part before keeps its
   label, the department gets its own span (`[SGH] [Thoracic Surgery]`, `[Chou], [Nephrology]`);
 
@@ -49,7 +50,6 @@ _LEADING_OF_EN = re.compile(r"(?:(?:department|dept\.?|division)[ ]+)?of[ ]+", r
 # The unit word of a department's phrase after an institution's name: `[GDH] Department of`, `WFH DEPARTMENT`.
 _UNIT_AFTER_INSTITUTION = re.compile(r"(?<=[A-Za-z])[ ]+(?:Department|Dept\.?|Division|DEPARTMENT|DEPT\.?|DIVISION)"
                                      r"(?:[ ]+(?:of|OF))?")
-_LEADING_FIELD_ZH = re.compile(r"(?:科別|科室|科部)[ \t:：]*")
 _TOKEN = re.compile(r"\S+")
 
 Repaired = Union[Span, Tuple[Span, ...]]
@@ -105,22 +105,6 @@ def department_start(text: str) -> Optional[Tuple[int, int]]:
         name = m.end()
         m = _LEADING_OF_EN.match(text, name)
     return start, name
-
-
-def trimmed_department(text: str, start: int, end: int) -> Tuple[int, int]:
-    """(start, end) of a DEPARTMENT span without its field label, `of` and trailing visit word."""
-    part = text[start:end]
-    m = _LEADING_FIELD_ZH.match(part) or _LEADING_OF_EN.match(part)
-    if m is not None and m.end() < len(part):
-        start += m.end()
-        part = text[start:end]
-    m = _TRAILING_VISIT_EN.search(part)
-    if m is not None and m.start() >= 2:
-        return start, start + m.start()
-    cut = max(part.rfind("科"), part.rfind("部"))
-    if 0 < cut < len(part) - 1 and part[cut + 1:] in word_set("visit_words_zh"):
-        return start, start + cut + 1
-    return start, end
 
 
 def _edges(text: str, start: int, end: int) -> Tuple[int, int]:
@@ -214,11 +198,7 @@ def by_department(doc: Doc, text: str, ent: Span, following: Optional[Span] = No
                 and not any(_is_department_word(w) for w in text[s:unit.start()].split())):
             # `[GDH Department of]` Psychiatry: the hospital, then the unit word of the department's phrase
             return doc.char_span(s, unit.start(), label="HOSPITAL")
-        split = _institution_and_department(doc, text, s, e) or _hospital_and_unit_zh(doc, text, s, e, ent.label_)
-        if split is not None:
-            return split
-        start, end = trimmed_department(text, s, e)
-        return None if (start, end) == (s, e) else doc.char_span(start, end, label="DEPARTMENT")
+        return _institution_and_department(doc, text, s, e) or _hospital_and_unit_zh(doc, text, s, e, ent.label_)
     if ent.label_ not in LOCATION_LABELS and ent.label_ not in NAME_LABELS:
         return None
     split = _hospital_and_unit_zh(doc, text, s, e, ent.label_)

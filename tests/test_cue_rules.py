@@ -44,9 +44,9 @@ def _add_work_word(path: Path, word: str) -> None:
 def test_the_packaged_rules_hold_the_step_groups():
     rules = default_cue_rules()
     assert {"jurisdictions", "titles", "workplaces", "care_or_study", "relations", "relation_after",
-            "not_phi"} <= set(rules.groups)
+            "not_phi", "apposition", "departments"} <= set(rules.groups)
     assert {f.name for f in rules.files} == {
-        "care.json", "cued_spans.json", "hospital_units.json", "jurisdictions.json", "languages.json", "measurements.json",
+        "care.json", "cued_spans.json", "departments.json", "hospital_units.json", "jurisdictions.json", "languages.json", "measurements.json",
         "month_words.json", "shapes.json", "public_numbers.json", "relations.json", "section_heads.json",
         "spoken_words.json", "study.json", "titles.json", "workplaces.json"}
     assert all((rule.labels or rule.finds) and (rule.yields or rule.yields_from or rule.drops) for rule in rules.rules)
@@ -340,6 +340,56 @@ def test_not_before_and_not_after_keep_a_rule_from_holding(tmp_path):
                     encoding="utf8")
     with pytest.raises(CueRuleError, match="'not_before': not_followed_by"):
         read_cue_files(path)
+
+
+def test_a_start_after_cut_and_cuts_of_one_label_compose(tmp_path):
+    """`start_after` (a cue from the span's start) cuts the span after it, keeping `min_length` to
+    `max_length` characters; the rules of a group that cut a span to one label compose; a rule that
+    would also relabel it disagrees and keeps the span."""
+    lead = _rule(id="lead", before=None, labels=["DEPARTMENT"], yields="DEPARTMENT",
+                 start_after={"words": ["Ward"], "gap": "space", "min_length": 2, "max_length": 20})
+    tail = _rule(id="tail", before=None, labels=["DEPARTMENT"], yields="DEPARTMENT",
+                 end_before={"words": ["team"], "gap": "space", "closes": True, "min_length": 2, "max_length": 40})
+    path = tmp_path / "cuts.json"
+    path.write_text(json.dumps({"rules": [lead, tail]}), encoding="utf8")
+    rules = CueRuleSet(read_cue_files(path))
+    text = "seen by Ward Oncology team today"
+    start, end = text.index("Ward"), text.index(" today")
+    assert rules.apply(text, start, end, "DEPARTMENT", "g") == (text.index("Oncology"), text.index(" team"), "DEPARTMENT")
+    assert rules.apply("Ward X", 0, 6, "DEPARTMENT", "g") is None  # one character would be left
+    assert rules.apply("Wardrobe team", 0, 13, "DEPARTMENT", "g") == (0, 8, "DEPARTMENT")  # `Ward` is no word here
+    assert [r.to_dict() for r in CueRuleSet.from_dicts(rules.to_dicts()).rules] == [r.to_dict() for r in rules.rules]
+    relabel = _rule(id="relabel", before=None, labels=["DEPARTMENT"], yields="HOSPITAL",
+                    after={"words": ["today"], "gap": "space"})
+    path.write_text(json.dumps({"rules": [lead, tail, relabel]}), encoding="utf8")
+    assert CueRuleSet(read_cue_files(path)).apply(text, start, end, "DEPARTMENT", "g") is None
+
+
+@pytest.mark.parametrize("rule,message", [
+    (_rule(start_after={"words": ["科別"], "min_length": 5, "max_length": 2}), "start_after: min_length is over"),
+    (_rule(start_after={"words": ["科別"], "closes": True}), "unknown 'start_after' key"),
+    (_rule(yields=None, drops=True, start_after={"words": ["科別"]}), "a rule that drops a span yields no label"),
+])
+def test_a_malformed_start_after_is_refused(tmp_path, rule, message):
+    path = tmp_path / "broken.json"
+    path.write_text(json.dumps({"rules": [rule]}), encoding="utf8")
+    with pytest.raises(CueRuleError, match=re.escape(message)):
+        read_cue_files(path)
+
+
+def test_a_pipeline_saved_before_a_step_became_rules_runs_as_it_did(tmp_path):
+    """A rule folder saved before the `apposition` and `departments` steps read rules lacks their
+    groups: the pipeline loads and takes the packaged ones."""
+    nlp = _pipeline(("departments", "apposition"))
+    nlp.to_disk(tmp_path / "p")
+    folder = tmp_path / "p" / "deid" / "cue_rules"
+    (folder / "departments.json").unlink()
+    relations = json.loads((folder / "relations.json").read_text(encoding="utf8"))
+    relations["rules"] = [r for r in relations["rules"] if r["group"] != "apposition"]
+    (folder / "relations.json").write_text(json.dumps(relations), encoding="utf8")
+    rules = spacy.load(tmp_path / "p").get_pipe("deid").cue_rules
+    assert {"departments", "apposition"} <= set(rules.groups)
+    assert rules.apply("科別 外科", 0, 5, "DEPARTMENT", "departments") == (3, 5, "DEPARTMENT")
 
 
 def test_a_saved_rule_set_lacking_a_group_code_reads_takes_that_groups_packaged_rules():

@@ -2,11 +2,21 @@
 import pytest
 
 import spacy_deid
-from spacy_deid.departments import by_department, department_start, trimmed_department
+from spacy_deid.cues import default_cue_rules
+from spacy_deid.departments import by_department, department_start
+from spacy_deid.refine import RefineStage
 from spacy_deid.refine.builtin import apply_span_repair
 
 from linear import assert_linear
-from ner_spans import doc_with_ents, repaired
+from ner_spans import doc_with_ents, ents_of, repaired
+
+
+def by_step(text, found):
+    """The `departments` step (the module's repair, then the cue rules of `departments.json`) on one
+    NER span: (text, label) of the entities after it."""
+    doc = doc_with_ents(text, [found])
+    RefineStage(["departments"], []).refine_note(doc)
+    return ents_of(doc)
 
 
 @pytest.mark.parametrize("text,found,expected", [
@@ -26,14 +36,6 @@ from ner_spans import doc_with_ents, repaired
      [("Child and Adolescent Psychiatry", "DEPARTMENT")]),
     ("VISIT DATE 195.09.12, GERIATRICS CLINIC 38診", ("GERIATRICS CLINIC", "HOSPITAL"),
      [("GERIATRICS", "DEPARTMENT")]),
-    # a department span drops what annotation.md keeps outside it
-    ("Visit date 2218.08.05, Ophthalmology clinic 56診", ("Ophthalmology clinic", "DEPARTMENT"),
-     [("Ophthalmology", "DEPARTMENT")]),
-    ("因情緒不穩於1130530經外科收住院", ("外科收住院", "DEPARTMENT"), [("外科", "DEPARTMENT")]),
-    ("經急診部收治", ("急診部收", "DEPARTMENT"), [("急診部", "DEPARTMENT")]),
-    ("日期 2215/5/11  科別 外科  醫師", ("科別 外科", "DEPARTMENT"), [("外科", "DEPARTMENT")]),
-    ("MCH Department of Intensive Care Unit", ("of Intensive Care Unit", "DEPARTMENT"),
-     [("Intensive Care Unit", "DEPARTMENT")]),
     # a department span that is an institution and the unit word of a department's phrase: the institution
     ("GDH Department of Psychiatry", ("GDH Department of", "DEPARTMENT"), [("GDH", "HOSPITAL")]),
     ("WFH DEPARTMENT OF AW", ("WFH DEPARTMENT", "DEPARTMENT"), [("WFH", "HOSPITAL")]),
@@ -53,6 +55,35 @@ from ner_spans import doc_with_ents, repaired
 ])
 def test_department_names_are_relabelled_trimmed_or_split(text, found, expected):
     assert repaired(text, found, by_department) == (1, expected)
+    assert by_step(text, found) == expected
+
+
+@pytest.mark.parametrize("text,found,expected", [
+    # a department span drops what annotation.md keeps outside it (the cue rules of the step)
+    ("Visit date 2218.08.05, Ophthalmology clinic 56診", ("Ophthalmology clinic", "DEPARTMENT"),
+     [("Ophthalmology", "DEPARTMENT")]),
+    ("因情緒不穩於1130530經外科收住院", ("外科收住院", "DEPARTMENT"), [("外科", "DEPARTMENT")]),
+    ("經急診部收治", ("急診部收", "DEPARTMENT"), [("急診部", "DEPARTMENT")]),
+    ("日期 2215/5/11  科別 外科  醫師", ("科別 外科", "DEPARTMENT"), [("外科", "DEPARTMENT")]),
+    ("MCH Department of Intensive Care Unit", ("of Intensive Care Unit", "DEPARTMENT"),
+     [("Intensive Care Unit", "DEPARTMENT")]),
+    # both ends at once: the cuts compose
+    ("轉入 科別：精神科門診", ("科別：精神科門診", "DEPARTMENT"), [("精神科", "DEPARTMENT")]),
+    ("seen by Division of Nephrology consult", ("Division of Nephrology consult", "DEPARTMENT"),
+     [("Nephrology", "DEPARTMENT")]),
+])
+def test_a_department_span_drops_its_field_label_of_and_visit_word(text, found, expected):
+    assert by_step(text, found) == expected
+    assert repaired(text, found, by_department) == (0, [found])  # the rules do it, not the code
+
+
+@pytest.mark.parametrize("text,found", [
+    ("科別：", ("科別：", "DEPARTMENT")),  # nothing would be left
+    ("the clinic", ("clinic", "DEPARTMENT")),
+    ("經外科收住院", ("外科收住院", "CITY")),  # the rules read departments only
+])
+def test_a_department_trim_leaves_something_of_its_own_label(text, found):
+    assert by_step(text, found) == [found]
 
 
 @pytest.mark.parametrize("text,found", [
@@ -98,8 +129,8 @@ def test_department_start_and_trim_offsets_point_into_the_text():
     assert text[phrase:] == "Department of Psychosomatic Medicine"
     assert text[name:] == "Psychosomatic Medicine"
     note = "轉入 科別：精神科門診"
-    start, end = trimmed_department(note, 3, len(note))
-    assert note[start:end] == "精神科"
+    start, end, label = default_cue_rules().apply(note, 3, len(note), "DEPARTMENT", "departments")
+    assert (note[start:end], label) == ("精神科", "DEPARTMENT")
 
 
 def test_the_deid_component_splits_and_surrogates_both_parts():
@@ -124,9 +155,10 @@ def test_cost_grows_linearly_with_long_adversarial_spans():
     def run(n: int) -> None:
         words = "GENERAL " * n + "SURGERY"
         department_start(words)
-        trimmed_department(words + " " * n + "clinic", 0, len(words) + n + 6)
-        spaced = "a" + " " * n + "x"
-        trimmed_department(spaced, 0, len(spaced))
+        visit = "Department of " + words + " " * n + "clinic"
+        default_cue_rules().apply(visit, 0, len(visit), "DEPARTMENT", "departments")
+        spaced = "of" + " " * n + "x"
+        default_cue_rules().apply(spaced, 0, len(spaced), "DEPARTMENT", "departments")
 
     assert_linear(run, 20000)
 

@@ -25,7 +25,7 @@ SOURCE = "cued"  # the source of the spans a group's `finds` rules add
 
 def cue_repair(rules: CueRuleSet, group: str) -> SpanRepair:
     """The span repair that relabels, cuts or drops a span as those of `group`'s rules of `rules` that
-    read its source say (`CueRuleSet.apply`); a relabelled or cut span keeps its source."""
+    read its source say (`CueRuleSet.apply`); a relabelled or cut span keeps its source, unless it is now the very span a rule found."""
     def repair(doc: Doc, text: str, ent: Span, following: Optional[Span] = None) -> Optional[Span]:
         source = ent._.source or "ner"
         new = rules.apply(text, ent.start_char, ent.end_char, ent.label_, group, source)
@@ -38,8 +38,8 @@ def cue_repair(rules: CueRuleSet, group: str) -> SpanRepair:
             span = Span(doc, ent.start, ent.end, label=label)
         else:
             span = doc.char_span(start, end, label=label)  # None (kept) where the cut splits a token
-        if span is not None and ent._.source is not None:
-            span._.source = ent._.source
+        if span is not None and ent._.source is not None and span._.source is None:
+            span._.source = ent._.source  # a cut to the very span a rule found stays the rule's
         return span
     return repair
 
@@ -47,16 +47,20 @@ def cue_repair(rules: CueRuleSet, group: str) -> SpanRepair:
 class CueStep:
     """A note step that reads the stage's cue rules: relabel, cut or drop each span the rules of `group`
     read (the NER's, and those of the recognizers a rule names) as they say, then add the spans its
-    `finds` rules find where nothing stands."""
+    `finds` rules find where nothing stands. A step whose knowledge is partly rules and partly code
+    (`departments`) runs its `code` span repair on the NER's spans first."""
 
-    def __init__(self, group: str):
+    def __init__(self, group: str, code: Optional[SpanRepair] = None):
         self.group = group
+        self.code = code
         self.__doc__ = f"Relabel, cut, drop or add spans by the cue rules of group {group!r} (spacy_deid.cues)."
 
     def __call__(self, doc: Doc, text: str, rules: CueRuleSet) -> int:
         changed = 0
+        if doc.ents and self.code is not None:
+            changed += apply_span_repair(doc, text, self.code)
         if doc.ents:
-            changed = apply_span_repair(doc, text, cue_repair(rules, self.group), rules.sources(self.group))
+            changed += apply_span_repair(doc, text, cue_repair(rules, self.group), rules.sources(self.group))
         return changed + len(add_where_free(doc, rules.find(text, self.group), SOURCE))
 
 
