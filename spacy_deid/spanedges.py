@@ -7,16 +7,13 @@ it (`曾於門諾戒酒`, `回洛杉磯找`). annotation.md keeps such words out
 that swallows them changes what the note says. So, for place spans the NER found (never rule or date
 spans; never streets, whose names start with such characters, or departments):
 
-- a leading preposition is dropped when at least two Han characters remain;
 - a trailing activity word (word list `activity_words_zh`: 戒酒, 長大, 遊學, 肄業, 研究所, 職員 ...), or the first part of one
-  the text goes on with (`[交大研]究所`), is dropped when at least two
-  characters remain, and so is a trailing English function word, word for a place's people or its
-  staff or an office there (`Park on`, `NTU student`, `AUO HR`, `Idaho office`), a lower-case word after a
-  comma (`FamilyMart, night`), or the noun after a nationality (`Chinese national`);
+  the text goes on with (`[交大研]究所`), is dropped when at least two characters remain;
 - a district's name of one character and 區 takes the character before it (`台南市歸[仁區]` -> `[歸仁區]`):
   only the directions name a district with one (`[東區]`).
-
-`自` and `從` are not in the list: 自由路, 自強 and 從善 start names.
+The edge words that need no code are the cue rules of group `edges` (`resources/cue_rules/edges.json`),
+which the same step runs after this module's repair: a leading preposition, a trailing English function
+word or word for a place's people (`[NTU student]`), an article before a profession (`an [accountant]`).
 
 A name or place span ends where a Latin letter meets a Han character
 (`[Central Park橋]上`, `[Ya-Mei同意]`: an English name does not run on into Chinese), unless the Han part
@@ -29,16 +26,16 @@ A name span drops one Han character a space sets apart
 from a Chinese name (`[林美玲 父]`, `[父 劉澤]`: a Chinese name holds no space) and, after an English name, the
 past-tense verb and function words of the sentence (`[LIU CHEN-CHANG] CONTACTED`).
 
-A PROFESSION span the NER found drops an English article before it (`an [accountant]`) and, after it,
-the verb of the sentence it is the subject of and the words that follow that verb (`[lawyer] presented to`,
+A PROFESSION span the NER found drops, after it, the verb of the sentence it is the subject of and the words that follow that verb (`[lawyer] presented to`,
 `[AUTO MECHANIC] ADMITTED WITH`): an occupation ends in no past-tense verb (a common English word
 ending in -ed, `common_words`) and no function word.
 """
 import re
-from typing import Optional
+from typing import Optional, Tuple
 
 from spacy.tokens import Doc, Span
 
+from .cues import current_cue_rules
 from .common_words import common_words
 from .common_words_zh import common_words_zh, starts_with_surname, surnames_zh
 from .predicates import type_word_ending, type_words
@@ -50,35 +47,32 @@ from .han import HAN_CHAR, HAN_RANGES
 # A district of Taiwan is named by two characters and 區 (`歸仁區`, `前金區`); only the five directions
 # name one with a single character (`台中市[東區]`).
 _DISTRICT_CUT_SHORT = re.compile(f"[{HAN_RANGES}]區")
-# English words that end no place name: `[Rongxing Garden Park] on 2月26日`.
-# nor do words for the people of a place: `[NTU student]`, `[Joy English] graduate`, or for a company's
-# office in a place: `Wowprime ([Tennessee] office)`.
-_TRAILING_FUNCTION_WORD = re.compile(
-    r"[ ](?i:on|in|at|to|of|for|from|with|and|the|since|until|students?|graduate|alumn(?:us|a|i)|staff|hr|offices?)$"
-    # a sentence the span ran into after a comma (`[FamilyMart, night] shift`): no name goes on so
-    r"|,[ ][a-z]+$"
-    # the noun after a nationality's adjective (`[Chinese national]`, `[American citizen]`)
-    r"|[ ](?:nationals?|citizens?)$")
 EDGE_LABELS = LOCATION_LABELS - {"STREET", "DEPARTMENT"}
 
 
+EDGES_GROUP = "edges"  # the cue rules (`resources/cue_rules/edges.json`) of the edge words that need no code
+
+
 def trimmed_bounds(text: str, start: int, end: int) -> Optional[tuple]:
-    """(start, end) without the edge words of text[start:end], or None when nothing is trimmed."""
+    """(start, end) without the edge words of text[start:end] this module reads, or None when nothing is
+    trimmed."""
     new_start, new_end = start, end
-    if text[start] in word_set("leading_prepositions_zh"):
-        new_start = _after_leading_word(text, start, end)
-    elif _district_cut_short(text, start, end):
+    if _district_cut_short(text, start, end):
         new_start = start - 1
     for word in words("activity_words_zh"):
         cut = _activity_at_end(text, new_start, new_end, word)
         if cut:
             new_end -= cut
             break
-    else:
-        m = _TRAILING_FUNCTION_WORD.search(text, max(new_start, new_end - 10), new_end)
-        if m is not None and m.start() - new_start >= 2:
-            new_end = m.start()
     return None if (new_start, new_end) == (start, end) else (new_start, new_end)
+
+
+def place_bounds(text: str, start: int, end: int, label: str) -> Tuple[int, int]:
+    """(start, end) of a place without its edge words: this module's, then the `edges` cue rules in
+    force (for a span another component cut: the part of a span outside the dates it held)."""
+    start, end = trimmed_bounds(text, start, end) or (start, end)
+    new = current_cue_rules().apply(text, start, end, label, EDGES_GROUP)
+    return (start, end) if new is None else (new[0], new[1])
 
 
 def _district_cut_short(text: str, start: int, end: int) -> bool:
@@ -106,17 +100,6 @@ def _activity_at_end(text: str, start: int, end: int, word: str) -> int:
                 and type_word_ending(text[start:end - cut]) is None and word not in word_set("offices_after_a_school_zh")):
             return 0
     return cut if end - cut - start >= 2 else 0
-
-
-def _after_leading_word(text: str, start: int, end: int) -> int:
-    """Where the name starts once the one-character word at `start` is dropped: at least two Han
-    characters must remain."""
-    if end - start >= 3 and HAN_CHAR.match(text, start + 1) and HAN_CHAR.match(text, start + 2):
-        return start + 1
-    return start
-
-
-_LEADING_ARTICLE = re.compile(r"(?i:an?|the)[ ]+(?=[A-Za-z])")
 
 
 def _common_past_tense(word: str) -> bool:
@@ -163,17 +146,6 @@ def _name_bounds(text: str, start: int, end: int) -> Optional[tuple]:
     return None if new_end == end else (start, new_end)
 
 
-def profession_bounds(text: str, start: int, end: int) -> Optional[tuple]:
-    """(start, end) of a PROFESSION span without a leading article and a trailing verb phrase, or None
-    when nothing changes."""
-    new_start, new_end = start, end
-    m = _LEADING_ARTICLE.match(text, start, end)
-    if m is not None:
-        new_start = m.end()
-    new_end = _before_verb_phrase(text, new_start, new_end)
-    return None if (new_start, new_end) == (start, end) else (new_start, new_end)
-
-
 # A token of sentence punctuation ends no PHI (`return to [Taiwan.]`), except the period of an
 # abbreviation that the tokenizer split off (`Minquan W. Rd.`, `Acme Co.`, an initial: `John F.`).
 _TRAILING_PUNCTUATION = frozenset(".,;:。，；：!?！？、」』”’\"")
@@ -199,7 +171,7 @@ def trimmed(doc: Doc, text: str, ent: Span, following: Optional[Span] = None) ->
         last -= 1
     start, end = doc[first].idx, doc[last - 1].idx + len(doc[last - 1])
     if ent.label_ == "PROFESSION":
-        bounds = profession_bounds(text, start, end)
+        bounds = (start, _before_verb_phrase(text, start, end))
     elif ent.label_ in EDGE_LABELS:
         bounds = trimmed_bounds(text, start, end)
         if bounds is not None and bounds[0] < start and (first == 0 or doc[first - 1].ent_type_):

@@ -44,6 +44,16 @@ def repaired(text: str, found: Tuple[str, str], repair: Callable) -> Tuple[int, 
     return changed, ents_of(doc)
 
 
+def stepped(text: str, found: Tuple[str, str], step: str) -> Tuple[int, List[Tuple[str, str]]]:
+    """Run the note step named `step` (its config name: a step may be code and cue rules together,
+    `edges`) on a doc whose one NER entity is `found`: whether it changed it (0 or 1), and (text, label)
+    of the entities after it."""
+    doc = doc_with_ents(text, [found])
+    RefineStage([step], []).refine_note(doc)
+    after = ents_of(doc)
+    return int(after != [found]), after
+
+
 def repair_ner_spans(doc: Doc) -> Dict[str, int]:
     """Run the default span repairs of the refine stage on `doc`, in order: spans changed per step."""
     doc.user_data.pop(COUNTS_KEY, None)

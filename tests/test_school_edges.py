@@ -4,9 +4,8 @@ import pytest
 
 from spacy_deid.institutions import completed, joined
 from spacy_deid.rules.validators import validate_place_name
-from spacy_deid.spanedges import trimmed
 
-from ner_spans import doc_with_ents, ents_of, repair_ner_spans, repaired
+from ner_spans import doc_with_ents, ents_of, repair_ner_spans, repaired, stepped
 
 
 @pytest.mark.parametrize("text,found,expected", [
@@ -36,7 +35,7 @@ from ner_spans import doc_with_ents, ents_of, repair_ner_spans, repaired
     ("據台中警察局前金區分局筆錄", ("金區", "CITY"), ("前金區", "CITY")),
 ])
 def test_an_institution_span_drops_the_words_at_its_edges(text, found, expected):
-    assert repaired(text, found, trimmed) == (1, [expected])
+    assert stepped(text, found, "edges") == (1, [expected])
 
 
 @pytest.mark.parametrize("text,found", [
@@ -61,7 +60,7 @@ def test_an_institution_span_drops_the_words_at_its_edges(text, found, expected)
     ("轉介自台大 王醫師門診", ("台大 王", "DOCTOR")),  # a title makes 王 a surname: the edges keep it
 ])
 def test_names_that_start_or_end_with_such_characters_are_kept(text, found):
-    assert repaired(text, found, trimmed) == (0, [found])
+    assert stepped(text, found, "edges") == (0, [found])
 
 
 @pytest.mark.parametrize("text,found,expected", [

@@ -6,10 +6,10 @@ import spacy_deid
 from spacy_deid.cues.labels import relation_label
 from spacy_deid.relations import by_relation
 from spacy_deid.refine.builtin import apply_span_repair
-from spacy_deid.spanedges import trimmed, trimmed_bounds
+from spacy_deid.spanedges import place_bounds, trimmed
 
 from linear import assert_linear
-from ner_spans import doc_with_ents, ents_of, repair_ner_spans, repaired
+from ner_spans import doc_with_ents, ents_of, repair_ner_spans, repaired, stepped
 
 
 @pytest.mark.parametrize("text,found,expected", [
@@ -32,7 +32,7 @@ from ner_spans import doc_with_ents, ents_of, repair_ner_spans, repaired
     ("Chinese national, housewife", ("Chinese national", "NATIONALITY"), ("Chinese", "NATIONALITY")),
 ])
 def test_edge_words_leave_place_spans(text, found, expected):
-    assert repaired(text, found, trimmed) == (1, [expected])
+    assert stepped(text, found, "edges") == (1, [expected])
 
 
 @pytest.mark.parametrize("text,found", [
@@ -44,7 +44,7 @@ def test_edge_words_leave_place_spans(text, found, expected):
     ("studies at Seoul National University", ("Seoul National", "SCHOOL")),  # a name's National
 ])
 def test_spans_without_edge_words_or_outside_the_labels_stay(text, found):
-    assert repaired(text, found, trimmed) == (0, [found])
+    assert stepped(text, found, "edges") == (0, [found])
 
 
 @pytest.mark.parametrize("text,found,expected", [
@@ -55,7 +55,7 @@ def test_spans_without_edge_words_or_outside_the_labels_stay(text, found):
     ("She is the teacher who was on duty.", ("the teacher who was", "PROFESSION"), ("teacher", "PROFESSION")),
 ])
 def test_a_profession_drops_its_article_and_the_verb_after_it(text, found, expected):
-    assert repaired(text, found, trimmed) == (1, [expected])
+    assert stepped(text, found, "edges") == (1, [expected])
 
 
 @pytest.mark.parametrize("text,found", [
@@ -67,7 +67,7 @@ def test_a_profession_drops_its_article_and_the_verb_after_it(text, found, expec
     ("做保全人員工作", ("保全", "PROFESSION")),  # 員工 runs on: no word's end after 人員
 ])
 def test_professions_without_edge_words_stay(text, found):
-    assert repaired(text, found, trimmed) == (0, [found])
+    assert stepped(text, found, "edges") == (0, [found])
 
 
 def test_rule_spans_keep_their_edges():
@@ -76,10 +76,11 @@ def test_rule_spans_keep_their_edges():
     assert apply_span_repair(doc, text, trimmed) == 0
 
 
-def test_trimmed_bounds():
-    assert trimmed_bounds("至童綜合醫院", 0, 6) == (1, 6)
-    assert trimmed_bounds("童綜合醫院", 0, 5) is None
-    assert trimmed_bounds("至台大住院", 0, 5) == (1, 3)
+def test_place_bounds_read_the_code_and_the_edges_rules():
+    assert place_bounds("至童綜合醫院", 0, 6, "HOSPITAL") == (1, 6)
+    assert place_bounds("童綜合醫院", 0, 5, "HOSPITAL") == (0, 5)
+    assert place_bounds("至台大住院", 0, 5, "HOSPITAL") == (1, 3)
+    assert place_bounds("Taipei office", 0, 13, "CITY") == (0, 6)
 
 
 @pytest.mark.parametrize("text,found", [
@@ -511,7 +512,7 @@ def test_no_relation_said_keeps_the_label(text, found):
     ("ID A123456789。", ("A123456789。", "ID_NUMBER"), ("A123456789", "ID_NUMBER")),
 ])
 def test_a_trailing_punctuation_token_leaves_any_ner_span(text, found, expected):
-    assert repaired(text, found, trimmed) == (1, [expected])
+    assert stepped(text, found, "edges") == (1, [expected])
 
 
 @pytest.mark.parametrize("text,found,expected", [
@@ -520,7 +521,7 @@ def test_a_trailing_punctuation_token_leaves_any_ner_span(text, found, expected)
     ("家屬報警後在TAICHUNG PRISON橋上尋獲.", ("TAICHUNG PRISON橋", "LOCATION"), ("TAICHUNG PRISON", "LOCATION")),
 ])
 def test_an_english_name_ends_where_chinese_begins(text, found, expected):
-    assert repaired(text, found, trimmed) == (1, [expected])
+    assert stepped(text, found, "edges") == (1, [expected])
 
 
 @pytest.mark.parametrize("text,found", [
@@ -531,7 +532,7 @@ def test_an_english_name_ends_where_chinese_begins(text, found, expected):
     ("王 大明來訪", ("王 大明", "PERSON")),  # no department after the space
 ])
 def test_other_script_changes_stay(text, found):
-    assert repaired(text, found, trimmed) == (0, [found])
+    assert stepped(text, found, "edges") == (0, [found])
 
 
 @pytest.mark.parametrize("text,found", [
@@ -540,4 +541,4 @@ def test_other_script_changes_stay(text, found):
     ("She works at Acme Co.", ("Acme Co.", "GENERAL_BUSINESS")),
 ])
 def test_the_period_of_an_abbreviation_stays(text, found):
-    assert repaired(text, found, trimmed) == (0, [found])
+    assert stepped(text, found, "edges") == (0, [found])

@@ -50,7 +50,7 @@ from .resolve import (DEFAULT_MINGUO_MIN_YEAR, RT, as_tuple, choose_readings, re
                       resolve_spans)
 from .scoring import score_dates
 from ..doctext import doc_text
-from ..spanedges import EDGE_LABELS, trimmed_bounds
+from ..spanedges import EDGE_LABELS, place_bounds
 from .entcolumns import has_entities, set_ents_outside, token_bounds
 from .spanvalues import set_span_values
 
@@ -344,7 +344,7 @@ def _outside_dates(text: str, ent: Span, inside: Sequence[Span]) -> Optional[Tup
         start, end = _without_edge_filler(text, start, end)
         if any(c.isalpha() for c in text[start:end]):
             if ent.label_ in EDGE_LABELS:
-                start, end = trimmed_bounds(text, start, end) or (start, end)
+                start, end = place_bounds(text, start, end, ent.label_)
             return start, end
     return None
 

@@ -5,7 +5,8 @@ repaired span, spans where one is split, or None to keep it; they change only sp
 NER (a rule or the date finder read its own context). The WHY of each lives in its module:
 - `ner_shapes` (`spanshape`): a NER span whose text cannot carry its label is dropped;
 - `joined_institutions` (`institutions.joined`): two NER spans one institution was cut into are one;
-- `edges` (`spanedges.trimmed`): a span drops the preposition, article or activity at its edges;
+- `edges` (`spanedges.trimmed`, then the cue rules of `edges.json`): a span drops the preposition,
+  article, function word or activity at its edges;
 - `institutions`, `relations`: see the modules named below; `departments`: the module's repair, then
   the cue rules of its group (`departments.json`: a department's span drops a field's label, `of` and a
   visit word);
@@ -43,7 +44,7 @@ from .repairs import SpanRepair, apply_span_repair, span_repair
 __all__ = ["SpanRepair", "apply_span_repair", "span_repair", "SPAN_REPAIRS", "CUE_STEPS", "RULES_OF_FORMER_CODE"]
 
 SPAN_REPAIRS = {
-    "edges": trimmed, "institutions": completed, "relations": by_relation,
+    "institutions": completed, "relations": by_relation,
 }
 for _name, _repair in SPAN_REPAIRS.items():
     note_steps.register(_name, func=span_repair(_repair))
@@ -51,10 +52,11 @@ for _name, _repair in SPAN_REPAIRS.items():
 CUE_STEPS = ("jurisdictions", "titles", "workplaces", "care_or_study", "apposition", "not_phi", "cued_spans")
 # the steps that were code alone before (a pipeline saved then has no rule file of theirs: `deid`
 # completes its rules with the packaged ones of these groups)
-RULES_OF_FORMER_CODE = ("apposition", "departments")
+RULES_OF_FORMER_CODE = ("apposition", "departments", "edges")
 for _group in CUE_STEPS:
     note_steps.register(_group, func=CueStep(_group))
 note_steps.register("departments", func=CueStep("departments", code=by_department))
+note_steps.register("edges", func=CueStep("edges", code=trimmed))
 
 
 @note_steps.register("ner_shapes")
