@@ -36,8 +36,10 @@ for spans the NER found (never rule or date spans):
   (`台大醫院新竹分院`, `淡水院區`, `精神科`) or a staff word (`護理師`, `職員`); an English institution
   span drops a trailing `Department` or `Division` (`[Mennonite Christian Hospital] Department of`);
 - a span that is a general hospital's short name, its name and 綜合 with 醫院 left off (`[郭綜合]`,
-  `[童綜合]`), is a HOSPITAL whatever the NER called it: no person is named so; and a span called a person
-  that ends with an English type word takes its label (`[Yuan's General Hospital]` PATIENT);
+  `[童綜合]`), is a HOSPITAL whatever the NER called it (the cue rule of group `institutions`,
+  `resources/cue_rules/institutions.json`, which the same step runs after this module's repair); and a
+  span called a person that ends with an English type word takes its label (`[Yuan's General Hospital]`
+  PATIENT);
 - a place span that ends with a type word (and holds more than it) takes that word's label
   (`[大安國小]` SCHOOL, `[新加坡中央醫院]` HOSPITAL), but a district stays a CITY (`[林園區]`, 園區). Names of people are left alone: a span the NER
   calls a person that ends in 醫院 is a name the extension rule above may have completed.
@@ -67,7 +69,7 @@ from spacy.tokens import Doc, Span
 from .common_words_zh import common_words_zh, plain_han_words
 from .labels import LOCATION_LABELS, NAME_LABELS
 from .cues.labels import relation_label
-from .han import HAN_CHAR, HAN_RANGES
+from .han import HAN_CHAR
 from .predicates import (TYPE_WORD_LABELS, district_name, english_type_word_ending, is_type_word, name_like,
                          type_word_after, type_word_ending, type_words)
 from .wordlists import word_set, words
@@ -160,8 +162,6 @@ def completed(doc: Doc, text: str, ent: Span,
         label = type_word_ending(text[ent.start_char:ent.end_char])
         if label is not None and label != ent.label_ and not _a_district(ent):
             new = Span(doc, ent.start, ent.end, label=label)
-    if new is None and ent.label_ != "HOSPITAL" and _GENERAL_HOSPITAL_SHORT.fullmatch(text, ent.start_char, ent.end_char):
-        new = Span(doc, ent.start, ent.end, label="HOSPITAL")
     if new is None and ent.label_ in NAME_LABELS:
         # no person is named `... General Hospital`; a Chinese name may end as a type word does (`[王中學]`)
         label = english_type_word_ending(text[ent.start_char:ent.end_char])
@@ -241,11 +241,6 @@ def _type_word_finished(text: str, ent: Span) -> Optional[Tuple[int, str]]:
                 continue
             return end, label
     return None
-
-
-# A general hospital's short name: its name and 綜合, the 醫院 left off (`郭綜合`, `童綜合`, `光田綜合` for
-# 郭綜合醫院...); no person is named so, and a NER that never saw one calls it a doctor.
-_GENERAL_HOSPITAL_SHORT = re.compile(r"[" + HAN_RANGES + r"]{1,2}綜合")
 
 
 # A capitalised English word of an institution's name (`MetroHarbor`, `Kai-Syuan`, `Tungs'`), or one

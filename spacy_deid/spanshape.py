@@ -28,7 +28,7 @@ definitions of docs/annotation.md and nothing else:
   written as two clock readings starting with 0 or 1 (`1900-0700`, `0200-0600`: no local number in
   Taiwan starts with either, and a full number has ten digits);
 - a PROFESSION is not a place of work without a name (`noodle shop`, `convenience store`, `早餐店`: where, not what; a named one,
-  `Lincoln High School`, is PHI of another label and is kept);
+  `Lincoln High School`, is PHI of another label and is kept): rules of `shapes` too;
 - a name of one Han character stands next to its title: annotation.md keeps titles outside the span
   (`[葉]醫師`, `[陳]先生`, `Dr. [王]`), so a lone surname is written with one after it (先生, 醫師,
   阿姨…), an English title, a role (`社工 [謝]`, `主治醫師: [王]`) or 老/小/阿 before it (`老[王]`),
@@ -73,18 +73,17 @@ from spacy.tokens import Doc, Span
 from .age_cues import uncued_age
 from .clinical_terms import clinical_terms_joined, is_clinical_term
 from .common_words import hyphenated_word, plain_words
-from .common_words_zh import common_words_zh, plain_han_words, spoken_before_words
+from .common_words_zh import plain_han_words, spoken_before_words
 from .dates.finder import FIRST_YEAR, LAST_YEAR, find_readings
 from .dates.nondates import (clock_time, hhmm, is_amount, is_number_or_range, unit_after, unmistakable_clock,
                              years_of_duration)
 from .dates.numerals import NUMERAL_CHARS
 from .doctext import doc_text
 from .han import HAN_CHAR, has_han
-from .predicates import TypeWords
 from .labels import LOCATION_LABELS, NAME_LABELS
 from .cues import current_cue_rules
 from .cues.labels import titled
-from .wordlists import WordLists, compiled, word_set
+from .wordlists import word_set
 
 _HAS_ALNUM = re.compile(r"[^\W_]")
 _HAS_DIGIT = re.compile(r"\d")
@@ -165,32 +164,6 @@ def _proper(text: str) -> bool:
     return _LATER_CAPITAL.search(text, first.end()) is None
 
 
-# The last word of a place or business, which names where someone works, never what they do (`noodle
-# shop`, `convenience store`, `餐廳`): the institutions' type words, and the generic words for shops.
-def _workplace_end(lists: WordLists) -> "re.Pattern[str]":
-    types = lists.compiled(TypeWords)
-    return re.compile(
-        r"(?:(?<![A-Za-z])(?i:" + "|".join(re.escape(w) for words in types.en.values() for w in words)
-        + r"|stores?|shops?|stalls?|factories|restaurants|markets|companies|business|plant|mall|school)|"
-        + "|".join(re.escape(w) for words in types.zh.values() for w in words if len(w) > 1)
-        + r"|店|商店|超商|學校|工地)$")
-
-
-def _generic_workplace(text: str) -> bool:
-    """A place of work without a name: lower-case English or a common Chinese word (`noodle shop`,
-    `早餐店`); a named one (`Lincoln High School`, `阿美早餐店`) is PHI of another label, kept for the
-    overlap rather than dropped."""
-    if compiled(_workplace_end).search(text) is None:
-        return False
-    return text == text.lower() if text.isascii() else text in common_words_zh() or len(text) <= 2
-
-
-
-
-def _profession(text: str) -> bool:
-    return _can_name(text) and not _generic_workplace(text.strip())
-
-
 def _person(text: str) -> bool:
     # Not the lower-case word test: a hurried note writes `sung Hsiung-Cheng`, and a name is kept;
     # but a lower-case hyphenated chart word (`co-sign`, `well-groomed`) names no one.
@@ -242,7 +215,7 @@ def _alnum(text: str) -> bool:
 SHAPE_OF: Dict[str, Callable[[str], bool]] = {
     "DATE": _date,
     "PHONE": _phone,
-    "PROFESSION": _profession,
+    "PROFESSION": _can_name,
     **{label: _person for label in NAME_LABELS},
     **{label: _place for label in LOCATION_LABELS if label != "NUMBER"},
 }

@@ -44,9 +44,9 @@ def _add_work_word(path: Path, word: str) -> None:
 def test_the_packaged_rules_hold_the_step_groups():
     rules = default_cue_rules()
     assert {"jurisdictions", "titles", "workplaces", "care_or_study", "relations", "relation_after",
-            "not_phi", "apposition", "departments"} <= set(rules.groups)
+            "not_phi", "apposition", "departments", "edges"} <= set(rules.groups)
     assert {f.name for f in rules.files} == {
-        "care.json", "cued_spans.json", "departments.json", "hospital_units.json", "jurisdictions.json", "languages.json", "measurements.json",
+        "care.json", "cued_spans.json", "departments.json", "edges.json", "hospital_units.json", "jurisdictions.json", "languages.json", "measurements.json",
         "month_words.json", "shapes.json", "public_numbers.json", "relations.json", "section_heads.json",
         "spoken_words.json", "study.json", "titles.json", "workplaces.json"}
     assert all((rule.labels or rule.finds) and (rule.yields or rule.yields_from or rule.drops) for rule in rules.rules)
@@ -374,6 +374,28 @@ def test_a_malformed_start_after_is_refused(tmp_path, rule, message):
     path = tmp_path / "broken.json"
     path.write_text(json.dumps({"rules": [rule]}), encoding="utf8")
     with pytest.raises(CueRuleError, match=re.escape(message)):
+        read_cue_files(path)
+
+
+def test_a_rule_may_read_a_spans_shape_alone_and_listed_asks_for_a_word_of_a_list(tmp_path):
+    """A rule with `text` or `listed` alone relabels or drops by the span's shape; `listed` holds only
+    where the span's whole text is a word of the lists in force; a list the lists lack is refused when
+    the rules are compiled for them, naming the file, the rule and the list."""
+    shape = _rule(id="short", before=None, labels=["PERSON"], text="[A-Z]{2}", yields="HOSPITAL")
+    listed = _rule(id="listed", before=None, labels=["CITY"], listed=["kinship_zh"], drops=True, yields=None)
+    path = tmp_path / "shape.json"
+    path.write_text(json.dumps({"rules": [shape, listed]}), encoding="utf8")
+    rules = CueRuleSet(read_cue_files(path))
+    assert rules.apply("at KH today", 3, 5, "PERSON", "g") == (3, 5, "HOSPITAL")
+    assert rules.apply("at Kho today", 3, 6, "PERSON", "g") is None
+    assert rules.apply("住在爸爸家", 2, 4, "CITY", "g") == (2, 4, "")  # a kinship word, no place
+    assert rules.apply("住在台中", 2, 4, "CITY", "g") is None
+    assert [r.to_dict() for r in CueRuleSet.from_dicts(rules.to_dicts()).rules] == [r.to_dict() for r in rules.rules]
+    path.write_text(json.dumps({"rules": [dict(listed, listed=["no_such_list"])]}), encoding="utf8")
+    with pytest.raises(CueRuleError, match=r"shape.json: cue rule 'listed': .*no_such_list"):
+        CueRuleSet(read_cue_files(path)).apply("住在台中", 2, 4, "CITY", "g")
+    path.write_text(json.dumps({"rules": [_rule(finds="[A-Z]+", labels=None, listed=["kinship_zh"])]}), encoding="utf8")
+    with pytest.raises(CueRuleError, match="no 'listed'"):
         read_cue_files(path)
 
 

@@ -8,7 +8,7 @@ from spacy_deid.refine import DEFAULT_NOTE_STEPS
 from spacy_deid.refine.builtin import apply_span_repair
 
 from linear import assert_linear
-from ner_spans import deid_after, doc_with_ents, ents_of, repaired
+from ner_spans import deid_after, doc_with_ents, ents_of, repaired, stepped
 
 
 @pytest.mark.parametrize("text,found,expected", [
@@ -49,7 +49,7 @@ from ner_spans import deid_after, doc_with_ents, ents_of, repaired
      ("Yuan's General Hospital", "HOSPITAL")),
 ])
 def test_a_span_takes_the_type_word_after_it(text, found, expected):
-    assert repaired(text, found, completed) == (1, [expected])
+    assert stepped(text, found, "institutions") == (1, [expected])
 
 
 @pytest.mark.parametrize("text,found", [

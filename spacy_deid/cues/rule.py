@@ -7,8 +7,9 @@ pseudo-triggers; `line_start`: the header the span's line starts with), which na
 predicates veto it (`unless`, from `predicates.py`: a known place, a type word of another kind) and the
 label it yields (`yields`; `keep_labels`: labels that stand), or that the span is no PHI at all (`drops`:
 a word heading a line before a colon is the line's section, `NEURO:`); `text`, a regex the whole span
-must match, limits a rule to spans of one shape (a rule that drops may be a shape alone: `恩哼` is
-no name wherever it stands); `sources`, which recognizers' spans it reads (default the NER's,
+must match, limits a rule to spans of one shape, and `listed`, word lists of the pipeline, to spans
+that are a word of them (`早餐店`, a common word: a place, no trade); a rule may be a shape alone (`恩哼`
+is no name wherever it stands; `[郭綜合]` is a hospital); `sources`, which recognizers' spans it reads (default the NER's,
 `["ner"]`: a rule or the date finder read their own context; `["ner", "date"]` lets a rule drop a
 date the finder read where the words before it say it is a measured value, `fevers up to [102.7]`).
 A boundary action: `end_before`, a cue that starts inside the span (or right after it), `min_length`
@@ -76,7 +77,7 @@ _LATIN = re.compile(r"[A-Za-z]")
 
 RULE_KEYS = ("id", "group", "labels", "not_labels", "text", "before", "after", "not_before", "not_after",
              "line_start", "end_before", "start_after", "unless", "yields", "yields_from", "keep_labels", "drops", "priority",
-             "sources", "finds", "description")
+             "sources", "finds", "listed", "description")
 # The recognizers and note steps whose spans a rule may read (`span._.source`; an unset source is the
 # NER's; a cue step placed after `cued_names` or `knowledge_add_cued` meets theirs), and the default: the
 # NER's alone.
@@ -304,6 +305,7 @@ class CueRule:
     drops: bool = False  # the cues say the span is no PHI
     sources: Tuple[str, ...] = DEFAULT_SOURCES  # the recognizers whose spans the rule reads
     finds: str = ""  # a regex of the text of a span the rule adds right after its `before` cue
+    listed: Tuple[str, ...] = ()  # word lists the span's text must be a word of
     # as written in the file (`@NAME` for a category), so a saved rule reads as its author wrote it
     written_labels: Tuple[str, ...] = field(default=(), compare=False)
     written_not_labels: Tuple[str, ...] = field(default=(), compare=False)
@@ -336,6 +338,8 @@ class CueRule:
             out["sources"] = list(self.sources)
         if self.finds:
             out["finds"] = self.finds
+        if self.listed:
+            out["listed"] = list(self.listed)
         if self.description:
             out["description"] = self.description
         return out
@@ -476,10 +480,10 @@ def rule_from_dict(item: Any, fragments: Dict[str, str], source: str) -> CueRule
         end_before = _end_before(item["end_before"], fragments) if "end_before" in item else None
         start_after = _start_after(item["start_after"], fragments) if "start_after" in item else None
         if before is None and after is None and end_before is None and start_after is None and not yields_from and not (
-                drops and ("line_start" in item or "text" in item)):
+                "line_start" in item or "text" in item or "listed" in item):
             raise ValueError("needs a 'before', an 'after', an 'end_before' or a 'start_after' cue, or a 'yields_from' "
-                             "(several: all are required); a rule that drops a span may read its line's start "
-                             "or its shape ('text') alone")
+                             "(several: all are required); a rule may read its line's start or its span's shape "
+                             "('text', 'listed') alone")
         text = item.get("text", "")
         if not isinstance(text, str):
             raise ValueError("text must be a regex string")
@@ -502,6 +506,9 @@ def rule_from_dict(item: Any, fragments: Dict[str, str], source: str) -> CueRule
             if name not in PREDICATES:
                 raise ValueError(f"unknown predicate {name!r} in 'unless'; known: {sorted(PREDICATES)}")
         keep = _labels(_strings(item["keep_labels"], "keep_labels")) if "keep_labels" in item else frozenset()
+        listed = _strings(item["listed"], "listed") if "listed" in item else ()
+        if listed and finds:
+            raise ValueError("a rule that finds a span reads no span's text: no 'listed'")
         sources = _strings(item["sources"], "sources") if "sources" in item else DEFAULT_SOURCES
         unknown_sources = sorted(set(sources) - set(SOURCES))
         if not sources or unknown_sources:
@@ -510,7 +517,7 @@ def rule_from_dict(item: Any, fragments: Dict[str, str], source: str) -> CueRule
                        yields=item.get("yields", ""), before=before, after=after, not_before=not_before,
                        not_after=not_after, line_start=line_start,
                        end_before=end_before, start_after=start_after, unless=unless, keep_labels=keep, yields_from=yields_from,
-                       priority=priority, text=text, drops=drops, sources=sources, finds=finds,
+                       priority=priority, text=text, drops=drops, sources=sources, finds=finds, listed=listed,
                        description=item.get("description", ""), written_labels=written,
                        written_not_labels=written_not)
     except KeyError as err:  # an unknown `{{FRAGMENT}}`

@@ -115,6 +115,7 @@ class _Compiled:
     text: Optional["re.Pattern[str]"] = None
     finds: Optional["re.Pattern[str]"] = None  # the `before` cue, then the span the rule adds (group `_FOUND`)
     start_after: Optional["re.Pattern[str]"] = None
+    listed: Optional[FrozenSet[str]] = None  # the words of the rule's `listed` lists
 
     def outcome(self, text: str, start: int, end: int, label: Optional[str], rules: "CueRuleSet"
                 ) -> Optional[Tuple[int, int, str]]:
@@ -152,6 +153,8 @@ class _Compiled:
         """Do all the rule's cues stand around text[start:end]? Each reads a bounded window."""
         if self.text is not None and self.text.fullmatch(text, start, end) is None:
             return False
+        if self.listed is not None and text[start:end] not in self.listed:
+            return False
         if self.before is not None and self.before.search(text, max(0, start - self.before_window), start) is None:
             return False
         if self.after is not None and self.after.match(text, end, end + self.after_window) is None:
@@ -187,7 +190,8 @@ def _compile(rule: CueRule, fragments: Dict[str, str], lists: WordLists) -> _Com
         re.compile(rule.before.pattern("before", fragments, lists, anchored=False)
                    + f"(?P<{_FOUND}>{expand(rule.finds, fragments, lists)})")
         if rule.finds and rule.before is not None else None,
-        re.compile(rule.start_after.cue.pattern("start", fragments, lists)) if rule.start_after else None)
+        re.compile(rule.start_after.cue.pattern("start", fragments, lists)) if rule.start_after else None,
+        lists.word_set(*rule.listed) if rule.listed else None)
 
 
 def _cue_and_window(cue: Optional[Cue], side: str, fragments: Dict[str, str], lists: WordLists

@@ -7,9 +7,9 @@ NER (a rule or the date finder read its own context). The WHY of each lives in i
 - `joined_institutions` (`institutions.joined`): two NER spans one institution was cut into are one;
 - `edges` (`spanedges.trimmed`, then the cue rules of `edges.json`): a span drops the preposition,
   article, function word or activity at its edges;
-- `institutions`, `relations`: see the modules named below; `departments`: the module's repair, then
-  the cue rules of its group (`departments.json`: a department's span drops a field's label, `of` and a
-  visit word);
+- `relations`: see the module named below; `institutions`, `departments`: the module's repair, then
+  the cue rules of its group (`institutions.json`: a general hospital's short name is a HOSPITAL;
+  `departments.json`: a department's span drops a field's label, `of` and a visit word);
 - `jurisdictions`, `titles`, `workplaces`, `care_or_study`, `apposition` (a relation word no frame
   states as an occupation is no PROFESSION), `not_phi` (spans the words
   around them or their shape say are no PHI: section heads, measured values, spoken words): the cue rules of those groups
@@ -44,7 +44,7 @@ from .repairs import SpanRepair, apply_span_repair, span_repair
 __all__ = ["SpanRepair", "apply_span_repair", "span_repair", "SPAN_REPAIRS", "CUE_STEPS", "RULES_OF_FORMER_CODE"]
 
 SPAN_REPAIRS = {
-    "institutions": completed, "relations": by_relation,
+    "relations": by_relation,
 }
 for _name, _repair in SPAN_REPAIRS.items():
     note_steps.register(_name, func=span_repair(_repair))
@@ -52,11 +52,12 @@ for _name, _repair in SPAN_REPAIRS.items():
 CUE_STEPS = ("jurisdictions", "titles", "workplaces", "care_or_study", "apposition", "not_phi", "cued_spans")
 # the steps that were code alone before (a pipeline saved then has no rule file of theirs: `deid`
 # completes its rules with the packaged ones of these groups)
-RULES_OF_FORMER_CODE = ("apposition", "departments", "edges")
+RULES_OF_FORMER_CODE = ("apposition", "departments", "edges", "institutions")
 for _group in CUE_STEPS:
     note_steps.register(_group, func=CueStep(_group))
 note_steps.register("departments", func=CueStep("departments", code=by_department))
 note_steps.register("edges", func=CueStep("edges", code=trimmed))
+note_steps.register("institutions", func=CueStep("institutions", code=completed))
 
 
 @note_steps.register("ner_shapes")
