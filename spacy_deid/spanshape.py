@@ -43,7 +43,7 @@ definitions of docs/annotation.md and nothing else:
   (`resources/cue_rules/`): measured values (`FS [180]`, `BP [120/80]`, `HR in the [70]'s`), a
   language someone speaks (`[Spanish] speaking`) and a public hotline's number (`call [911]`);
 - an AGE of digits is written as an age: a unit, field, sex letter, apposition or column header beside
-  it (`age_cues`); a bare number (`, [60] at discharge`) is not;
+  it; a bare number (`, [60] at discharge`) is not (the `not_phi` rules of `ages.json`, run before);
 - names, professions and location labels are not a medication or a chart shorthand (`Cymbalta`,
   `CVP`, `PRN`; `clinical_terms`), nor two of them joined by `to`, `and`, an arrow or a slash
   (`[Lamictal to Cymbalta]`), nor one with its dose (`[Effexor 200] mg/day`): closed-class clinical
@@ -70,7 +70,6 @@ from typing import Callable, Dict, Iterable, List
 
 from spacy.tokens import Doc, Span
 
-from .age_cues import uncued_age
 from .clinical_terms import clinical_terms_joined, is_clinical_term
 from .common_words import hyphenated_word, plain_words
 from .common_words_zh import plain_han_words, spoken_before_words
@@ -245,8 +244,7 @@ def drop_misshapen(doc: Doc, sources: Iterable[str] = ("ner",)) -> List[Span]:
                                  or lone_surname(text, ent.start_char, ent.end_char, ent.label_)
                                  or plain_word_name(text, ent.start_char, ent.end_char, ent.label_)
                                  or measured_amount(text, ent.start_char, ent.end_char, ent.label_)
-                                 or (ent.label_ == "DATE" and years_of_duration(text, ent.start_char, ent.end_char))
-                                 or uncued_age(text, ent.start_char, ent.end_char, ent.label_)):
+                                 or (ent.label_ == "DATE" and years_of_duration(text, ent.start_char, ent.end_char))):
             dropped.append(ent)
         else:
             kept.append(ent)

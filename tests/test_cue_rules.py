@@ -44,9 +44,10 @@ def _add_work_word(path: Path, word: str) -> None:
 def test_the_packaged_rules_hold_the_step_groups():
     rules = default_cue_rules()
     assert {"jurisdictions", "titles", "workplaces", "care_or_study", "relations", "relation_after",
-            "not_phi", "apposition", "departments", "edges"} <= set(rules.groups)
+            "not_phi", "apposition", "departments", "edges", "institutions"} <= set(rules.groups)
     assert {f.name for f in rules.files} == {
-        "care.json", "cued_spans.json", "departments.json", "edges.json", "hospital_units.json", "jurisdictions.json", "languages.json", "measurements.json",
+        "ages.json", "care.json", "cued_spans.json", "departments.json", "edges.json", "hospital_units.json",
+        "institutions.json", "jurisdictions.json", "languages.json", "measurements.json",
         "month_words.json", "shapes.json", "public_numbers.json", "relations.json", "section_heads.json",
         "spoken_words.json", "study.json", "titles.json", "workplaces.json"}
     assert all((rule.labels or rule.finds) and (rule.yields or rule.yields_from or rule.drops) for rule in rules.rules)

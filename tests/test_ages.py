@@ -1,11 +1,17 @@
-"""age_cues: a number the NER calls an AGE stays only when the words around it write it as an age."""
+"""ages (cue rules `resources/cue_rules/ages.json`, group `not_phi`): a number the NER calls an AGE stays
+only when the words around it write it as an age."""
 import pytest
 
 import spacy_deid
-from spacy_deid.age_cues import age_cue, uncued_age
-from spacy_deid.spanshape import drop_misshapen
+from spacy_deid.cues import default_cue_rules
+from spacy_deid.refine import RefineStage
 
 from linear import assert_linear
+
+
+def uncued_age(text: str, start: int, end: int, label: str) -> bool:
+    """Do the packaged `not_phi` rules drop text[start:end] labelled `label`?"""
+    return default_cue_rules().apply(text, start, end, label, "not_phi") == (start, end, "")
 
 
 def _at(text: str, value: str, nth: int = 0) -> tuple:
@@ -36,7 +42,6 @@ def _at(text: str, value: str, nth: int = 0) -> tuple:
 ])
 def test_an_age_written_as_one_keeps_its_cue(text, value):
     start, end = _at(text, value)
-    assert age_cue(text, start, end)
     assert not uncued_age(text, start, end, "AGE")
 
 
@@ -64,12 +69,11 @@ def test_numerals_and_longer_numbers_are_not_judged():
     assert not uncued_age(text, start, end, "AGE")  # four digits: no age
 
 
-def test_the_shape_check_drops_an_uncued_ner_age_and_keeps_a_cued_one():
+def test_the_not_phi_step_drops_an_uncued_ner_age_and_keeps_a_cued_one():
     text = "Pt 45 y/o, GAF 45 at admission, 60 at discharge."
     doc = spacy_deid.blank()(text)
     doc.ents = [doc.char_span(*_at(text, "45"), label="AGE"), doc.char_span(*_at(text, "60"), label="AGE")]
-    dropped = drop_misshapen(doc)
-    assert [(s.text, s.start_char) for s in dropped] == [("60", text.index("60"))]
+    RefineStage(["not_phi"], []).refine_note(doc)
     assert [(e.text, e.label_, e.start_char) for e in doc.ents] == [("45", "AGE", 3)]
 
 
