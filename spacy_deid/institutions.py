@@ -35,14 +35,13 @@ for spans the NER found (never rule or date spans):
   a relation word next to it, else PERSON), or of a common word, then dropped (`[美術館公園遊蕩]`), unless those characters are a part of the institution
   (`台大醫院新竹分院`, `淡水院區`, `精神科`) or a staff word (`護理師`, `職員`); an English institution
   span drops a trailing `Department` or `Division` (`[Mennonite Christian Hospital] Department of`);
-- a span that is a general hospital's short name, its name and 綜合 with 醫院 left off (`[郭綜合]`,
-  `[童綜合]`), is a HOSPITAL whatever the NER called it (the cue rule of group `institutions`,
-  `resources/cue_rules/institutions.json`, which the same step runs after this module's repair); and a
-  span called a person that ends with an English type word takes its label (`[Yuan's General Hospital]`
-  PATIENT);
-- a place span that ends with a type word (and holds more than it) takes that word's label
-  (`[大安國小]` SCHOOL, `[新加坡中央醫院]` HOSPITAL), but a district stays a CITY (`[林園區]`, 園區). Names of people are left alone: a span the NER
-  calls a person that ends in 醫院 is a name the extension rule above may have completed.
+- what a span's own words say it is needs no code and is the cue rules of group `institutions`
+  (`resources/cue_rules/institutions.json`), which the same step runs after this module's repair: a
+  general hospital's short name, its name and 綜合 with 醫院 left off (`[郭綜合]`), is a HOSPITAL; a place
+  span that ends with a type word (and holds more than it) takes that word's label (`[大安國小]` SCHOOL,
+  `[新加坡中央醫院]` HOSPITAL), but a district stays a CITY (`[林園區]`, 園區); a span called a person
+  that ends with an English type word takes its label (`[Yuan's General Hospital]` PATIENT), while a
+  Chinese name may end as a type word does (`[王中學]`).
 
 A NER that reads one character at a time also leaves a character it has not seen in a name outside
 it, or splits a name where a word it knows begins, cutting one institution in two (`[國立]交[通大學]`,
@@ -70,7 +69,7 @@ from .common_words_zh import common_words_zh, plain_han_words
 from .labels import LOCATION_LABELS, NAME_LABELS
 from .cues.labels import relation_label
 from .han import HAN_CHAR
-from .predicates import (TYPE_WORD_LABELS, district_name, english_type_word_ending, is_type_word, name_like,
+from .predicates import (TYPE_WORD_LABELS, is_type_word, name_like,
                          type_word_after, type_word_ending, type_words)
 from .wordlists import word_set, words
 
@@ -147,9 +146,8 @@ def _joined(doc: Doc, text: str, first: Span, second: Span) -> Optional[Span]:
 
 def completed(doc: Doc, text: str, ent: Span,
               following: Optional[Span] = None) -> Optional[Union[Span, Tuple[Span, ...]]]:
-    """`ent` with the type word after it, or relabelled by the one it ends with, or cut where the
-    institution ends (module docstring), else None. `following` is the next entity, which a longer
-    span must not reach."""
+    """`ent` with the type word after it, or cut where the institution ends (module docstring), else
+    None. `following` is the next entity, which a longer span must not reach."""
     if not (ent.label_ in LOCATION_LABELS or ent.label_ in NAME_LABELS):
         return None
     if ent.label_ in LOCATION_LABELS:
@@ -157,23 +155,7 @@ def completed(doc: Doc, text: str, ent: Span,
         if cut is not None:
             return cut
     # A department before `Clinic` is that department's clinic (`[OPH] CLINIC`), not a hospital.
-    new = _extended(doc, text, ent, following) if ent.label_ != "DEPARTMENT" else None
-    if new is None and ent.label_ in LOCATION_LABELS:
-        label = type_word_ending(text[ent.start_char:ent.end_char])
-        if label is not None and label != ent.label_ and not _a_district(ent):
-            new = Span(doc, ent.start, ent.end, label=label)
-    if new is None and ent.label_ in NAME_LABELS:
-        # no person is named `... General Hospital`; a Chinese name may end as a type word does (`[王中學]`)
-        label = english_type_word_ending(text[ent.start_char:ent.end_char])
-        if label is not None:
-            new = Span(doc, ent.start, ent.end, label=label)
-    return new
-
-
-def _a_district(ent: Span) -> bool:
-    """Is `ent` a CITY that names a district (`[林園區]`, `[桃園區]` end as 園區 does)?"""
-    return ent.label_ == "CITY" and district_name(ent.text)
-
+    return _extended(doc, text, ent, following) if ent.label_ != "DEPARTMENT" else None
 
 
 def _ran_past_type_word(doc: Doc, text: str, ent: Span) -> Optional[Union[Span, Tuple[Span, ...]]]:

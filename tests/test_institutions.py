@@ -8,7 +8,7 @@ from spacy_deid.refine import DEFAULT_NOTE_STEPS
 from spacy_deid.refine.builtin import apply_span_repair
 
 from linear import assert_linear
-from ner_spans import deid_after, doc_with_ents, ents_of, repaired, stepped
+from ner_spans import deid_after, doc_with_ents, ents_of, stepped
 
 
 @pytest.mark.parametrize("text,found,expected", [
@@ -70,7 +70,7 @@ def test_a_span_takes_the_type_word_after_it(text, found, expected):
     ("He moved between Taipei and Taichung Hospital twice", ("Taipei", "CITY")),  # a list of two places
 ])
 def test_words_that_only_look_like_type_words_leave_the_span_alone(text, found):
-    assert repaired(text, found, completed) == (0, [found])
+    assert stepped(text, found, "institutions") == (0, [found])
 
 
 @pytest.mark.parametrize("text,found,label", [
@@ -82,7 +82,7 @@ def test_words_that_only_look_like_type_words_leave_the_span_alone(text, found):
     ("volunteers at Eden Social Welfare Foundation", ("Eden Social Welfare Foundation", "HOSPITAL"), "LOCATION"),
 ])
 def test_a_place_span_ending_in_a_type_word_takes_its_label(text, found, label):
-    assert repaired(text, found, completed) == (1, [(found[0], label)])
+    assert stepped(text, found, "institutions") == (1, [(found[0], label)])
 
 
 @pytest.mark.parametrize("text,found,expected", [
@@ -95,7 +95,7 @@ def test_a_place_span_ending_in_a_type_word_takes_its_label(text, found, label):
      ("Mennonite Christian Hospital Department", "HOSPITAL"), [("Mennonite Christian Hospital", "HOSPITAL")]),
 ])
 def test_an_institution_span_that_runs_into_a_name_is_cut_where_the_institution_ends(text, found, expected):
-    assert repaired(text, found, completed) == (1, expected)
+    assert stepped(text, found, "institutions") == (1, expected)
 
 
 @pytest.mark.parametrize("text,found", [
@@ -109,7 +109,7 @@ def test_an_institution_span_that_runs_into_a_name_is_cut_where_the_institution_
     ("Seen at Mercy Department today.", ("Mercy Department", "HOSPITAL")),  # no type word before it
 ])
 def test_an_institution_with_its_own_parts_after_the_type_word_stays_whole(text, found):
-    assert repaired(text, found, completed) == (0, [found])
+    assert stepped(text, found, "institutions") == (0, [found])
 
 
 def test_names_of_people_and_rule_spans_are_not_relabelled():
