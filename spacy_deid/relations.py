@@ -12,9 +12,10 @@ NER's spans and adds what needs the span's own text:
   (`[生盧瑋]` after 先, `[公 宋瓊美]` after 阿, `[堂妹 范雄晉]`): annotation.md keeps titles and relation
   words outside the name, and a NER that cut a word in two saw neither the word nor the name; so does
   one that starts with an English title or a role word used as one (`[Dr. Smith]`, `[Nurse Linda]`);
-- a place span that starts with a relation word holds a person's name (`由[阿公 高振宏]翻譯`).
-A relation word that nothing states as an occupation is no PROFESSION: the cue rule of group
-`apposition` (`relations.json`) drops it.
+A place span that starts with a relation word holds a person's name (`由[阿公 高振宏]翻譯`): the cue rule
+of group `relative_in_place` (`relations.json`), which the `relations` step runs after this module's
+repair. A relation word that nothing states as an occupation is no PROFESSION: the cue rule of group
+`apposition` drops it.
 `repairs` applies these to NER spans only, never rule spans. The words are the pipeline's word lists
 (`resources/word_lists/relations.json`, `titles.json`).
 """
@@ -23,11 +24,8 @@ from typing import Iterator, Optional, Tuple
 
 from spacy.tokens import Doc, Span
 
-from .han import HAN_RANGES
-from .labels import LOCATION_LABELS, NAME_LABELS
-from .predicates import name_like, type_word_ending
+from .labels import NAME_LABELS
 from .rules.phrases import phrase_regex
-from .common_words_zh import surnames_zh
 from .cues.labels import label_by_ner_label, relation_label
 from .wordlists import WordLists, compiled, sorted_longest_first, word_set
 
@@ -100,33 +98,12 @@ def name_start(text: str, start: int, end: int) -> int:
     return start
 
 
-# A name after a relation word inside a place or institution span: two to four Han characters, or
-# capitalised romanized words (`[阿公 高振宏]`, `[大哥 Ni Sheng-Yu]`).
-_NAME_AFTER_WORD = re.compile(f"[{HAN_RANGES}]{{2,4}}|[A-Z][A-Za-z'-]*(?:[ ][A-Z][A-Za-z'-]*){{0,2}}")
-
-
-def _relative_in_place_span(doc: Doc, text: str, ent: Span) -> Optional[Span]:
-    """The name in a place or institution span that starts with a Chinese relation word (`由[阿公 高振宏]翻譯`
-    HOSPITAL -> `[高振宏]` FAMILY, `employed by [大哥 Ni Sheng-Yu]`): no place starts with a word for a
-    person, so the NER read a person's name; labelled by the word, else PERSON."""
-    if ent.label_ not in LOCATION_LABELS:
-        return None
-    start = name_start(text, ent.start_char, ent.end_char)
-    if start == ent.start_char or _NAME_AFTER_WORD.fullmatch(text, start, ent.end_char) is None:
-        return None
-    name = text[start:ent.end_char]
-    if not name.isascii() and (not name_like(name) or name[0] not in surnames_zh()
-                                    or type_word_ending(name) is not None):
-        return None  # `去[阿姨家的夜市]`: no name after the word
-    return doc.char_span(start, ent.end_char, label=relation_label(text, start, ent.end_char) or "PERSON")
-
-
 def by_relation(doc: Doc, text: str, ent: Span, following: Optional[Span] = None) -> Optional[Span]:
     """`ent` without a relation word at its start, and relabelled PATIENT, FAMILY, DOCTOR or PERSON when
     it is a name of another kind next to a patient field, a relation word or a physician's title, or
     where the words beside it and the NER's label say more (`cues/labels.label_by_ner_label`), else None."""
     if ent.label_ not in NAME_LABELS:
-        return _relative_in_place_span(doc, text, ent)
+        return None
     start = name_start(text, ent.start_char, ent.end_char)
     label = (relation_label(text, start, ent.end_char)
              or label_by_ner_label(text, start, ent.end_char, ent.label_) or ent.label_)

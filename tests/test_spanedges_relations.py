@@ -419,7 +419,7 @@ def test_rule_spans_keep_their_label_beside_a_kinship_word():
     ("由社工 王小美陪同", ("社工 王小美", "LOCATION"), ("王小美", "PERSON")),
 ])
 def test_a_place_span_that_starts_with_a_relation_word_is_the_person_after_it(text, found, expected):
-    assert repaired(text, found, by_relation) == (1, [expected])
+    assert stepped(text, found, "relations") == (1, [expected])
 
 
 @pytest.mark.parametrize("text,found", [
@@ -428,7 +428,7 @@ def test_a_place_span_that_starts_with_a_relation_word_is_the_person_after_it(te
     ("在大同國小", ("大同國小", "SCHOOL")),
 ])
 def test_a_place_span_without_a_relation_word_and_a_name_stays(text, found):
-    assert repaired(text, found, by_relation) == (0, [found])
+    assert stepped(text, found, "relations") == (0, [found])
 
 
 def test_repairs_run_in_order_and_count_per_repair():

@@ -8,7 +8,7 @@ import re
 from typing import FrozenSet, Optional
 
 from ..common_words_zh import surnames_zh
-from ..predicates import TypeWords
+from ..predicates import TypeWords, name_like
 from ..titles_zh import titles_after_name, titles_after_name_zh
 from ..wordlists import WordLists, compiled
 
@@ -46,6 +46,12 @@ def institution(text: str, label: str) -> bool:
 def not_latin_capital(text: str, label: str) -> bool:
     """The span does not start with a Latin capital (`Dr. [ortho] team`, `Dr. [張]`)."""
     return not (text[:1].isupper() and text[:1].isascii())
+
+
+def not_a_han_name(text: str, label: str) -> bool:
+    """Han characters that are no name: a grammatical character, or no surname first (`阿姨家的夜市`); a
+    name in Latin letters passes."""
+    return not text.isascii() and (not name_like(text) or text[:1] not in surnames_zh())
 
 
 def not_surname_zh(text: str, label: str) -> bool:

@@ -7,9 +7,10 @@ NER (a rule or the date finder read its own context). The WHY of each lives in i
 - `joined_institutions` (`institutions.joined`): two NER spans one institution was cut into are one;
 - `edges` (`spanedges.trimmed`, then the cue rules of `edges.json`): a span drops the preposition,
   article, function word or activity at its edges;
-- `relations`: see the module named below; `institutions`, `departments`: the module's repair, then
-  the cue rules of its group (`institutions.json`: a general hospital's short name is a HOSPITAL;
-  `departments.json`: a department's span drops a field's label, `of` and a visit word);
+- `relations`, `institutions`, `departments`: the module's repair, then the cue rules of a group
+  (`relative_in_place`: a place span that starts with a relation word holds a name; `institutions.json`:
+  a span that ends with a type word takes its label; `departments.json`: a department's span drops a
+  field's label, `of` and a visit word);
 - `jurisdictions`, `titles`, `workplaces`, `care_or_study`, `apposition` (a relation word no frame
   states as an occupation is no PROFESSION), `not_phi` (spans the words
   around them or their shape say are no PHI: section heads, measured values, spoken words): the cue rules of those groups
@@ -25,6 +26,8 @@ NER (a rule or the date finder read its own context). The WHY of each lives in i
 Patient steps read one patient's notes together (in `recognize`, the one note): `propagate`,
 `spread_relations`, `given_names`.
 """
+from typing import Dict, Tuple
+
 from spacy.tokens import Doc
 
 from ..cued_names import cued_names
@@ -41,23 +44,22 @@ from .prototypes import relabel_by_prototype
 from .registry import note_steps, patient_steps
 from .repairs import SpanRepair, apply_span_repair, span_repair
 
-__all__ = ["SpanRepair", "apply_span_repair", "span_repair", "SPAN_REPAIRS", "CUE_STEPS", "RULES_OF_FORMER_CODE"]
+__all__ = ["SpanRepair", "apply_span_repair", "span_repair", "CUE_STEPS", "CODE_AND_RULES", "RULES_OF_FORMER_CODE"]
 
-SPAN_REPAIRS = {
-    "relations": by_relation,
-}
-for _name, _repair in SPAN_REPAIRS.items():
-    note_steps.register(_name, func=span_repair(_repair))
 # steps that run a group of the pipeline's cue rules (the stage passes the rules)
 CUE_STEPS = ("jurisdictions", "titles", "workplaces", "care_or_study", "apposition", "not_phi", "cued_spans")
-# the steps that were code alone before (a pipeline saved then has no rule file of theirs: `deid`
-# completes its rules with the packaged ones of these groups)
-RULES_OF_FORMER_CODE = ("apposition", "departments", "edges", "institutions")
 for _group in CUE_STEPS:
     note_steps.register(_group, func=CueStep(_group))
-note_steps.register("departments", func=CueStep("departments", code=by_department))
-note_steps.register("edges", func=CueStep("edges", code=trimmed))
-note_steps.register("institutions", func=CueStep("institutions", code=completed))
+# steps whose knowledge is partly code (a span repair) and partly rules: step -> (rule group, repair)
+CODE_AND_RULES: Dict[str, Tuple[str, SpanRepair]] = {
+    "edges": ("edges", trimmed), "institutions": ("institutions", completed),
+    "departments": ("departments", by_department), "relations": ("relative_in_place", by_relation),
+}
+for _name, (_group, _repair) in CODE_AND_RULES.items():
+    note_steps.register(_name, func=CueStep(_group, code=_repair))
+# the groups of steps that were code alone before (a pipeline saved then has no rule file of theirs:
+# `deid` completes its rules with the packaged ones of these groups)
+RULES_OF_FORMER_CODE = ("apposition",) + tuple(group for group, _ in CODE_AND_RULES.values())
 
 
 @note_steps.register("ner_shapes")
