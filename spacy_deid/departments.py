@@ -11,8 +11,6 @@ institution, the field label and the word for the visit outside the department's
 of the wrong kind or length changes what the note says. So, for spans the NER found (never rule or
 date spans):
 
-- a DEPARTMENT span that starts with a word for a person (`職能治療師`, `社工`) is no unit: the word alone
-  is a PROFESSION, and a name after it a PERSON (`[職能治療師呂]老師` -> `[呂]`);
 - a DEPARTMENT span that is an institution's name and the unit word of a department's phrase is that
   institution: `[GDH Department of]` Psychiatry -> `[GDH]` HOSPITAL (the NER read the phrase, not the name);
   one that is an institution's abbreviation and a department's English name is split in two
@@ -22,7 +20,9 @@ date spans):
   called so, one whose type word says so, or a short name of two to four characters that passes the
   rules' test of one (`[成人加護病房]` stays);
 - a DEPARTMENT span drops a leading field label or `of` (`科別 `, `Department of `) and a trailing
-  visit word (`clinic`, `OPD`; `收住院`, `門診` after its 科 or 部): the cue rules of group `departments`
+  visit word (`clinic`, `OPD`; `收住院`, `門診` after its 科 or 部), and one that starts with a word for a
+  person (`職能治療師`, `社工`) is no unit: the word alone is a PROFESSION, and a name after it a PERSON
+  (`[職能治療師呂]老師` -> `[呂]`): the cue rules of group `departments`
   (`resources/cue_rules/departments.json`), which the same step runs after this module's repair;
 - a place or name span that ends with a department name is split there: the part before keeps its
   label, the department gets its own span (`[SGH] [Thoracic Surgery]`, `[Chou], [Nephrology]`);
@@ -40,7 +40,6 @@ from .labels import LOCATION_LABELS, NAME_LABELS
 from .han import HAN_CHAR
 from .place_names_zh import hospital_short_name_zh
 from .predicates import type_word_ending
-from .relations import name_start, person_words_zh
 from .rules.loading import default_fragment
 from .wordlists import word_set
 
@@ -115,19 +114,6 @@ def _edges(text: str, start: int, end: int) -> Tuple[int, int]:
     return start, end
 
 
-def _a_person_word_first(doc: Doc, text: str, start: int, end: int) -> Optional[Span]:
-    """A DEPARTMENT span that starts with a word for a person (`relations`: 職能治療師, 社工, 心理師) is
-    no unit: that word alone is a PROFESSION (`relations.relation_in_apposition` then keeps it only as a
-    stated occupation), and with a name after it the name is a PERSON (`[職能治療師呂]老師` -> `[呂]`)."""
-    word = next((w for w in person_words_zh() if text.startswith(w, start)), None)
-    if word is None:
-        return None
-    if start + len(word) == end:
-        return doc.char_span(start, end, label="PROFESSION")
-    name = name_start(text, start, end)
-    return doc.char_span(name, end, label="PERSON") if name > start and HAN_CHAR.match(text[name]) else None
-
-
 _ABBREVIATION = re.compile(r"[A-Z]{2,8}")
 
 
@@ -189,9 +175,6 @@ def by_department(doc: Doc, text: str, ent: Span, following: Optional[Span] = No
     """`ent` trimmed, relabelled or split by the department name it holds (module docstring), else None."""
     s, e = ent.start_char, ent.end_char
     if ent.label_ == "DEPARTMENT":
-        person = _a_person_word_first(doc, text, s, e)
-        if person is not None:
-            return person
         unit = _UNIT_AFTER_INSTITUTION.search(text, s, e)
         if (unit is not None and unit.end() == e and unit.start() - s >= 2 and text[s].isupper()
                 and department_start(text[s:e]) is None and department_start(text[s:unit.start()]) is None

@@ -20,7 +20,7 @@ repair. A relation word that nothing states as an occupation is no PROFESSION: t
 (`resources/word_lists/relations.json`, `titles.json`).
 """
 import re
-from typing import Iterator, Optional, Tuple
+from typing import Iterator, Optional
 
 from spacy.tokens import Doc, Span
 
@@ -60,16 +60,6 @@ class _Patterns:
 
 def _patterns() -> _Patterns:
     return compiled(_Patterns)
-
-
-def _person_words_zh(lists: WordLists) -> Tuple[str, ...]:
-    return sorted_longest_first(lists["others_zh"])
-
-
-def person_words_zh() -> Tuple[str, ...]:
-    """The Chinese words for another person in the patient's life, longest first (`職能治療師` before
-    `治療師`)."""
-    return compiled(_person_words_zh)
 
 
 def words_before_a_name(text: str) -> Iterator[int]:

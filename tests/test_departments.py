@@ -42,9 +42,6 @@ def by_step(text, found):
     # an institution's abbreviation and a department's English name: the two
     ("Summary faxed to SGH Intensive Care Unit (04-5)", ("SGH Intensive Care Unit", "DEPARTMENT"),
      [("SGH", "HOSPITAL"), ("Intensive Care Unit", "DEPARTMENT")]),
-    # a word for a person is no unit: a PROFESSION alone, and the name after it a PERSON
-    ("308/03/31 職能治療師呂老師評估", ("職能治療師呂", "DEPARTMENT"), [("呂", "PERSON")]),
-    ("團隊會議: 社工、心理師、職能治療師、護理長均出席", ("職能治療師", "DEPARTMENT"), [("職能治療師", "PROFESSION")]),
     # a hospital and its Chinese department in one span: the two
     ("先送協和加護病房, 穩定後轉本院", ("協和加護病房", "DEPARTMENT"),
      [("協和", "HOSPITAL"), ("加護病房", "DEPARTMENT")]),
@@ -67,12 +64,15 @@ def test_department_names_are_relabelled_trimmed_or_split(text, found, expected)
     ("日期 2215/5/11  科別 外科  醫師", ("科別 外科", "DEPARTMENT"), [("外科", "DEPARTMENT")]),
     ("MCH Department of Intensive Care Unit", ("of Intensive Care Unit", "DEPARTMENT"),
      [("Intensive Care Unit", "DEPARTMENT")]),
+    # a word for a person is no unit: a PROFESSION alone, and the name after it a PERSON
+    ("308/03/31 職能治療師呂老師評估", ("職能治療師呂", "DEPARTMENT"), [("呂", "PERSON")]),
+    ("團隊會議: 社工、心理師、職能治療師、護理長均出席", ("職能治療師", "DEPARTMENT"), [("職能治療師", "PROFESSION")]),
     # both ends at once: the cuts compose
     ("轉入 科別：精神科門診", ("科別：精神科門診", "DEPARTMENT"), [("精神科", "DEPARTMENT")]),
     ("seen by Division of Nephrology consult", ("Division of Nephrology consult", "DEPARTMENT"),
      [("Nephrology", "DEPARTMENT")]),
 ])
-def test_a_department_span_drops_its_field_label_of_and_visit_word(text, found, expected):
+def test_the_department_rules_trim_a_span_or_read_the_person_word_it_starts_with(text, found, expected):
     assert by_step(text, found) == expected
     assert repaired(text, found, by_department) == (0, [found])  # the rules do it, not the code
 
