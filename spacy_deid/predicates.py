@@ -150,6 +150,13 @@ def known_place(name: str, label: str = "") -> bool:
     return name.casefold() in place_phrases()
 
 
+def ends_in_an_abbreviation(name: str, label: str = "") -> bool:
+    """Does `name` end with an abbreviation or an initial (`Minquan W. Rd`, `Acme Co`, `John F`)? The
+    period after it is the abbreviation's, not the sentence's."""
+    word = name.rsplit(" ", 1)[-1]
+    return word.casefold() in word_set("abbreviations_en") or len(word) == 1
+
+
 def typed_otherwise(name: str, label: str) -> bool:
     """Does `name` end with the type word of an institution of another kind than `label` (`台大醫院`
     for a business)? Its type word says what it is, whatever the words around it say."""

@@ -38,7 +38,7 @@ from spacy.tokens import Doc, Span
 from .cues import current_cue_rules
 from .common_words import common_words
 from .common_words_zh import common_words_zh, starts_with_surname, surnames_zh
-from .predicates import type_word_ending, type_words
+from .predicates import type_word_ending
 from .labels import LOCATION_LABELS, NAME_LABELS
 from .titles_zh import titles_after_name_zh
 from .wordlists import word_set, words
@@ -146,41 +146,20 @@ def _name_bounds(text: str, start: int, end: int) -> Optional[tuple]:
     return None if new_end == end else (start, new_end)
 
 
-# A token of sentence punctuation ends no PHI (`return to [Taiwan.]`), except the period of an
-# abbreviation that the tokenizer split off (`Minquan W. Rd.`, `Acme Co.`, an initial: `John F.`).
-_TRAILING_PUNCTUATION = frozenset(".,;:。，；：!?！？、」』”’\"")
-_LEADING_PUNCTUATION = frozenset(",;:。，；：、")
-# A Latin letter right before a Han character: an English name does not run on into Chinese
-# (`[Central Park橋]上`, `[Ya-Mei同意]`), save into the type word of a company named so (`SOGO百貨`).
-_SCRIPT_SEAM = re.compile(r"(?<=[A-Za-z.])(?=[" + HAN_RANGES + r"])")
-
-
 def trimmed(doc: Doc, text: str, ent: Span, following: Optional[Span] = None) -> Optional[Span]:
-    """`ent` without a leading or trailing punctuation token (any label), and without its edge words when
-    it is a place, profession or person span that has some and the rest aligns with the tokens, else None."""
-    first, last = ent.start, ent.end
-    if ent.label_ in NAME_LABELS or ent.label_ in LOCATION_LABELS:
-        seam = _SCRIPT_SEAM.search(text, ent.start_char, ent.end_char)
-        if seam is not None and text[seam.end():ent.end_char] not in type_words().set_zh:
-            while last - first > 1 and doc[last - 1].idx >= seam.end():
-                last -= 1
-    if last - first > 1 and doc[first].text in _LEADING_PUNCTUATION:
-        first += 1
-    if last - first > 1 and doc[last - 1].text in _TRAILING_PUNCTUATION and not (
-            doc[last - 1].text == "." and (doc[last - 2].text.casefold() in word_set("abbreviations_en") or len(doc[last - 2].text) == 1)):
-        last -= 1
-    start, end = doc[first].idx, doc[last - 1].idx + len(doc[last - 1])
+    """`ent` without its edge words when it is a place, profession or person span that has some and the
+    rest aligns with the tokens, else None."""
+    start, end = ent.start_char, ent.end_char
     if ent.label_ == "PROFESSION":
         bounds = (start, _before_verb_phrase(text, start, end))
     elif ent.label_ in EDGE_LABELS:
         bounds = trimmed_bounds(text, start, end)
-        if bounds is not None and bounds[0] < start and (first == 0 or doc[first - 1].ent_type_):
+        if bounds is not None and bounds[0] < start and (ent.start == 0 or doc[ent.start - 1].ent_type_):
             bounds = (start, bounds[1])  # the character before is another entity's
     elif ent.label_ in NAME_LABELS:
         bounds = _name_bounds(text, start, end)
     else:
         bounds = None
-    start, end = bounds or (start, end)
-    if (start, end) == (ent.start_char, ent.end_char):
+    if bounds is None or bounds == (start, end):
         return None
-    return doc.char_span(start, end, label=ent.label_)
+    return doc.char_span(*bounds, label=ent.label_)

@@ -530,6 +530,7 @@ def test_an_english_name_ends_where_chinese_begins(text, found, expected):
     ("陳Ya-Mei來訪", ("陳Ya-Mei", "PERSON")),  # Chinese into Latin: a name may be written so
     ("轉診單: 神經 內科", ("神經 內科", "DEPARTMENT")),  # a department keeps its own words
     ("王 大明來訪", ("王 大明", "PERSON")),  # no department after the space
+    ("接種A型肝炎疫苗", ("型肝炎", "PERSON")),  # the seam is before the span, not in it
 ])
 def test_other_script_changes_stay(text, found):
     assert stepped(text, found, "edges") == (0, [found])

@@ -50,16 +50,17 @@ __all__ = ["SpanRepair", "apply_span_repair", "span_repair", "CUE_STEPS", "CODE_
 CUE_STEPS = ("jurisdictions", "titles", "workplaces", "care_or_study", "apposition", "not_phi", "cued_spans")
 for _group in CUE_STEPS:
     note_steps.register(_group, func=CueStep(_group))
-# steps whose knowledge is partly code (a span repair) and partly rules: step -> (rule group, repair)
-CODE_AND_RULES: Dict[str, Tuple[str, SpanRepair]] = {
-    "edges": ("edges", trimmed), "institutions": ("institutions", completed),
-    "departments": ("departments", by_department), "relations": ("relative_in_place", by_relation),
+# steps whose knowledge is partly code (a span repair) and partly rules: step -> (rule group, repair,
+# whether the rules run first)
+CODE_AND_RULES: Dict[str, Tuple[str, SpanRepair, bool]] = {
+    "edges": ("edges", trimmed, True), "institutions": ("institutions", completed, False),
+    "departments": ("departments", by_department, False), "relations": ("relative_in_place", by_relation, False),
 }
-for _name, (_group, _repair) in CODE_AND_RULES.items():
-    note_steps.register(_name, func=CueStep(_group, code=_repair))
+for _name, (_group, _repair, _first) in CODE_AND_RULES.items():
+    note_steps.register(_name, func=CueStep(_group, code=_repair, rules_first=_first))
 # the groups of steps that were code alone before (a pipeline saved then has no rule file of theirs:
 # `deid` completes its rules with the packaged ones of these groups)
-RULES_OF_FORMER_CODE = ("apposition",) + tuple(group for group, _ in CODE_AND_RULES.values())
+RULES_OF_FORMER_CODE = ("apposition",) + tuple(group for group, _, _ in CODE_AND_RULES.values())
 
 
 @note_steps.register("ner_shapes")

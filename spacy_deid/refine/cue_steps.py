@@ -48,20 +48,24 @@ class CueStep:
     """A note step that reads the stage's cue rules: relabel, cut or drop each span the rules of `group`
     read (the NER's, and those of the recognizers a rule names) as they say, then add the spans its
     `finds` rules find where nothing stands. A step whose knowledge is partly rules and partly code
-    (`departments`) runs its `code` span repair on the NER's spans first."""
+    (`departments`) runs its `code` span repair on the NER's spans first, or after the rules with
+    `rules_first` (`edges`: the code reads a span without the punctuation the rules cut)."""
 
-    def __init__(self, group: str, code: Optional[SpanRepair] = None):
+    def __init__(self, group: str, code: Optional[SpanRepair] = None, rules_first: bool = False):
         self.group = group
         self.code = code
+        self.rules_first = rules_first
         self.__doc__ = f"Relabel, cut, drop or add spans by the cue rules of group {group!r} (spacy_deid.cues)."
 
     def __call__(self, doc: Doc, text: str, rules: CueRuleSet) -> int:
-        changed = 0
-        if doc.ents and self.code is not None:
-            changed += apply_span_repair(doc, text, self.code)
+        changed = self._code(doc, text) if not self.rules_first else 0
         if doc.ents:
             changed += apply_span_repair(doc, text, cue_repair(rules, self.group), rules.sources(self.group))
+        changed += self._code(doc, text) if self.rules_first else 0
         return changed + len(add_where_free(doc, rules.find(text, self.group), SOURCE))
+
+    def _code(self, doc: Doc, text: str) -> int:
+        return apply_span_repair(doc, text, self.code) if doc.ents and self.code is not None else 0
 
 
 def named_cue_step(name: str) -> Optional[CueStep]:
