@@ -360,6 +360,9 @@ def test_a_start_after_cut_and_cuts_of_one_label_compose(tmp_path):
     assert rules.apply("Ward X", 0, 6, "DEPARTMENT", "g") is None  # one character would be left
     assert rules.apply("Wardrobe team", 0, 13, "DEPARTMENT", "g") == (0, 8, "DEPARTMENT")  # `Ward` is no word here
     assert [r.to_dict() for r in CueRuleSet.from_dicts(rules.to_dicts()).rules] == [r.to_dict() for r in rules.rules]
+    # with `reach` the cue may start before the span: a word the span starts inside of
+    assert default_cue_rules().apply("先生盧瑋來電", 1, 4, "FAMILY", "relation_word_in_span") == (2, 4, "FAMILY")
+    assert default_cue_rules().apply("盧瑋來電", 0, 2, "FAMILY", "relation_word_in_span") is None
     relabel = _rule(id="relabel", before=None, labels=["DEPARTMENT"], yields="HOSPITAL",
                     after={"words": ["today"], "gap": "space"})
     path.write_text(json.dumps({"rules": [lead, tail, relabel]}), encoding="utf8")
@@ -369,6 +372,7 @@ def test_a_start_after_cut_and_cuts_of_one_label_compose(tmp_path):
 @pytest.mark.parametrize("rule,message", [
     (_rule(start_after={"words": ["科別"], "min_length": 5, "max_length": 2}), "start_after: min_length is over"),
     (_rule(start_after={"words": ["科別"], "closes": True}), "unknown 'start_after' key"),
+    (_rule(start_after={"words": ["科別"], "reach": 500}), "start_after.reach must be an int"),
     (_rule(yields=None, drops=True, start_after={"words": ["科別"]}), "a rule that drops a span yields no label"),
 ])
 def test_a_malformed_start_after_is_refused(tmp_path, rule, message):

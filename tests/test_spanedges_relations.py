@@ -351,7 +351,7 @@ def test_names_without_a_relation_word_next_to_them_keep_their_label(text, found
     ("由案妻，王小美陪同.", ("妻，王小美", "PATIENT"), ("王小美", "FAMILY")),  # a comma between
 ])
 def test_a_name_span_drops_the_relation_word_it_starts_with(text, found, expected):
-    assert repaired(text, found, by_relation) == (1, [expected])
+    assert stepped(text, found, "relations") == (1, [expected])
 
 
 @pytest.mark.parametrize("text,found", [

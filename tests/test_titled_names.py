@@ -8,7 +8,7 @@ from spacy_deid.refine.cue_steps import cue_repair
 from spacy_deid.relations import by_relation
 
 from linear import assert_linear
-from ner_spans import doc_with_ents, ents_of, repair_ner_spans, repaired
+from ner_spans import doc_with_ents, ents_of, repair_ner_spans, repaired, stepped
 
 titled_place = cue_repair(default_cue_rules(), "titles")
 
@@ -48,7 +48,7 @@ def test_other_spans_stay(text, found):
     ("TEACHER LEE CALLED.", ("TEACHER LEE", "FAMILY"), ("LEE", "PERSON")),
 ])
 def test_a_name_span_drops_the_english_title_it_starts_with(text, found, expected):
-    assert repaired(text, found, by_relation) == (1, [expected])
+    assert stepped(text, found, "relations") == (1, [expected])
 
 
 def test_relations_refine_a_titled_name_after_it():

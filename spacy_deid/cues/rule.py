@@ -16,7 +16,9 @@ A boundary action: `end_before`, a cue that starts inside the span (or right aft
 to `max_length` characters from its start, cuts the span before it (`[台中地]方法院` -> `[台中]`: a place before a public office's name);
 with `closes` the cue must run to the span's end (`[許老闆]` -> `[許]`: a title after a surname).
 Its mirror, `start_after`, a cue that runs from the span's start, cuts the span after it when
-`min_length` to `max_length` characters remain (`[科別 外科]` -> `[外科]`: a field's label). A rule may
+`min_length` to `max_length` characters remain (`[科別 外科]` -> `[外科]`: a field's label); with `reach`
+the cue may start up to that many characters before the span, for a word the span starts inside of
+(`先[生盧瑋]` -> `[盧瑋]`). A rule may
 do both; the rules of one group that cut a span to one label compose (it keeps what every cut leaves).
 A rule that adds: `finds`, a regex of the span's own text, matched right after each place its `before`
 cue holds, makes a new span where no entity stands (`transferred to [Linwood] 2` a hospital), labelled
@@ -90,7 +92,7 @@ DROPPED = ""
 _BEFORE_SIDES = ("before", "not_before")  # cues that end where the span starts
 CUE_KEYS = ("words", "lists", "sequences", "regex", "ignore_case", "alone", "gap", "window", "not_followed_by")
 END_BEFORE_KEYS = CUE_KEYS + ("min_length", "max_length", "closes")
-START_AFTER_KEYS = CUE_KEYS + ("min_length", "max_length")
+START_AFTER_KEYS = CUE_KEYS + ("min_length", "max_length", "reach")
 LINE_KEYS = ("regex", "ignore_case", "reach")
 
 
@@ -256,15 +258,18 @@ class EndBefore:
 
 @dataclass(frozen=True)
 class StartAfter:
-    """A cue read from the span's start, after which the span starts: `min_length` to `max_length`
-    characters of it remain."""
+    """A cue read from the span's start (or up to `reach` characters before it), after which the span
+    starts: `min_length` to `max_length` characters of it remain."""
 
     cue: Cue
     min_length: int = 1
     max_length: int = MAX_WINDOW
+    reach: int = 0
 
     def to_dict(self) -> Dict[str, Any]:
         out = {**self.cue.to_dict(), "min_length": self.min_length}
+        if self.reach:
+            out["reach"] = self.reach
         return {**out, "max_length": self.max_length} if self.max_length != MAX_WINDOW else out
 
 
@@ -423,7 +428,10 @@ def _start_after(item: Any, fragments: Dict[str, str]) -> StartAfter:
     high = _window(item.get("max_length", MAX_WINDOW), "start_after.max_length")
     if low > high:
         raise ValueError("start_after: min_length is over max_length")
-    return StartAfter(cue, low, high)
+    reach = item.get("reach", 0)
+    if reach != 0:
+        reach = _window(reach, "start_after.reach")
+    return StartAfter(cue, low, high, reach)
 
 
 def _groups(value: Any) -> Tuple[str, ...]:

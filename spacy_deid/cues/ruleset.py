@@ -127,11 +127,13 @@ class _Compiled:
             return start, end, DROPPED
         opening = self.rule.start_after
         if opening is not None and self.start_after is not None:
-            cue_end = self.start_after.match(text, start, end)
-            if cue_end is None or cue_end.end() == start or not (
-                    opening.min_length <= end - cue_end.end() <= opening.max_length):
+            # the cue furthest back that ends inside the span (`先[生盧瑋]`: the word 先生 the span cut)
+            cut = next((m.end() for back in range(min(opening.reach, start), -1, -1)
+                        for m in (self.start_after.match(text, start - back, end),) if m is not None
+                        and m.end() > start), None)
+            if cut is None or not opening.min_length <= end - cut <= opening.max_length:
                 return None
-            start = cue_end.end()
+            start = cut
         new_end = end
         cut = self.rule.end_before
         if cut is not None and self.end_before is not None:

@@ -8,7 +8,8 @@ NER (a rule or the date finder read its own context). The WHY of each lives in i
 - `edges` (`spanedges.trimmed`, then the cue rules of `edges.json`): a span drops the preposition,
   article, function word or activity at its edges;
 - `relations`, `institutions`, `departments`: the module's repair, then the cue rules of a group
-  (`relative_in_place`: a place span that starts with a relation word holds a name; `institutions.json`:
+  (`relation_word_in_span`: a span drops a relation word or title it starts with, and a place span
+  that starts with one holds a name; `institutions.json`:
   a span that ends with a type word takes its label; `departments.json`: a department's span drops a
   field's label, `of` and a visit word);
 - `jurisdictions`, `titles`, `workplaces`, `care_or_study`, `apposition` (a relation word no frame
@@ -54,7 +55,7 @@ for _group in CUE_STEPS:
 # whether the rules run first)
 CODE_AND_RULES: Dict[str, Tuple[str, SpanRepair, bool]] = {
     "edges": ("edges", trimmed, True), "institutions": ("institutions", completed, False),
-    "departments": ("departments", by_department, False), "relations": ("relative_in_place", by_relation, False),
+    "departments": ("departments", by_department, False), "relations": ("relation_word_in_span", by_relation, True),
 }
 for _name, (_group, _repair, _first) in CODE_AND_RULES.items():
     note_steps.register(_name, func=CueStep(_group, code=_repair, rules_first=_first))
