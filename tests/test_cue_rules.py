@@ -127,6 +127,7 @@ def _rule(**changes):
     (_rule(before=None, end_before={"words": ["局"], "min_length": 5, "max_length": 2}), "min_length is over"),
     (_rule(before={"regex": "[unclosed"}), "'before'"),
     (_rule(before={"regex": "{{NO_SUCH_FRAGMENT}}"}), "NO_SUCH_FRAGMENT"),
+    (_rule(before={"regex": "{{lexicon:no_such_lexicon}}"}), "no lexicon 'no_such_lexicon'"),
     (_rule(contxt=["x"]), "unknown rule key"),
     (_rule(yields=None), "needs a non-empty string 'yields'"),
     (_rule(priority="high"), "priority must be an int"),

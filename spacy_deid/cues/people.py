@@ -7,10 +7,10 @@ words it adds, and a rule engine module imports no pass.
 import re
 from typing import FrozenSet, Optional
 
-from ..common_words_zh import surnames_zh
+from ..common_words_zh import common_words_zh, starts_with_surname, surnames_zh
 from ..predicates import TypeWords, name_like
 from ..titles_zh import titles_after_name, titles_after_name_zh
-from ..wordlists import WordLists, compiled
+from ..wordlists import WordLists, compiled, word_set
 
 
 def _institution_word(lists: WordLists) -> "re.Pattern[str]":
@@ -49,9 +49,10 @@ def not_latin_capital(text: str, label: str) -> bool:
 
 
 def not_a_han_name(text: str, label: str) -> bool:
-    """Han characters that are no name: a grammatical character, or no surname first (`阿姨家的夜市`); a
-    name in Latin letters passes."""
-    return not text.isascii() and (not name_like(text) or text[:1] not in surnames_zh())
+    """Han characters that are no name: a grammatical character, no surname first, a word for a relative
+    or another person, or a common word (`阿姨家的夜市`, `[孫子 劉]`); a name in Latin letters passes."""
+    return not text.isascii() and (not name_like(text) or not starts_with_surname(text)
+                                   or text in word_set("kinship_zh", "others_zh") or text in common_words_zh())
 
 
 def not_surname_zh(text: str, label: str) -> bool:

@@ -34,7 +34,8 @@ so rules and steps read one vocabulary), slot sequences (`[["transferred", "refe
 slot, a space between) and regex fragments (`{{DEPT_ZH}}`: a fragment of the file's own `fragments`,
 which may name fragments and lists in turn, or of the shipped pattern files; `{{HAN}}`: the Han
 character ranges, `{{NUMERALS}}`: the Chinese numerals; `{{list:kinship_en}}`: a word list in force, as one
-trie regex, `rules/phrases.py`); `gap` is what stands between cue
+trie regex, `rules/phrases.py`; `{{lexicon:surnames_zh}}`: a packaged lexicon's entries); `gap` is what
+stands between cue
 and span (`none`, `space`, `optional_space`), `alone` (default true) keeps a Latin letter from being
 glued to a Latin cue word's outer end (`at` is not the end of `chat`), `window` bounds where it is read.
 
@@ -44,11 +45,13 @@ which backtracks exponentially inside even a short window) is refused when the f
 """
 import re
 from dataclasses import dataclass, field
+from functools import lru_cache
 from typing import Any, Callable, Dict, FrozenSet, List, Optional, Sequence, Tuple, Union
 
 from ..dates.numerals import NUMERAL_CHARS
 from ..han import HAN_RANGES
 from ..labels import CATEGORY_OF, LABELS
+from ..lexicons import LexiconError, load as load_lexicon
 from ..predicates import district_name, ends_in_an_abbreviation, known_place, may_name_a_trade, not_name_like, ordinary_words, typed_otherwise
 from .people import institution, not_a_han_name, not_latin_capital, not_surname_zh
 from ..wordlists import WordLists, default_word_lists
@@ -75,7 +78,7 @@ GAPS = {"none": "", "space": "[ ]", "optional_space": "[ ]?"}
 MAX_WINDOW = 200
 DEFAULT_WINDOW = 32
 BUILTIN_FRAGMENTS = {"HAN": HAN_RANGES, "NUMERALS": NUMERAL_CHARS}
-_FRAGMENT = re.compile(r"\{\{(?:([A-Z][A-Z0-9_]{0,40})|list:([a-z][a-z0-9_]{0,60}))\}\}")
+_FRAGMENT = re.compile(r"\{\{(?:([A-Z][A-Z0-9_]{0,40})|list:([a-z][a-z0-9_]{0,60})|lexicon:([a-z][a-z0-9_]{0,60}))\}\}")
 _MAX_DEPTH = 4  # fragments within fragments, so a fragment naming itself fails instead of looping
 _LATIN = re.compile(r"[A-Za-z]")
 
@@ -136,7 +139,9 @@ def expand(pattern: str, fragments: Dict[str, str], word_lists: Optional[WordLis
     files' one, as a group; `{{list:NAME}}` -> the words of that list of `word_lists` (None: the packaged
     lists, a list they lack matching nothing: a rule may name a list only a user's lists hold)."""
     def one(m: "re.Match[str]") -> str:
-        name, listed = m.groups()
+        name, listed, lexicon = m.groups()
+        if lexicon:
+            return _lexicon_regex(lexicon)
         if listed:
             if word_lists is None and listed not in default_word_lists().names:
                 return "(?!)"
@@ -151,6 +156,15 @@ def expand(pattern: str, fragments: Dict[str, str], word_lists: Optional[WordLis
         if not count:
             return pattern
     raise ValueError(f"fragments nested more than {_MAX_DEPTH} deep (a fragment naming itself?)")
+
+
+@lru_cache(maxsize=None)
+def _lexicon_regex(name: str) -> str:
+    """The entries of a packaged lexicon (`surnames_zh`) as one trie regex; an unknown one is refused."""
+    try:
+        return phrase_regex(tuple(entry["text"] for entry in load_lexicon(name).entries))
+    except LexiconError as err:
+        raise KeyError(f"no lexicon {name!r}: {err}") from None
 
 
 def _alternatives(words: Sequence[str], alone: bool, side: str) -> List[str]:
