@@ -12,8 +12,8 @@ of the wrong kind or length changes what the note says. So, for spans the NER fo
 date spans):
 
 - a DEPARTMENT span that is an institution's name and the unit word of a department's phrase is that
-  institution: `[GDH Department of]` Psychiatry -> `[GDH]` HOSPITAL (the NER read the phrase, not the name);
-  one that is an institution's abbreviation and a department's English name is split in two
+  institution: `[GDH Department of]` Psychiatry -> `[GDH]` HOSPITAL (the NER read the phrase, not the name;
+  a cue rule of `departments.json`); one that is an institution's abbreviation and a department's English name is split in two
   (`[SGH Intensive Care Unit]` -> `[SGH]` HOSPITAL, `[Intensive Care Unit]` DEPARTMENT);
 - a Han span of any of these labels, DEPARTMENT too, that is a hospital and then a Chinese department
   name is split in two (`先送[協和加護病房]` -> `[協和]` HOSPITAL + `[加護病房]`): a hospital the NER
@@ -39,16 +39,13 @@ from spacy.tokens import Doc, Span
 from .labels import LOCATION_LABELS, NAME_LABELS
 from .han import HAN_CHAR
 from .place_names_zh import hospital_short_name_zh
-from .predicates import type_word_ending
+from .predicates import department_head, department_word, type_word_ending
 from .rules.loading import default_fragment
 from .wordlists import word_set
 
 # What follows a department's name in a note without being part of it.
 _TRAILING_VISIT_EN = re.compile(r"[ ](?:clinic|opd|service|team|consult|consultation)$", re.IGNORECASE)
 _LEADING_OF_EN = re.compile(r"(?:(?:department|dept\.?|division)[ ]+)?of[ ]+", re.IGNORECASE)
-# The unit word of a department's phrase after an institution's name: `[GDH] Department of`, `WFH DEPARTMENT`.
-_UNIT_AFTER_INSTITUTION = re.compile(r"(?<=[A-Za-z])[ ]+(?:Department|Dept\.?|Division|DEPARTMENT|DEPT\.?|DIVISION)"
-                                     r"(?:[ ]+(?:of|OF))?")
 _TOKEN = re.compile(r"\S+")
 
 Repaired = Union[Span, Tuple[Span, ...]]
@@ -68,26 +65,17 @@ def named_department() -> "re.Pattern[str]":
     return re.compile(chinese_department().pattern + r"|(?:" + default_fragment("DEPT_ABBR") + r")(?![A-Za-z0-9])")
 
 
-def _is_head(word: str) -> bool:
-    w = word.casefold()
-    return w in word_set("head_words_en") or (w.endswith("ology") and len(w) > 6) or w.endswith("ologies")
-
-
-def _is_department_word(word: str) -> bool:
-    return _is_head(word) or word.casefold() in word_set("modifier_words_en")
-
-
 def department_start(text: str) -> Optional[Tuple[int, int]]:
     """(where the phrase starts, where the name starts) in `text` for an English department name that
     ends `text` (`Department of [General Surgery]`: the phrase takes `Department of`, the name does
     not), or None when `text` does not end with one."""
     words = list(_TOKEN.finditer(text))
-    if not words or not _is_head(words[-1].group()) or not words[-1].group()[:1].isupper():
+    if not words or not department_head(words[-1].group()) or not words[-1].group()[:1].isupper():
         return None
     start = words[-1].start()
     named = words[-1].group().casefold() not in word_set("generic_heads_en")
     for word in reversed(words[:-1]):
-        if not _is_department_word(word.group()):
+        if not department_word(word.group()):
             break
         start = word.start()
         folded = word.group().casefold()
@@ -175,12 +163,6 @@ def by_department(doc: Doc, text: str, ent: Span, following: Optional[Span] = No
     """`ent` trimmed, relabelled or split by the department name it holds (module docstring), else None."""
     s, e = ent.start_char, ent.end_char
     if ent.label_ == "DEPARTMENT":
-        unit = _UNIT_AFTER_INSTITUTION.search(text, s, e)
-        if (unit is not None and unit.end() == e and unit.start() - s >= 2 and text[s].isupper()
-                and department_start(text[s:e]) is None and department_start(text[s:unit.start()]) is None
-                and not any(_is_department_word(w) for w in text[s:unit.start()].split())):
-            # `[GDH Department of]` Psychiatry: the hospital, then the unit word of the department's phrase
-            return doc.char_span(s, unit.start(), label="HOSPITAL")
         return _institution_and_department(doc, text, s, e) or _hospital_and_unit_zh(doc, text, s, e, ent.label_)
     if ent.label_ not in LOCATION_LABELS and ent.label_ not in NAME_LABELS:
         return None

@@ -150,6 +150,22 @@ def known_place(name: str, label: str = "") -> bool:
     return name.casefold() in place_phrases()
 
 
+def department_head(word: str) -> bool:
+    """Does `word` end an English department's name (`Surgery`, `Psychiatry`, `Radiologies`)?"""
+    w = word.casefold()
+    return w in word_set("head_words_en") or (w.endswith("ology") and len(w) > 6) or w.endswith("ologies")
+
+
+def department_word(word: str) -> bool:
+    """Is `word` a department's head or modifier (`Thoracic`, `General`, `Child`)?"""
+    return department_head(word) or word.casefold() in word_set("modifier_words_en")
+
+
+def holds_a_department_word(name: str, label: str = "") -> bool:
+    """Does `name` hold a department's word (`[Psychiatry] Department`: no institution's name)?"""
+    return any(department_word(word) for word in name.split())
+
+
 def ends_in_an_abbreviation(name: str, label: str = "") -> bool:
     """Does `name` end with an abbreviation or an initial (`Minquan W. Rd`, `Acme Co`, `John F`)? The
     period after it is the abbreviation's, not the sentence's."""

@@ -36,9 +36,6 @@ def by_step(text, found):
      [("Child and Adolescent Psychiatry", "DEPARTMENT")]),
     ("VISIT DATE 195.09.12, GERIATRICS CLINIC 38診", ("GERIATRICS CLINIC", "HOSPITAL"),
      [("GERIATRICS", "DEPARTMENT")]),
-    # a department span that is an institution and the unit word of a department's phrase: the institution
-    ("GDH Department of Psychiatry", ("GDH Department of", "DEPARTMENT"), [("GDH", "HOSPITAL")]),
-    ("WFH DEPARTMENT OF AW", ("WFH DEPARTMENT", "DEPARTMENT"), [("WFH", "HOSPITAL")]),
     # an institution's abbreviation and a department's English name: the two
     ("Summary faxed to SGH Intensive Care Unit (04-5)", ("SGH Intensive Care Unit", "DEPARTMENT"),
      [("SGH", "HOSPITAL"), ("Intensive Care Unit", "DEPARTMENT")]),
@@ -67,6 +64,9 @@ def test_department_names_are_relabelled_trimmed_or_split(text, found, expected)
     # a word for a person is no unit: a PROFESSION alone, and the name after it a PERSON
     ("308/03/31 職能治療師呂老師評估", ("職能治療師呂", "DEPARTMENT"), [("呂", "PERSON")]),
     ("團隊會議: 社工、心理師、職能治療師、護理長均出席", ("職能治療師", "DEPARTMENT"), [("職能治療師", "PROFESSION")]),
+    # a department span that is an institution and the unit word of a department's phrase: the institution
+    ("GDH Department of Psychiatry", ("GDH Department of", "DEPARTMENT"), [("GDH", "HOSPITAL")]),
+    ("WFH DEPARTMENT OF AW", ("WFH DEPARTMENT", "DEPARTMENT"), [("WFH", "HOSPITAL")]),
     # both ends at once: the cuts compose
     ("轉入 科別：精神科門診", ("科別：精神科門診", "DEPARTMENT"), [("精神科", "DEPARTMENT")]),
     ("seen by Division of Nephrology consult", ("Division of Nephrology consult", "DEPARTMENT"),

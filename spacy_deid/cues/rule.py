@@ -52,7 +52,8 @@ from ..dates.numerals import NUMERAL_CHARS
 from ..han import HAN_RANGES
 from ..labels import CATEGORY_OF, LABELS
 from ..lexicons import LexiconError, load as load_lexicon
-from ..predicates import district_name, ends_in_an_abbreviation, known_place, may_name_a_trade, not_name_like, ordinary_words, typed_otherwise
+from ..predicates import (district_name, ends_in_an_abbreviation, holds_a_department_word, known_place,
+                          may_name_a_trade, not_name_like, ordinary_words, typed_otherwise)
 from .people import institution, not_a_han_name, not_latin_capital, not_surname_zh
 from ..wordlists import WordLists, default_word_lists
 from ..rules.loading import default_fragment
@@ -69,7 +70,7 @@ PREDICATES: Dict[str, Callable[[str, str], bool]] = {
     "names_an_institution": institution, "not_latin_capital": not_latin_capital, "not_surname_zh": not_surname_zh,
     "ordinary_words": ordinary_words, "may_name_a_trade": may_name_a_trade,
     "a_district": lambda name, label: district_name(name), "not_a_han_name": not_a_han_name,
-    "ends_in_an_abbreviation": ends_in_an_abbreviation}
+    "ends_in_an_abbreviation": ends_in_an_abbreviation, "holds_a_department_word": holds_a_department_word}
 # Names a rule file written before `yields_from` named groups may give, and the groups they stand for.
 LABELLER_GROUPS: Dict[str, Tuple[str, ...]] = {
     "relation_label": ("relations", "relation_after"), "relation_after": ("relation_after",)}
