@@ -78,11 +78,10 @@ from .dates.nondates import (clock_time, hhmm, is_amount, is_number_or_range, un
                              years_of_duration)
 from .dates.numerals import NUMERAL_CHARS
 from .doctext import doc_text
-from .han import HAN_CHAR, has_han
+from .han import HAN_CHAR
 from .labels import LOCATION_LABELS, NAME_LABELS
 from .cues import current_cue_rules
 from .cues.labels import titled
-from .wordlists import word_set
 
 _HAS_ALNUM = re.compile(r"[^\W_]")
 _HAS_DIGIT = re.compile(r"\d")
@@ -108,28 +107,19 @@ def _date(text: str) -> bool:
     return _NUMERALS_AND_DATE_MARKS.fullmatch(text) is not None or bool(find_readings(text))
 
 
-# What no phone number holds: a letter right after a digit outside an extension's mark (a unit: `cc`,
-# `U`; letters before the digits make an identifier the NER may call a PHONE, `ABC-987654`), a percent sign,
-# one digit beside a point (a decimal: `104.4`, `0.125`; `930.167.3943` groups three), a slash beside
-# fewer than three digits (`50-60/23-25`; `201/324/1423` groups three).
-_EXTENSION = re.compile(r"(?i:ext\.?|x)(?=[ ]?[0-9])")
-_NO_PHONE = re.compile(r"[0-9][A-Za-z]|%|(?<![0-9])[0-9]\.|\.[0-9](?![0-9])|(?<![0-9])[0-9]{1,2}/|/[0-9]{1,2}(?![0-9])")
-
-
 def _phone(text: str) -> bool:
-    """A PHONE holds a digit, no Han character and no more Latin letters than digits (`2312-3456 ext.
+    """A PHONE holds a digit and no more Latin letters than digits (`2312-3456 ext.
     12` keeps more digits than letters; `(1) NTUH`, a list marker before a hospital, is no number), is not
     four digits with a leading zero or 2400 (`0130`, `0600`: a clock reading, `nondates.unmistakable_clock`;
     no local number, extension or hotline is written so), and is not a
     shift written as two clock readings, one with a leading zero, that starts with 0 or 1 (`0700-1900`,
     `1900-0700`, `0200-0600`): Taiwan's local numbers start with 2 to 9, and a number with its area code
-    or a mobile number has ten digits."""
-    if not _digit(text) or has_han(text) or unmistakable_clock(text):
+    or a mobile number has ten digits. No Han character and no amount (`75-100cc`, `104.4`): rules of
+    `shapes`."""
+    if not _digit(text) or unmistakable_clock(text):
         return False  # `0130 及 0430 各醒一次`: clock readings
     if sum(ch.isascii() and ch.isalpha() for ch in text) > sum(ch.isdigit() for ch in text):
         return False
-    if _NO_PHONE.search(_EXTENSION.sub("", text)):
-        return False  # `75-100cc`, `600U`, `104.4`, `0.125`, `50-60/23-25`, `750/24/60%`: amounts
     if text[:1] in "01" and _CLOCK_TIME_RANGE.fullmatch(text):
         parts = [part.strip() for part in re.split(r"[-–~]", text)]
         return not (all(hhmm(part) for part in parts) and any(unmistakable_clock(p) for p in parts))
@@ -145,22 +135,8 @@ def _can_name(text: str) -> bool:
     return not is_clinical_term(text) and not clinical_terms_joined(text)
 
 
-_FIRST_WORD = re.compile(r"[A-Za-z]+")
-_LATER_CAPITAL = re.compile(r"[ ][A-Z]")
-
-
 def _balanced(text: str) -> bool:
     return text.count("(") + text.count("（") == text.count(")") + text.count("）")
-
-
-def _proper(text: str) -> bool:
-    """Balanced brackets, and no lower-case English first word before a capitalised word."""
-    if not _balanced(text):
-        return False
-    first = _FIRST_WORD.match(text)
-    if first is None or not first.group().islower() or first.group() in word_set("surname_particles_en"):
-        return True
-    return _LATER_CAPITAL.search(text, first.end()) is None
 
 
 def _person(text: str) -> bool:
@@ -170,7 +146,7 @@ def _person(text: str) -> bool:
 
 
 def _place(text: str) -> bool:
-    return _can_name(text) and _proper(text)
+    return _can_name(text) and _balanced(text)
 
 
 def lone_surname(text: str, start: int, end: int, label: str) -> bool:
