@@ -173,6 +173,11 @@ def ends_in_an_abbreviation(name: str, label: str = "") -> bool:
     return word.casefold() in word_set("abbreviations_en") or len(word) == 1
 
 
+def no_type_word_ending(name: str, label: str = "") -> bool:
+    """Does `name` end with no institution's type word (`[仁愛國]`, cut from 仁愛國中學務處)?"""
+    return type_word_ending(name) is None
+
+
 def typed_otherwise(name: str, label: str) -> bool:
     """Does `name` end with the type word of an institution of another kind than `label` (`台大醫院`
     for a business)? Its type word says what it is, whatever the words around it say."""

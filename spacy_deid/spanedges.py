@@ -1,5 +1,4 @@
-"""Words a NER span picked up at its edges that need code to read: `門諾[戒酒]`, `台南市歸[仁區]`,
-`[LIU CHEN-CHANG] CONTACTED`.
+"""Words at a NER span's edges that need code to read: `台南市歸[仁區]`, `[LIU CHEN-CHANG] CONTACTED`.
 
 WHY: a NER that reads Chinese one character at a time learns where a name starts and ends from the
 words around names in training. Next to words it has not seen there it runs over them: the activity
@@ -7,12 +6,9 @@ after a place (`曾於門諾戒酒`, `回洛杉磯找`), or the verb of the sent
 occupation. annotation.md keeps such words outside the span, and a surrogate that swallows them
 changes what the note says. The `edges` step first runs the cue rules of group `edges`
 (`resources/cue_rules/edges.json`: punctuation, the seam where a Latin name meets Han text, a leading
-preposition, a trailing function word, an article before a profession, one Han character set apart from
-a Chinese name), then this module's repair on the NER's spans:
+preposition, a trailing function word or activity, an article before a profession, one Han character set
+apart from a Chinese name), then this module's repair on the NER's spans:
 
-- a place span (never a street, whose name starts with such characters, or a department) drops a
-  trailing activity word (word list `activity_words_zh`: 戒酒, 長大, 遊學, 肄業, 研究所, 職員 ...), or the first
-  part of one the text goes on with (`[交大研]究所`), when at least two characters remain;
 - a district's name of one character and 區 takes the character before it (`台南市歸[仁區]` -> `[歸仁區]`):
   only the directions name a district with one (`[東區]`);
 - a name or PROFESSION span drops, after it, the past-tense verb of the sentence it is the subject of
@@ -27,9 +23,8 @@ from spacy.tokens import Doc, Span
 
 from .cues import current_cue_rules
 from .common_words import common_words
-from .predicates import type_word_ending
 from .labels import LOCATION_LABELS, NAME_LABELS
-from .wordlists import word_set, words
+from .wordlists import word_set
 from .han import HAN_CHAR, HAN_RANGES
 
 # A district of Taiwan is named by two characters and 區 (`歸仁區`, `前金區`); only the five directions
@@ -44,15 +39,7 @@ EDGES_GROUP = "edges"  # the cue rules (`resources/cue_rules/edges.json`) of the
 def trimmed_bounds(text: str, start: int, end: int) -> Optional[tuple]:
     """(start, end) without the edge words of text[start:end] this module reads, or None when nothing is
     trimmed."""
-    new_start, new_end = start, end
-    if _district_cut_short(text, start, end):
-        new_start = start - 1
-    for word in words("activity_words_zh"):
-        cut = _activity_at_end(text, new_start, new_end, word)
-        if cut:
-            new_end -= cut
-            break
-    return None if (new_start, new_end) == (start, end) else (new_start, new_end)
+    return (start - 1, end) if _district_cut_short(text, start, end) else None
 
 
 def place_bounds(text: str, start: int, end: int, label: str) -> Tuple[int, int]:
@@ -69,25 +56,6 @@ def _district_cut_short(text: str, start: int, end: int) -> bool:
     return (start >= 1 and _DISTRICT_CUT_SHORT.fullmatch(text, start, end) is not None
             and text[start] not in word_set("one_character_districts_zh") and HAN_CHAR.match(text, start - 1) is not None
             and text[start - 1] not in word_set("leading_prepositions_zh"))
-
-
-def _activity_at_end(text: str, start: int, end: int, word: str) -> int:
-    """How many characters of `word` text[start:end] ends with: all of it, or the first part of it when
-    the text goes on with the rest (`[交大研]究所`), but never a type word's end (`高職` before 員工) unless
-    what remains ends with one too (`[仁愛國中學]務處`: 國中, then 學務處) or the word is a school's office
-    (`[台中一中學]務處`: 務處 is no word, so the 學 is the office's);
-    0 when fewer than two characters would remain."""
-    if text[end - 1] not in word:  # neither the word nor a first part of it ends here
-        return 0
-    if end - len(word) >= start and text.startswith(word, end - len(word)):
-        cut = len(word)
-    else:
-        cut = next((k for k in range(len(word) - 1, 0, -1) if end - k >= start
-                    and text.startswith(word[:k], end - k) and text.startswith(word[k:], end)), 0)
-        if (cut and type_word_ending(text[start:end]) is not None
-                and type_word_ending(text[start:end - cut]) is None and word not in word_set("offices_after_a_school_zh")):
-            return 0
-    return cut if end - cut - start >= 2 else 0
 
 
 def _common_past_tense(word: str) -> bool:

@@ -361,6 +361,9 @@ def test_a_start_after_cut_and_cuts_of_one_label_compose(tmp_path):
     assert rules.apply("Ward X", 0, 6, "DEPARTMENT", "g") is None  # one character would be left
     assert rules.apply("Wardrobe team", 0, 13, "DEPARTMENT", "g") == (0, 8, "DEPARTMENT")  # `Ward` is no word here
     assert [r.to_dict() for r in CueRuleSet.from_dicts(rules.to_dicts()).rules] == [r.to_dict() for r in rules.rules]
+    # `crosses_end`: a cue the span ends inside of (`[交大研]究所`), not one inside it
+    assert default_cue_rules().apply("讀交大研究所", 1, 4, "SCHOOL", "edges") == (1, 3, "SCHOOL")
+    assert default_cue_rules().apply("讀交大研究所", 1, 6, "SCHOOL", "edges") == (1, 3, "SCHOOL")  # at its end
     # with `reach` the cue may start before the span: a word the span starts inside of
     assert default_cue_rules().apply("先生盧瑋來電", 1, 4, "FAMILY", "relation_word_in_span") == (2, 4, "FAMILY")
     assert default_cue_rules().apply("盧瑋來電", 0, 2, "FAMILY", "relation_word_in_span") is None
@@ -374,6 +377,7 @@ def test_a_start_after_cut_and_cuts_of_one_label_compose(tmp_path):
     (_rule(start_after={"words": ["科別"], "min_length": 5, "max_length": 2}), "start_after: min_length is over"),
     (_rule(start_after={"words": ["科別"], "closes": True}), "unknown 'start_after' key"),
     (_rule(start_after={"words": ["科別"], "reach": 500}), "start_after.reach must be an int"),
+    (_rule(before=None, end_before={"words": ["所"], "closes": True, "crosses_end": True}), "does not cross its end"),
     (_rule(yields=None, drops=True, start_after={"words": ["科別"]}), "a rule that drops a span yields no label"),
 ])
 def test_a_malformed_start_after_is_refused(tmp_path, rule, message):

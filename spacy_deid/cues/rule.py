@@ -14,7 +14,8 @@ is no name wherever it stands; `[郭綜合]` is a hospital); `sources`, which re
 date the finder read where the words before it say it is a measured value, `fevers up to [102.7]`).
 A boundary action: `end_before`, a cue that starts inside the span (or right after it), `min_length`
 to `max_length` characters from its start, cuts the span before it (`[台中地]方法院` -> `[台中]`: a place before a public office's name);
-with `closes` the cue must run to the span's end (`[許老闆]` -> `[許]`: a title after a surname).
+with `closes` the cue must run to the span's end (`[許老闆]` -> `[許]`: a title after a surname), with
+`crosses_end` past it (`[交大研]究所` -> `[交大]`: a word the span ends inside of).
 Its mirror, `start_after`, a cue that runs from the span's start, cuts the span after it when
 `min_length` to `max_length` characters remain (`[科別 外科]` -> `[外科]`: a field's label); with `reach`
 the cue may start up to that many characters before the span, for a word the span starts inside of
@@ -53,7 +54,7 @@ from ..han import HAN_RANGES
 from ..labels import CATEGORY_OF, LABELS
 from ..lexicons import LexiconError, load as load_lexicon
 from ..predicates import (district_name, ends_in_an_abbreviation, holds_a_department_word, known_place,
-                          may_name_a_trade, not_name_like, ordinary_words, typed_otherwise)
+                          may_name_a_trade, no_type_word_ending, not_name_like, ordinary_words, typed_otherwise)
 from .people import institution, not_a_han_name, not_latin_capital, not_surname_zh
 from ..wordlists import WordLists, default_word_lists
 from ..rules.loading import default_fragment
@@ -70,7 +71,8 @@ PREDICATES: Dict[str, Callable[[str, str], bool]] = {
     "names_an_institution": institution, "not_latin_capital": not_latin_capital, "not_surname_zh": not_surname_zh,
     "ordinary_words": ordinary_words, "may_name_a_trade": may_name_a_trade,
     "a_district": lambda name, label: district_name(name), "not_a_han_name": not_a_han_name,
-    "ends_in_an_abbreviation": ends_in_an_abbreviation, "holds_a_department_word": holds_a_department_word}
+    "ends_in_an_abbreviation": ends_in_an_abbreviation, "holds_a_department_word": holds_a_department_word,
+    "no_type_word_ending": no_type_word_ending}
 # Names a rule file written before `yields_from` named groups may give, and the groups they stand for.
 LABELLER_GROUPS: Dict[str, Tuple[str, ...]] = {
     "relation_label": ("relations", "relation_after"), "relation_after": ("relation_after",)}
@@ -95,7 +97,7 @@ DEFAULT_SOURCES = ("ner",)
 DROPPED = ""
 _BEFORE_SIDES = ("before", "not_before")  # cues that end where the span starts
 CUE_KEYS = ("words", "lists", "sequences", "regex", "ignore_case", "alone", "gap", "window", "not_followed_by")
-END_BEFORE_KEYS = CUE_KEYS + ("min_length", "max_length", "closes")
+END_BEFORE_KEYS = CUE_KEYS + ("min_length", "max_length", "closes", "crosses_end")
 START_AFTER_KEYS = CUE_KEYS + ("min_length", "max_length", "reach")
 LINE_KEYS = ("regex", "ignore_case", "reach")
 
@@ -265,9 +267,12 @@ class EndBefore:
     min_length: int = 1
     max_length: int = DEFAULT_WINDOW
     closes: bool = False  # the cue runs to the span's end (`[許]老闆`: a title said after a surname)
+    crosses_end: bool = False  # the cue runs past the span's end (`[交大研]究所`)
 
     def to_dict(self) -> Dict[str, Any]:
         out = {**self.cue.to_dict(), "min_length": self.min_length, "max_length": self.max_length}
+        if self.crosses_end:
+            out["crosses_end"] = True
         return {**out, "closes": True} if self.closes else out
 
 
@@ -434,7 +439,10 @@ def _end_before(item: Any, fragments: Dict[str, str]) -> EndBefore:
     high = _window(item.get("max_length", DEFAULT_WINDOW), "end_before.max_length")
     if low > high:
         raise ValueError("end_before: min_length is over max_length")
-    return EndBefore(cue, low, high, bool(item.get("closes", False)))
+    closes, crosses = bool(item.get("closes", False)), bool(item.get("crosses_end", False))
+    if closes and crosses:
+        raise ValueError("end_before: a cue that closes the span does not cross its end")
+    return EndBefore(cue, low, high, closes, crosses)
 
 
 def _start_after(item: Any, fragments: Dict[str, str]) -> StartAfter:

@@ -140,8 +140,8 @@ class _Compiled:
             window = self.cut_window
             cue = self.end_before
             new_end = next((at for at in range(start + cut.min_length, min(end, start + cut.max_length) + 1)
-                            if (cue.fullmatch(text, at, end) if cut.closes else cue.match(text, at, at + window))
-                            is not None), -1)
+                            for m in ((cue.fullmatch(text, at, end) if cut.closes else cue.match(text, at, at + window)),)
+                            if m is not None and (not cut.crosses_end or m.end() > end)), -1)
             if new_end < 0:
                 return None
         if label in self.rule.keep_labels:
