@@ -3,24 +3,24 @@ business"), read from a rule file a knowledge engineer can edit (`resources/cue_
 
 A rule says which spans it reads (`labels`, `not_labels`), the cue words around them (`before`, `after`:
 both given, both are required; `not_before`, `not_after`: cues that keep it from holding, as ConText's
-pseudo-triggers; `line_start`: the header the span's line starts with), which named
-predicates veto it (`unless`, from `predicates.py`: a known place, a type word of another kind) and the
-label it yields (`yields`; `keep_labels`: labels that stand), or that the span is no PHI at all (`drops`:
-a word heading a line before a colon is the line's section, `NEURO:`); `text`, a regex the whole span
-must match, limits a rule to spans of one shape, and `listed`, word lists of the pipeline, to spans
-that are a word of them (`早餐店`, a common word: a place, no trade); a rule may be a shape alone (`恩哼`
-is no name wherever it stands; `[郭綜合]` is a hospital); `sources`, which recognizers' spans it reads (default the NER's,
-`["ner"]`: a rule or the date finder read their own context; `["ner", "date"]` lets a rule drop a
-date the finder read where the words before it say it is a measured value, `fevers up to [102.7]`).
-A boundary action: `end_before`, a cue that starts inside the span (or right after it), `min_length`
-to `max_length` characters from its start, cuts the span before it (`[台中地]方法院` -> `[台中]`: a place before a public office's name);
-with `closes` the cue must run to the span's end (`[許老闆]` -> `[許]`: a title after a surname), with
-`crosses_end` past it (`[交大研]究所` -> `[交大]`: a word the span ends inside of).
-Its mirror, `start_after`, a cue that runs from the span's start, cuts the span after it when
-`min_length` to `max_length` characters remain (`[科別 外科]` -> `[外科]`: a field's label); with `reach`
-the cue may start up to that many characters before the span, for a word the span starts inside of
-(`先[生盧瑋]` -> `[盧瑋]`). A rule may
-do both; the rules of one group that cut a span to one label compose (it keeps what every cut leaves).
+pseudo-triggers; `line_start`: the header the span's line starts with), which named predicates veto it
+(`unless`, from `predicates.py`: a known place, a type word of another kind) and the label it yields
+(`yields`; `keep_labels`: labels that stand), or that the span is no PHI at all (`drops`: a word heading
+a line before a colon is the line's section, `NEURO:`). `text`, a regex the whole span must match,
+limits a rule to spans of one shape, and `listed`, word lists of the pipeline, to spans that are a word
+of them (`早餐店`, a common word: a place, no trade); a rule may be a shape alone (`恩哼` is no name
+wherever it stands; `[郭綜合]` is a hospital). `sources` says which recognizers' spans it reads (default
+the NER's, `["ner"]`: a rule or the date finder read their own context; `["ner", "date"]` lets a rule
+drop a date the finder read where the words before it say it is a measured value, `fevers up to [102.7]`).
+Boundary actions: `end_before`, a cue that starts inside the span (or right after it), `min_length` to
+`max_length` characters from its start, cuts the span before it (`[台中地]方法院` -> `[台中]`: a place
+before a public office's name); with `closes` the cue must run to the span's end (`[許老闆]` -> `[許]`: a
+title after a surname), with `crosses_end` past it (`[交大研]究所` -> `[交大]`: a word the span ends
+inside of). Its mirror, `start_after`, a cue that runs from the span's start, cuts the span after it
+when `min_length` to `max_length` characters remain (`[科別 外科]` -> `[外科]`: a field's label); with
+`reach` the cue may start up to that many characters before the span, for a word the span starts inside
+of (`先[生盧瑋]` -> `[盧瑋]`). A rule may do both; the rules of one group that cut a span to one label
+compose (it keeps what every cut leaves).
 A rule that adds: `finds`, a regex of the span's own text, matched right after each place its `before`
 cue holds, makes a new span where no entity stands (`transferred to [Linwood] 2` a hospital), labelled
 as `yields` (or `yields_from`) says, unless a predicate vetoes it; it reads no span, so it needs no
@@ -30,15 +30,15 @@ the words around the new span say FAMILY, DOCTOR...), falling back to `yields`, 
 holding only where those rules say something; of the rules that hold, only those of the highest
 `priority` (default 0) vote (`Dr` before a name outranks a relation word after it).
 Compare medspaCy's ConText rules (literal, direction, window) and Presidio's context words; here a cue
-is literal words, the words of the pipeline's word lists (`lists`: `["honorifics_zh"]`, `spacy_deid.wordlists`,
-so rules and steps read one vocabulary), slot sequences (`[["transferred", "referred"], ["from", "to"]]`: one word of each
-slot, a space between) and regex fragments (`{{DEPT_ZH}}`: a fragment of the file's own `fragments`,
-which may name fragments and lists in turn, or of the shipped pattern files; `{{HAN}}`: the Han
-character ranges, `{{NUMERALS}}`: the Chinese numerals; `{{list:kinship_en}}`: a word list in force, as one
-trie regex, `rules/phrases.py`; `{{lexicon:surnames_zh}}`: a packaged lexicon's entries); `gap` is what
-stands between cue
-and span (`none`, `space`, `optional_space`), `alone` (default true) keeps a Latin letter from being
-glued to a Latin cue word's outer end (`at` is not the end of `chat`), `window` bounds where it is read.
+is literal words, the words of the pipeline's word lists (`lists`: `["honorifics_zh"]`,
+`spacy_deid.wordlists`, so rules and steps read one vocabulary), slot sequences (`[["transferred",
+"referred"], ["from", "to"]]`: one word of each slot, a space between) and regex fragments (`{{DEPT_ZH}}`:
+a fragment of the file's own `fragments`, which may name fragments and lists in turn, or of the shipped
+pattern files; `{{HAN}}`: the Han character ranges, `{{NUMERALS}}`: the Chinese numerals;
+`{{list:kinship_en}}`: a word list in force, as one trie regex, `rules/phrases.py`;
+`{{lexicon:surnames_zh}}`: a packaged lexicon's entries); `gap` is what stands between cue and span
+(`none`, `space`, `optional_space`), `alone` (default true) keeps a Latin letter from being glued to a
+Latin cue word's outer end (`at` is not the end of `chat`), `window` bounds where it is read.
 
 WHY linear time holds for any rule a user writes: a cue is only ever read in a bounded window next to
 a span (`window` characters, at most `MAX_WINDOW`), and a regex with a nested quantifier (`(a+)+`,
@@ -433,12 +433,18 @@ def _cue(item: Any, side: str, fragments: Dict[str, str], keys: Sequence[str] = 
     return cue
 
 
+def _lengths(item: Dict[str, Any], side: str, longest: int) -> Tuple[int, int]:
+    """A cut's `min_length` and `max_length`: the characters the span keeps."""
+    low = _window(item.get("min_length", 1), f"{side}.min_length")
+    high = _window(item.get("max_length", longest), f"{side}.max_length")
+    if low > high:
+        raise ValueError(f"{side}: min_length is over max_length")
+    return low, high
+
+
 def _end_before(item: Any, fragments: Dict[str, str]) -> EndBefore:
     cue = _cue(item, "end_before", fragments, END_BEFORE_KEYS)
-    low = _window(item.get("min_length", 1), "end_before.min_length")
-    high = _window(item.get("max_length", DEFAULT_WINDOW), "end_before.max_length")
-    if low > high:
-        raise ValueError("end_before: min_length is over max_length")
+    low, high = _lengths(item, "end_before", DEFAULT_WINDOW)
     closes, crosses = bool(item.get("closes", False)), bool(item.get("crosses_end", False))
     if closes and crosses:
         raise ValueError("end_before: a cue that closes the span does not cross its end")
@@ -447,10 +453,7 @@ def _end_before(item: Any, fragments: Dict[str, str]) -> EndBefore:
 
 def _start_after(item: Any, fragments: Dict[str, str]) -> StartAfter:
     cue = _cue(item, "start_after", fragments, START_AFTER_KEYS)
-    low = _window(item.get("min_length", 1), "start_after.min_length")
-    high = _window(item.get("max_length", MAX_WINDOW), "start_after.max_length")
-    if low > high:
-        raise ValueError("start_after: min_length is over max_length")
+    low, high = _lengths(item, "start_after", MAX_WINDOW)
     reach = item.get("reach", 0)
     if reach != 0:
         reach = _window(reach, "start_after.reach")

@@ -25,7 +25,8 @@ SOURCE = "cued"  # the source of the spans a group's `finds` rules add
 
 def cue_repair(rules: CueRuleSet, group: str) -> SpanRepair:
     """The span repair that relabels, cuts or drops a span as those of `group`'s rules of `rules` that
-    read its source say (`CueRuleSet.apply`); a relabelled or cut span keeps its source, unless it is now the very span a rule found."""
+    read its source say (`CueRuleSet.apply`); a relabelled or cut span keeps its source, unless it is
+    now the very span a rule found."""
     def repair(doc: Doc, text: str, ent: Span, following: Optional[Span] = None) -> Optional[Span]:
         source = ent._.source or "ner"
         new = rules.apply(text, ent.start_char, ent.end_char, ent.label_, group, source)
