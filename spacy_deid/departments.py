@@ -13,8 +13,9 @@ date spans):
 
 - a DEPARTMENT span that is an institution's name and the unit word of a department's phrase is that
   institution: `[GDH Department of]` Psychiatry -> `[GDH]` HOSPITAL (the NER read the phrase, not the name;
-  a cue rule of `departments.json`); one that is an institution's abbreviation and a department's English name is split in two
-  (`[SGH Intensive Care Unit]` -> `[SGH]` HOSPITAL, `[Intensive Care Unit]` DEPARTMENT);
+  a cue rule of `departments.json`); one that is an institution's abbreviation and a department's
+  English name is split in two (`[SGH Intensive Care Unit]` -> `[SGH]` HOSPITAL, `[Intensive Care Unit]`
+  DEPARTMENT);
 - a Han span of any of these labels, DEPARTMENT too, that is a hospital and then a Chinese department
   name is split in two (`先送[協和加護病房]` -> `[協和]` HOSPITAL + `[加護病房]`): a hospital the NER
   called so, one whose type word says so, or a short name of two to four characters that passes the

@@ -31,8 +31,6 @@ from .han import HAN_CHAR, HAN_RANGES
 # name one with a single character (`台中市[東區]`).
 _DISTRICT_CUT_SHORT = re.compile(f"[{HAN_RANGES}]區")
 EDGE_LABELS = LOCATION_LABELS - {"STREET", "DEPARTMENT"}
-
-
 EDGES_GROUP = "edges"  # the cue rules (`resources/cue_rules/edges.json`) of the edge words that need no code
 
 
@@ -78,14 +76,10 @@ def trimmed(doc: Doc, text: str, ent: Span, following: Optional[Span] = None) ->
     """`ent` without its edge words when it is a place, profession or person span that has some and the
     rest aligns with the tokens, else None."""
     start, end = ent.start_char, ent.end_char
-    if ent.label_ == "PROFESSION":
+    if ent.label_ == "PROFESSION" or ent.label_ in NAME_LABELS:
         bounds = (start, _before_verb_phrase(text, start, end))
-    elif ent.label_ in EDGE_LABELS:
-        bounds = trimmed_bounds(text, start, end)
-        if bounds is not None and bounds[0] < start and (ent.start == 0 or doc[ent.start - 1].ent_type_):
-            bounds = (start, bounds[1])  # the character before is another entity's
-    elif ent.label_ in NAME_LABELS:
-        bounds = (start, _before_verb_phrase(text, start, end))
+    elif ent.label_ in EDGE_LABELS and ent.start > 0 and not doc[ent.start - 1].ent_type_:
+        bounds = trimmed_bounds(text, start, end)  # not where the character before is another entity's
     else:
         bounds = None
     if bounds is None or bounds == (start, end):

@@ -3,6 +3,7 @@ glued before, a type word cut short or run past, one name cut in two."""
 import pytest
 
 from spacy_deid.institutions import completed, joined
+from spacy_deid.refine import RefineStage
 from spacy_deid.rules.validators import validate_place_name
 
 from ner_spans import doc_with_ents, ents_of, repair_ner_spans, repaired, stepped
@@ -61,6 +62,14 @@ def test_an_institution_span_drops_the_words_at_its_edges(text, found, expected)
 ])
 def test_names_that_start_or_end_with_such_characters_are_kept(text, found):
     assert stepped(text, found, "edges") == (0, [found])
+
+
+def test_a_district_takes_no_character_that_is_another_entitys():
+    text = "地址台南市歸仁區崇德路"
+    parts = [("台南市歸", "CITY"), ("仁區", "CITY")]
+    doc = doc_with_ents(text, parts)
+    RefineStage(["edges"], []).refine_note(doc)
+    assert ents_of(doc) == parts
 
 
 @pytest.mark.parametrize("text,found,expected", [

@@ -5,13 +5,13 @@ repaired span, spans where one is split, or None to keep it; they change only sp
 NER (a rule or the date finder read its own context). The WHY of each lives in its module:
 - `ner_shapes` (`spanshape`): a NER span whose text cannot carry its label is dropped;
 - `joined_institutions` (`institutions.joined`): two NER spans one institution was cut into are one;
-- `edges` (`spanedges.trimmed`, then the cue rules of `edges.json`): a span drops the preposition,
-  article, function word or activity at its edges;
-- `relations`, `institutions`, `departments`: the module's repair, then the cue rules of a group
-  (`relation_word_in_span`: a span drops a relation word or title it starts with, and a place span
-  that starts with one holds a name; `institutions.json`:
-  a span that ends with a type word takes its label; `departments.json`: a department's span drops a
-  field's label, `of` and a visit word);
+- `edges`, `relations`, `institutions`, `departments` (`CODE_AND_RULES`): the cue rules of a group and
+  a module's repair. `edges` and `relations` run the rules first, so that the code reads what they cut
+  (`edges.json`: punctuation, a preposition, function word or activity at a span's edges, then
+  `spanedges.trimmed`; `relation_word_in_span`: a relation word or title a span starts with, then
+  `relations.by_relation`); `institutions` and `departments` run their module's repair first, then
+  their rules (`institutions.json`: a span that ends with a type word takes its label;
+  `departments.json`: a department's span drops a field's label, `of` and a visit word);
 - `jurisdictions`, `titles`, `workplaces`, `care_or_study`, `apposition` (a relation word no frame
   states as an occupation is no PROFESSION), `not_phi` (spans the words
   around them or their shape say are no PHI: section heads, measured values, spoken words): the cue rules of those groups
