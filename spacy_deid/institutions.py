@@ -7,36 +7,19 @@ whole name by its first part (`[大安國小]` as a STATE, `[高雄醫學大學]
 can be undone later: the type word is left in the text, or the surrogate is of the wrong kind. So,
 for spans the NER found (never rule or date spans):
 
-- a span followed directly by a type word takes it, and the type word's label (`[國立成功大學]` SCHOOL),
-  unless the type word goes on into another word (`大學路` is a street, `國小老師` a profession:
-  annotation.md keeps `英語補習班老師` whole as a PROFESSION), or the span alone is a generic
-  modifier (`[高級]中學`), or the longer span would reach into another entity;
-  A department span is never extended: `[OPH] CLINIC` is the department's clinic;
-- a span that stops inside a type word takes the rest of it, and its label (`[德光高]中` ->
-  `[德光高中]` SCHOOL, `[文藻外語大]學`), when at least two name characters come before the type word; a
-  span the NER called a person's name only when the type word does not go on into a common word
-  (`[王建國]小時候` is a name before 小時);
-- an English span followed by one to three more capitalised words (each may follow `and`, `of` or `&`;
-  `and` and `&` not right after a span of one word: `[Taipei] and Taichung Hospital` is a list) and a
-  type word takes them (`[Tungs' Taichung] MetroHarbor Hospital` DOCTOR ->
-  `[Tungs' Taichung MetroHarbor Hospital]` HOSPITAL, `[Taipei Fruit] and Vegetable Market`);
-- an institution span (of a label with type words) followed by a name of two or three characters and a
-  type word takes both, with the type word's label (`[嘉南]藥理大學` HOSPITAL -> `[嘉南藥理大學]` SCHOOL,
-  `[文藻]外語大學`);
-- a Chinese institution is named after its place (`北京協和醫院`, `臺北市立關渡醫院`, `高雄醫學大學`), and a
-  NER that knows the place but not the name stops at the place (`[北京]協和醫院` CITY); so a city,
-  state, country or region span followed by a name of two to five Han characters and a type word
-  takes them both, with the type word's label (and a second type word right after it, as in
-  `高雄醫學大學附設醫院`, HOSPITAL), when the name holds no grammatical character (`的`,
-  `在`, `某`, `家`...: `[台北]的醫院`, `[台北]某醫院` name no institution) and a name of one character
-  does not count (`[台東縣]分公司` is a company's branch in that county);
+- a span followed by its type word, or a name and its type word, grows to it and takes the type word's
+  label: cue rules of group `institutions` (`resources/cue_rules/institutions.json`, `end_after` with
+  `yields_by: type_word`), run after this module's repair: `[國立成功]大學`, `[德光高]中` (a span that
+  stops inside a type word, a name the NER found excepted), `[北京]協和醫院` (a Chinese institution named after its place), `[嘉南]藥理大學`,
+  `[Tungs' Taichung] MetroHarbor Hospital`; not where the type word goes on into another word (`大學路`,
+  `國小老師`), the span is a generic modifier alone (`[高級]中學`), a department (`[OPH] CLINIC` is the
+  department's clinic), or the longer span would reach into the next entity;
 - a span that runs on past its type word into two to four more Han characters is an institution and
   the name of a person after it (`[國軍台中總醫院楊勳鴻]` -> `[國軍台中總醫院]` + `[楊勳鴻]`, labelled by
   a relation word next to it, else PERSON), or of a common word, then dropped (`[美術館公園遊蕩]`), unless those characters are a part of the institution
   (`台大醫院新竹分院`, `淡水院區`, `精神科`) or a staff word (`護理師`, `職員`); an English institution
   span drops a trailing `Department` or `Division` (`[Mennonite Christian Hospital] Department of`);
-- what a span's own words say it is needs no code and is the cue rules of group `institutions`
-  (`resources/cue_rules/institutions.json`), which the same step runs after this module's repair: a
+- what a span's own words say it is needs no code and is the same group's rules: a
   general hospital's short name, its name and 綜合 with 醫院 left off (`[郭綜合]`), is a HOSPITAL; a place
   span that ends with a type word (and holds more than it) takes that word's label (`[大安國小]` SCHOOL,
   `[新加坡中央醫院]` HOSPITAL), but a district stays a CITY (`[林園區]`, 園區); a span called a person
@@ -65,11 +48,11 @@ from typing import List, Optional, Tuple, Union
 
 from spacy.tokens import Doc, Span
 
-from .common_words_zh import common_words_zh, plain_han_words
+from .common_words_zh import plain_han_words
 from .labels import LOCATION_LABELS, NAME_LABELS
 from .cues.labels import relation_label
 from .han import HAN_CHAR
-from .predicates import (TYPE_WORD_LABELS, is_type_word, name_like,
+from .predicates import (is_type_word, name_like,
                          type_word_after, type_word_ending, type_words)
 from .wordlists import word_set, words
 
@@ -77,8 +60,6 @@ from .wordlists import word_set, words
 
 # Place labels that name the city, state or country an institution is named after.
 NAMED_AFTER_LABELS = frozenset({"CITY", "STATE", "COUNTRY", "REGION"})
-_NAME_BEFORE_TYPE_WORD = range(2, 6)
-_NAME_BEFORE_TYPE_WORD_OF_INSTITUTION = range(2, 4)
 _NAME_AFTER_TYPE_WORD = range(2, 5)
 _UNIT_AFTER_EN = re.compile(r"[ ](?:Department|Dept\.?|Division)$")
 
@@ -148,14 +129,7 @@ def completed(doc: Doc, text: str, ent: Span,
               following: Optional[Span] = None) -> Optional[Union[Span, Tuple[Span, ...]]]:
     """`ent` with the type word after it, or cut where the institution ends (module docstring), else
     None. `following` is the next entity, which a longer span must not reach."""
-    if not (ent.label_ in LOCATION_LABELS or ent.label_ in NAME_LABELS):
-        return None
-    if ent.label_ in LOCATION_LABELS:
-        cut = _ran_past_type_word(doc, text, ent)
-        if cut is not None:
-            return cut
-    # A department before `Clinic` is that department's clinic (`[OPH] CLINIC`), not a hospital.
-    return _extended(doc, text, ent, following) if ent.label_ != "DEPARTMENT" else None
+    return _ran_past_type_word(doc, text, ent) if ent.label_ in LOCATION_LABELS else None
 
 
 def _ran_past_type_word(doc: Doc, text: str, ent: Span) -> Optional[Union[Span, Tuple[Span, ...]]]:
@@ -186,78 +160,3 @@ def _ran_past_type_word(doc: Doc, text: str, ent: Span) -> Optional[Union[Span, 
             return None
         return institution, name
     return None
-
-
-def _named_after_place(text: str, ent: Span) -> Optional[Tuple[int, str]]:
-    """(end, label) of the institution named after the place `ent` (module docstring), else None."""
-    if not HAN_CHAR.match(text, ent.end_char - 1):
-        return None
-    place = ent.label_ in NAMED_AFTER_LABELS
-    if not place and ent.label_ not in TYPE_WORD_LABELS:
-        return None
-    for length in _NAME_BEFORE_TYPE_WORD if place else _NAME_BEFORE_TYPE_WORD_OF_INSTITUTION:
-        name = text[ent.end_char:ent.end_char + length]
-        if len(name) < length or not name_like(name) or name in word_set("near_words_zh"):
-            return None
-        found = type_word_after(text, ent.end_char + length)
-        if found is not None:
-            return found
-    return None
-
-
-def _type_word_finished(text: str, ent: Span) -> Optional[Tuple[int, str]]:
-    """(end, label) of the type word `ent` stops inside of (module docstring), else None."""
-    span = text[ent.start_char:ent.end_char]
-    types = type_words()
-    if span[-1:] not in types.prefix_ends_zh:
-        return None
-    for word, label in types.longest_first_zh:
-        for cut in range(len(word) - 1, 0, -1):
-            if not (span.endswith(word[:cut]) and text.startswith(word[cut:], ent.end_char)):
-                continue
-            name = span[:len(span) - cut]
-            end = ent.end_char + len(word) - cut
-            if len(name) < 2 or not name_like(name) or text.startswith(types.continues_zh, end):
-                continue
-            if ent.label_ in NAME_LABELS and text[end - 1:end + 1] in common_words_zh():
-                continue
-            return end, label
-    return None
-
-
-# A capitalised English word of an institution's name (`MetroHarbor`, `Kai-Syuan`, `Tungs'`), or one
-# joined to the name by `and`, `of` or `&` (`Taipei Fruit and Vegetable Market`).
-_EN_NAME_WORD = re.compile(r"(?:[ ](?:and|of|AND|OF|&))?[ ][A-Z][A-Za-z'’-]*")
-_EN_NAME_WORDS_BEFORE_TYPE_WORD = 3
-
-
-def _english_name_then_type_word(text: str, ent: Span) -> Optional[Tuple[int, str]]:
-    """(end, label) of an English type word after one to three more capitalised words of the name
-    (`[Tungs' Taichung] MetroHarbor Hospital`), else None."""
-    if not ent.text[:1].isupper() or not ent.text[-1:].isalpha() or not ent.text.isascii():
-        return None
-    end = ent.end_char
-    for _ in range(_EN_NAME_WORDS_BEFORE_TYPE_WORD):
-        word = _EN_NAME_WORD.match(text, end)
-        if word is None or (end == ent.end_char and " " not in ent.text
-                            and word.group()[1:].startswith(("and ", "AND ", "& "))):
-            return None  # `[Taipei] and Taichung Hospital`: a one-word place before `and` starts a list
-        end = word.end()
-        found = type_word_after(text, end)
-        if found is not None:
-            return found
-    return None
-
-
-def _extended(doc: Doc, text: str, ent: Span, following: Optional[Span]) -> Optional[Span]:
-    found = (type_word_after(text, ent.end_char) or _named_after_place(text, ent)
-             or _type_word_finished(text, ent) or _english_name_then_type_word(text, ent))
-    if found is None or text[ent.start_char:ent.end_char].strip() in word_set("generic_modifiers_zh"):
-        return None
-    end, label = found
-    longer = type_word_after(text, end)  # `[高雄醫學]大學附設醫院`: the institution's last type word decides
-    if longer is not None:
-        end, label = longer
-    if following is not None and following.start_char < end:
-        return None
-    return doc.char_span(ent.start_char, end, label=label)

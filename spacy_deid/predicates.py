@@ -31,6 +31,7 @@ class TypeWords:
 
     def __init__(self, lists: WordLists):
         self.zh: Dict[str, Tuple[str, ...]] = {label: lists[f"{label.lower()}_type_words_zh"] for label in TYPE_WORD_LABELS}
+        self.zh["LOCATION"] += lists["one_character_type_words_zh"]  # `寺`, `宮`: they relabel, never grow a span
         self.en: Dict[str, Tuple[str, ...]] = {label: lists[f"{label.lower()}_type_words_en"] for label in TYPE_WORD_LABELS}
         self.longest_first_zh = _by_length(self.zh)
         self.longest_first_en = _by_length(self.en)
@@ -81,6 +82,13 @@ def type_word_ending(span_text: str) -> Optional[str]:
         if span_text.endswith(word) and len(span_text) > len(word) and HAN_CHAR.match(span_text, len(span_text) - len(word) - 1):
             return label
     return english_type_word_ending(span_text)
+
+
+def grown_type_word(span_text: str) -> Optional[str]:
+    """The label of the type word a span grew to end with (`Google公司`, `北京協和醫院`; cue rules'
+    `yields_by`), whatever character comes before it."""
+    label = next((label for word, label in type_words().longest_first_zh if span_text.endswith(word)), None)
+    return label or english_type_word_ending(span_text)
 
 
 def english_type_word_ending(span_text: str) -> Optional[str]:

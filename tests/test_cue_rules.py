@@ -16,7 +16,7 @@ from spacy_deid.refine import RefineStage
 from spacy_deid.wordlists import WordLists, active_word_lists
 
 from linear import assert_linear
-from ner_spans import deid_after, register_fake_ner
+from ner_spans import deid_after, doc_with_ents, ents_of, register_fake_ner
 
 WORKS = "他在鼎泰豐上班三年"
 MOONLIGHTS = "他在鼎泰豐兼差三年"  # 兼差 (a side job) is no word of work of the packaged rules
@@ -50,7 +50,7 @@ def test_the_packaged_rules_hold_the_step_groups():
         "institutions.json", "jurisdictions.json", "languages.json", "measurements.json",
         "month_words.json", "shapes.json", "public_numbers.json", "relations.json", "section_heads.json",
         "spoken_words.json", "study.json", "titles.json", "workplaces.json"}
-    assert all((rule.labels or rule.finds) and (rule.yields or rule.yields_from or rule.drops) for rule in rules.rules)
+    assert all((rule.labels or rule.finds) and (rule.yields or rule.yields_from or rule.yields_by or rule.drops) for rule in rules.rules)
 
 
 def test_a_saved_pipeline_carries_its_rules_and_an_edited_rule_file_changes_the_output(tmp_path):
@@ -122,7 +122,7 @@ def _rule(**changes):
     (_rule(unless=["is_famous"]), "unknown predicate 'is_famous'"),
     (_rule(labels=["TOWN"]), "unknown label 'TOWN'"),
     (_rule(yields="TOWN"), "yields unknown label"),
-    (_rule(before=None), "needs a 'before', an 'after', an 'end_before' or a 'start_after' cue"),
+    (_rule(before=None), "needs a 'before', an 'after', an 'end_before', 'end_after' or 'start_after' cue"),
     (_rule(before={"words": ["在"], "not_followed_by": ["長"]}), "not_followed_by reads after the cue"),
     (_rule(before=None, end_before={"words": ["局"], "min_length": 5, "max_length": 2}), "min_length is over"),
     (_rule(before={"regex": "[unclosed"}), "'before'"),
@@ -381,6 +381,48 @@ def test_a_start_after_cut_and_cuts_of_one_label_compose(tmp_path):
     (_rule(yields=None, drops=True, start_after={"words": ["科別"]}), "a rule that drops a span yields no label"),
 ])
 def test_a_malformed_start_after_is_refused(tmp_path, rule, message):
+    path = tmp_path / "broken.json"
+    path.write_text(json.dumps({"rules": [rule]}), encoding="utf8")
+    with pytest.raises(CueRuleError, match=re.escape(message)):
+        read_cue_files(path)
+
+
+def test_end_after_grows_a_span_to_its_cue_and_yields_by_labels_it(tmp_path):
+    """`end_after` grows the span to the end of a cue read at its end, or one starting up to `reach`
+    characters inside it (keeping `min_length` before it); `yields_by` reads the label from the grown
+    text; a group whose rules grow and cut one end keeps the span; a step keeps a span that would grow
+    into the next entity."""
+    grow = _rule(id="grow", before=None, labels=["CITY"], yields=None, yields_by="type_word",
+                 end_after={"regex": "(?:{{list:school_type_words_zh}})", "reach": 2, "min_length": 2})
+    path = tmp_path / "grow.json"
+    path.write_text(json.dumps({"rules": [grow]}), encoding="utf8")
+    rules = CueRuleSet(read_cue_files(path))
+    assert rules.apply("讀南山高中二年級", 1, 3, "CITY", "g") == (1, 5, "SCHOOL")  # right after
+    assert rules.apply("讀南山高中二年級", 1, 4, "CITY", "g") == (1, 5, "SCHOOL")  # stopped inside 高中
+    assert rules.apply("讀南高中二年級", 1, 3, "CITY", "g") is None  # one character would precede the cue
+    assert rules.apply("讀南山二年級", 1, 3, "CITY", "g") is None
+    assert [r.to_dict() for r in CueRuleSet.from_dicts(rules.to_dicts()).rules] == [r.to_dict() for r in rules.rules]
+    cut = _rule(id="cut", before=None, labels=["CITY"], yields="SCHOOL",
+                end_before={"words": ["山"], "min_length": 1})
+    path.write_text(json.dumps({"rules": [grow, cut]}), encoding="utf8")
+    assert CueRuleSet(read_cue_files(path)).apply("讀南山高中二年級", 1, 3, "CITY", "g") is None
+    stage = RefineStage(["cues:g"], [], rules)
+    doc = doc_with_ents("讀南山高中二年級", [("南山", "CITY")])
+    stage.refine_note(doc)
+    assert ents_of(doc) == [("南山高中", "SCHOOL")]
+    doc = doc_with_ents("讀南山高中二年級", [("南山", "CITY"), ("高中", "SCHOOL")])
+    stage.refine_note(doc)
+    assert ents_of(doc) == [("南山", "CITY"), ("高中", "SCHOOL")]
+
+
+@pytest.mark.parametrize("rule,message", [
+    (_rule(yields=None, yields_by="famous"), "yields_by names one of ['type_word']"),
+    (_rule(yields_by="type_word"), "yields_by names one of"),
+    (_rule(before=None, end_before={"words": ["所"]}, end_after={"words": ["所"]}), "not both"),
+    (_rule(before=None, end_after={"words": ["所"], "reach": 0.5}), "end_after.reach must be an int"),
+    (_rule(yields=None, drops=True, end_after={"words": ["所"]}), "a rule that drops a span yields no label"),
+])
+def test_a_malformed_end_after_or_yields_by_is_refused(tmp_path, rule, message):
     path = tmp_path / "broken.json"
     path.write_text(json.dumps({"rules": [rule]}), encoding="utf8")
     with pytest.raises(CueRuleError, match=re.escape(message)):

@@ -3,9 +3,8 @@ import pytest
 from spacy.language import Language
 
 import spacy_deid
-from spacy_deid.institutions import completed, type_word_after, type_word_ending
-from spacy_deid.refine import DEFAULT_NOTE_STEPS
-from spacy_deid.refine.builtin import apply_span_repair
+from spacy_deid.predicates import type_word_after, type_word_ending
+from spacy_deid.refine import DEFAULT_NOTE_STEPS, RefineStage
 
 from linear import assert_linear
 from ner_spans import deid_after, doc_with_ents, ents_of, stepped
@@ -114,17 +113,17 @@ def test_an_institution_with_its_own_parts_after_the_type_word_stays_whole(text,
 
 def test_names_of_people_and_rule_spans_are_not_relabelled():
     text = "病人王醫院今日出院。"  # an odd name, but a name: the NER called it one
-    doc = doc_with_ents(text, [("王醫院", "PATIENT")])
-    assert apply_span_repair(doc, text, completed) == 0
+    assert stepped(text, ("王醫院", "PATIENT"), "institutions") == (0, [("王醫院", "PATIENT")])
     text = "轉往台中監獄。"
     doc = doc_with_ents(text, [("台中", "CITY")], source="rule")
-    assert apply_span_repair(doc, text, completed) == 0 and ents_of(doc) == [("台中", "CITY")]
+    RefineStage(["institutions"], []).refine_note(doc)
+    assert ents_of(doc) == [("台中", "CITY")]
 
 
 def test_a_longer_span_never_reaches_into_the_next_entity():
     text = "曾在台北果菜市場工作。"
     doc = doc_with_ents(text, [("台北", "CITY"), ("果菜市場", "GENERAL_BUSINESS")])
-    apply_span_repair(doc, text, completed)
+    RefineStage(["institutions"], []).refine_note(doc)
     assert ("台北", "CITY") in ents_of(doc)
 
 
@@ -175,6 +174,6 @@ def test_cost_grows_linearly_with_the_number_of_spans():
             spans += [doc.char_span(a, a + 2, label="CITY"), doc.char_span(b, b + 4, label="STATE")]
             pos = b + 4
         doc.ents = spans
-        apply_span_repair(doc, text, completed)
+        RefineStage(["institutions"], []).refine_note(doc)
 
     assert_linear(run, 2000)

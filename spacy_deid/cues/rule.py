@@ -19,8 +19,12 @@ title after a surname), with `crosses_end` past it (`[交大研]究所` -> `[交
 inside of). Its mirror, `start_after`, a cue that runs from the span's start, cuts the span after it
 when `min_length` to `max_length` characters remain (`[科別 外科]` -> `[外科]`: a field's label); with
 `reach` the cue may start up to that many characters before the span, for a word the span starts inside
-of (`先[生盧瑋]` -> `[盧瑋]`). A rule may do both; the rules of one group that cut a span to one label
-compose (it keeps what every cut leaves).
+of (`先[生盧瑋]` -> `[盧瑋]`). `end_after` grows the span to the end of a cue read at its end, or
+starting up to `reach` characters inside it with `min_length` characters of the span before it
+(`[國立成功]大學`, `[德光高]中` -> `[德光高中]`). A rule may cut both ends; the rules of one group that move
+a span's bounds for one label compose (it keeps what every cut leaves, the longest growth; a growth and
+a cut of one end cancel). `yields_by` names a function of `LABELLERS` that reads the label from the new
+span's text (`type_word`: the institution's type word it ends with).
 A rule that adds: `finds`, a regex of the span's own text, matched right after each place its `before`
 cue holds, makes a new span where no entity stands (`transferred to [Linwood] 2` a hospital), labelled
 as `yields` (or `yields_from`) says, unless a predicate vetoes it; it reads no span, so it needs no
@@ -54,7 +58,8 @@ from ..han import HAN_RANGES
 from ..labels import CATEGORY_OF, LABELS
 from ..lexicons import LexiconError, load as load_lexicon
 from ..predicates import (district_name, ends_in_an_abbreviation, holds_a_department_word, known_place,
-                          may_name_a_trade, no_type_word_ending, not_name_like, ordinary_words, typed_otherwise)
+                          grown_type_word, may_name_a_trade, no_type_word_ending, not_name_like, ordinary_words,
+                          typed_otherwise)
 from .people import institution, not_a_han_name, not_latin_capital, not_surname_zh
 from ..wordlists import WordLists, default_word_lists
 from ..rules.loading import default_fragment
@@ -73,6 +78,9 @@ PREDICATES: Dict[str, Callable[[str, str], bool]] = {
     "a_district": lambda name, label: district_name(name), "not_a_han_name": not_a_han_name,
     "ends_in_an_abbreviation": ends_in_an_abbreviation, "holds_a_department_word": holds_a_department_word,
     "no_type_word_ending": no_type_word_ending}
+# The functions a rule's `yields_by` may name: the new span's text -> its label, or None (the rule does
+# not hold): `type_word` reads the label of the institution's type word the span ends with.
+LABELLERS: Dict[str, Callable[[str], Optional[str]]] = {"type_word": grown_type_word}
 # Names a rule file written before `yields_from` named groups may give, and the groups they stand for.
 LABELLER_GROUPS: Dict[str, Tuple[str, ...]] = {
     "relation_label": ("relations", "relation_after"), "relation_after": ("relation_after",)}
@@ -86,7 +94,8 @@ _MAX_DEPTH = 4  # fragments within fragments, so a fragment naming itself fails 
 _LATIN = re.compile(r"[A-Za-z]")
 
 RULE_KEYS = ("id", "group", "labels", "not_labels", "text", "before", "after", "not_before", "not_after",
-             "line_start", "end_before", "start_after", "unless", "yields", "yields_from", "keep_labels", "drops", "priority",
+             "line_start", "end_before", "end_after", "start_after", "unless", "yields", "yields_from", "yields_by",
+             "keep_labels", "drops", "priority",
              "sources", "finds", "listed", "description")
 # The recognizers and note steps whose spans a rule may read (`span._.source`; an unset source is the
 # NER's; a cue step placed after `cued_names` or `knowledge_add_cued` meets theirs), and the default: the
@@ -99,6 +108,7 @@ _BEFORE_SIDES = ("before", "not_before")  # cues that end where the span starts
 CUE_KEYS = ("words", "lists", "sequences", "regex", "ignore_case", "alone", "gap", "window", "not_followed_by")
 END_BEFORE_KEYS = CUE_KEYS + ("min_length", "max_length", "closes", "crosses_end")
 START_AFTER_KEYS = CUE_KEYS + ("min_length", "max_length", "reach")
+END_AFTER_KEYS = CUE_KEYS + ("min_length", "reach")
 LINE_KEYS = ("regex", "ignore_case", "reach")
 
 
@@ -294,6 +304,20 @@ class StartAfter:
 
 
 @dataclass(frozen=True)
+class EndAfter:
+    """A cue that runs past the span's end, to which the span grows: it starts right at the end (after
+    its gap) or up to `reach` characters before it, keeping `min_length` characters of the span before it."""
+
+    cue: Cue
+    min_length: int = 1
+    reach: int = 0
+
+    def to_dict(self) -> Dict[str, Any]:
+        out = {**self.cue.to_dict(), "min_length": self.min_length}
+        return {**out, "reach": self.reach} if self.reach else out
+
+
+@dataclass(frozen=True)
 class LineStart:
     """The header the span's line starts with (`Prior admissions:`), the line's start within `reach`."""
 
@@ -322,10 +346,12 @@ class CueRule:
     not_after: Optional[Cue] = None
     line_start: Optional[LineStart] = None
     end_before: Optional[EndBefore] = None
+    end_after: Optional[EndAfter] = None
     start_after: Optional[StartAfter] = None
     unless: Tuple[str, ...] = ()
     keep_labels: FrozenSet[str] = frozenset()
     yields_from: Tuple[str, ...] = ()  # groups of the rule set whose frame gives the label
+    yields_by: str = ""  # a function of `LABELLERS` that gives the label from the new span's text
     priority: int = 0
     description: str = ""
     text: str = ""  # a regex the span's whole text must match
@@ -345,7 +371,7 @@ class CueRule:
             out["not_labels"] = list(self.written_not_labels)
         if self.text:
             out["text"] = self.text
-        for key in ("before", "after", "not_before", "not_after", "line_start", "end_before", "start_after"):
+        for key in ("before", "after", "not_before", "not_after", "line_start", "end_before", "end_after", "start_after"):
             part = getattr(self, key)
             if part is not None:
                 out[key] = part.to_dict()
@@ -355,6 +381,8 @@ class CueRule:
             out["yields"] = self.yields
         if self.yields_from:
             out["yields_from"] = list(self.yields_from)
+        if self.yields_by:
+            out["yields_by"] = self.yields_by
         if self.priority:
             out["priority"] = self.priority
         if self.keep_labels:
@@ -460,6 +488,13 @@ def _start_after(item: Any, fragments: Dict[str, str]) -> StartAfter:
     return StartAfter(cue, low, high, reach)
 
 
+def _end_after(item: Any, fragments: Dict[str, str]) -> EndAfter:
+    cue = _cue(item, "end_after", fragments, END_AFTER_KEYS)
+    low = _window(item.get("min_length", 1), "end_after.min_length")
+    reach = item.get("reach", 0)
+    return EndAfter(cue, low, _window(reach, "end_after.reach") if reach != 0 else 0)
+
+
 def _groups(value: Any) -> Tuple[str, ...]:
     """`yields_from`: a list of groups (or one; an older file's labeller name, `LABELLER_GROUPS`)."""
     if isinstance(value, str):
@@ -487,10 +522,16 @@ def rule_from_dict(item: Any, fragments: Dict[str, str], source: str) -> CueRule
         drops = item.get("drops", False)
         if not isinstance(drops, bool):
             raise ValueError("drops must be true or false")
-        if drops and any(key in item for key in ("yields", "yields_from", "keep_labels", "end_before", "start_after")):
-            raise ValueError("a rule that drops a span yields no label and cuts nothing: no 'yields', "
-                             "'yields_from', 'keep_labels', 'end_before' or 'start_after'")
-        needs_yields = not drops and ("yields_from" not in item or "yields" in item)
+        if drops and any(key in item for key in ("yields", "yields_from", "yields_by", "keep_labels", "end_before",
+                                                 "end_after", "start_after")):
+            raise ValueError("a rule that drops a span yields no label and changes no bound: no 'yields', "
+                             "'yields_from', 'yields_by', 'keep_labels', 'end_before', 'end_after' or 'start_after'")
+        yields_by = item.get("yields_by", "")
+        if yields_by and (yields_by not in LABELLERS or "yields" in item or "yields_from" in item):
+            raise ValueError(f"yields_by names one of {sorted(LABELLERS)}, instead of 'yields' and 'yields_from'")
+        if "end_before" in item and "end_after" in item:
+            raise ValueError("a rule cuts its span's end ('end_before') or grows it ('end_after'), not both")
+        needs_yields = not drops and not yields_by and ("yields_from" not in item or "yields" in item)
         for key in ("id", "group") + (("yields",) if needs_yields else ()):
             if not isinstance(item.get(key), str) or not item.get(key):
                 raise ValueError(f"needs a non-empty string {key!r}")
@@ -503,10 +544,11 @@ def rule_from_dict(item: Any, fragments: Dict[str, str], source: str) -> CueRule
         finds = item.get("finds", "")
         if not isinstance(finds, str):
             raise ValueError("finds must be a regex string")
-        if finds and (drops or "end_before" in item or "start_after" in item or "keep_labels" in item
+        if finds and (drops or any(key in item for key in ("end_before", "end_after", "start_after", "keep_labels"))
                       or "before" not in item):
-            raise ValueError("a rule that finds a span adds it right after its 'before' cue: it needs a "
-                             "'before' and neither drops, cuts ('end_before', 'start_after') nor keeps labels")
+            raise ValueError("a rule that finds a span adds it right after its 'before' cue: it needs a 'before' "
+                             "and neither drops, moves a bound ('end_before', 'end_after', 'start_after') nor "
+                             "keeps labels")
         written = _strings(item.get("labels"), "labels") if "labels" in item or not finds else ()
         written_not = _strings(item["not_labels"], "not_labels") if "not_labels" in item else ()
         before = _cue(item["before"], "before", fragments) if "before" in item else None
@@ -515,9 +557,10 @@ def rule_from_dict(item: Any, fragments: Dict[str, str], source: str) -> CueRule
         not_after = _cue(item["not_after"], "not_after", fragments) if "not_after" in item else None
         end_before = _end_before(item["end_before"], fragments) if "end_before" in item else None
         start_after = _start_after(item["start_after"], fragments) if "start_after" in item else None
-        if before is None and after is None and end_before is None and start_after is None and not yields_from and not (
+        end_after = _end_after(item["end_after"], fragments) if "end_after" in item else None
+        if before is None and after is None and end_before is None and start_after is None and end_after is None and not yields_from and not (
                 "line_start" in item or "text" in item or "listed" in item):
-            raise ValueError("needs a 'before', an 'after', an 'end_before' or a 'start_after' cue, or a 'yields_from' "
+            raise ValueError("needs a 'before', an 'after', an 'end_before', 'end_after' or 'start_after' cue, or a 'yields_from' "
                              "(several: all are required); a rule may read its line's start or its span's shape "
                              "('text', 'listed') alone")
         text = item.get("text", "")
@@ -552,7 +595,8 @@ def rule_from_dict(item: Any, fragments: Dict[str, str], source: str) -> CueRule
         return CueRule(id=item["id"], group=item["group"], labels=_labels(written) - _labels(written_not),
                        yields=item.get("yields", ""), before=before, after=after, not_before=not_before,
                        not_after=not_after, line_start=line_start,
-                       end_before=end_before, start_after=start_after, unless=unless, keep_labels=keep, yields_from=yields_from,
+                       end_before=end_before, end_after=end_after, start_after=start_after, unless=unless,
+                       keep_labels=keep, yields_from=yields_from, yields_by=yields_by,
                        priority=priority, text=text, drops=drops, sources=sources, finds=finds, listed=listed,
                        description=item.get("description", ""), written_labels=written,
                        written_not_labels=written_not)

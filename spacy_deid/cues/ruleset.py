@@ -7,9 +7,10 @@ a hospital edits one topic without copying the rest. Rule ids are unique across 
 
 How a group decides a span (`apply`): the rules of the group that read the span's label and whose cues
 all hold (of those, the ones of the highest `priority`) vote for what they make of it (its bounds, cut by
-an `end_before` or `start_after` cue, and the label they yield, or its own where `keep_labels` holds it);
-votes for one label compose their cuts (the span keeps what every cut leaves: `[科別 外科門診]` loses the
-field's label and the visit word), two different labels cancel (`Dr. Yang at [台大] 醫學系` speaks of care
+an `end_before` or `start_after` cue or grown by an `end_after` one, and the label they yield, or its own
+where `keep_labels` holds it); votes for one label compose their cuts (the span keeps what every cut
+leaves: `[科別 外科門診]` loses the field's label and the visit word; of growths the longest; a growth and a
+cut of the end cancel), two different labels cancel (`Dr. Yang at [台大] 醫學系` speaks of care
 and of study: no change); a rule whose `unless` predicate holds on the new span's text does not vote (as
 in `find`). `find` runs a group's rules that add
 spans (`finds`): each span their regex matches right after their `before` cue, where the rule's other cues hold,
@@ -31,7 +32,7 @@ from pathlib import Path
 from typing import Any, ContextManager, Dict, FrozenSet, Iterable, List, Optional, Sequence, Tuple, Union
 
 from ..wordlists import WordLists, current_word_lists, in_force, read_json_files, write_json_folder
-from .rule import DROPPED, PREDICATES, Cue, CueRule, CueRuleError, expand, rule_from_dict
+from .rule import DROPPED, LABELLERS, PREDICATES, Cue, CueRule, CueRuleError, expand, rule_from_dict
 
 FILE_KEYS = ("description", "fragments", "rules")
 _FOUND = "found_span"  # the group of a `finds` rule's pattern that holds the span it adds
@@ -116,6 +117,7 @@ class _Compiled:
     finds: Optional["re.Pattern[str]"] = None  # the `before` cue, then the span the rule adds (group `_FOUND`)
     start_after: Optional["re.Pattern[str]"] = None
     listed: Optional[FrozenSet[str]] = None  # the words of the rule's `listed` lists
+    end_after: Optional["re.Pattern[str]"] = None
 
     def outcome(self, text: str, start: int, end: int, label: Optional[str], rules: "CueRuleSet"
                 ) -> Optional[Tuple[int, int, str]]:
@@ -144,8 +146,19 @@ class _Compiled:
                             if m is not None and (not cut.crosses_end or m.end() > end)), -1)
             if new_end < 0:
                 return None
+        grow = self.rule.end_after
+        if grow is not None and self.end_after is not None:
+            # the cue furthest back that runs past the span's end (`[德光高]中`: the type word 高中)
+            new_end = next((m.end() for at in range(max(start + grow.min_length, end - grow.reach), end + 1)
+                            for m in (self.end_after.match(text, at, end + grow.cue.window),)
+                            if m is not None and m.end() > end), -1)
+            if new_end < 0:
+                return None
         if label in self.rule.keep_labels:
             return start, new_end, label
+        if self.rule.yields_by:
+            said = LABELLERS[self.rule.yields_by](text[start:new_end])
+            return (start, new_end, said) if said else None
         if self.rule.yields_from:
             said = rules.frame(text, start, new_end, None, self.rule.yields_from) or self.rule.yields
             return (start, new_end, said) if said else None
@@ -193,7 +206,8 @@ def _compile(rule: CueRule, fragments: Dict[str, str], lists: WordLists) -> _Com
                    + f"(?P<{_FOUND}>{expand(rule.finds, fragments, lists)})")
         if rule.finds and rule.before is not None else None,
         re.compile(rule.start_after.cue.pattern("start", fragments, lists)) if rule.start_after else None,
-        lists.word_set(*rule.listed) if rule.listed else None)
+        lists.word_set(*rule.listed) if rule.listed else None,
+        re.compile(rule.end_after.cue.pattern("after", fragments, lists)) if rule.end_after else None)
 
 
 def _cue_and_window(cue: Optional[Cue], side: str, fragments: Dict[str, str], lists: WordLists
@@ -306,9 +320,10 @@ class CueRuleSet:
         outcomes = {outcome for rule, outcome in self._outcomes(text, start, end, label, group, source)
                     if not any(PREDICATES[p](text[outcome[0]:outcome[1]], outcome[2]) for p in rule.unless)}
         said = {outcome[2] for outcome in outcomes}
-        if len(said) != 1:
-            return None
-        new = (max(o[0] for o in outcomes), min(o[1] for o in outcomes), said.pop())
+        grown = [o[1] for o in outcomes if o[1] > end]
+        if len(said) != 1 or (grown and any(o[1] < end for o in outcomes)):
+            return None  # two labels, or one rule grows the end another cuts
+        new = (max(o[0] for o in outcomes), max(grown) if grown else min(o[1] for o in outcomes), said.pop())
         return None if new == (start, end, label) or new[0] >= new[1] else new
 
     def find(self, text: str, group: str) -> List[Tuple[int, int, str]]:
