@@ -1,4 +1,4 @@
-"""Words at a NER span's edges that need code to read: `台南市歸[仁區]`, `[LIU CHEN-CHANG] CONTACTED`.
+"""Words at a NER span's edges that need code to read: `[LIU CHEN-CHANG] CONTACTED`, `[lawyer] presented`.
 
 WHY: a NER that reads Chinese one character at a time learns where a name starts and ends from the
 words around names in training. Next to words it has not seen there it runs over them: the activity
@@ -7,16 +7,12 @@ occupation. annotation.md keeps such words outside the span, and a surrogate tha
 changes what the note says. The `edges` step first runs the cue rules of group `edges`
 (`resources/cue_rules/edges.json`: punctuation, the seam where a Latin name meets Han text, a leading
 preposition, a trailing function word or activity, an article before a profession, one Han character set
-apart from a Chinese name), then this module's repair on the NER's spans:
-
-- a district's name of one character and 區 takes the character before it (`台南市歸[仁區]` -> `[歸仁區]`):
-  only the directions name a district with one (`[東區]`);
-- a name or PROFESSION span drops, after it, the past-tense verb of the sentence it is the subject of
+apart from a Chinese name; a district's name of one character and 區 takes the character before it,
+`台南市歸[仁區]` -> `[歸仁區]`), then this module's repair on the NER's spans: a name or PROFESSION span drops, after it, the past-tense verb of the sentence it is the subject of
   and the function words after that verb (`[LIU CHEN-CHANG] CONTACTED`, `[lawyer] presented to`,
   `[AUTO MECHANIC] ADMITTED WITH`): a name or an occupation ends in no past-tense verb (a common
   English word ending in -ed, `common_words`) and no function word.
 """
-import re
 from typing import Optional, Tuple
 
 from spacy.tokens import Doc, Span
@@ -25,35 +21,16 @@ from .cues import current_cue_rules
 from .common_words import common_words
 from .labels import LOCATION_LABELS, NAME_LABELS
 from .wordlists import word_set
-from .han import HAN_CHAR, HAN_RANGES
 
-# A district of Taiwan is named by two characters and 區 (`歸仁區`, `前金區`); only the five directions
-# name one with a single character (`台中市[東區]`).
-_DISTRICT_CUT_SHORT = re.compile(f"[{HAN_RANGES}]區")
 EDGE_LABELS = LOCATION_LABELS - {"STREET", "DEPARTMENT"}
 EDGES_GROUP = "edges"  # the cue rules (`resources/cue_rules/edges.json`) of the edge words that need no code
 
 
-def trimmed_bounds(text: str, start: int, end: int) -> Optional[tuple]:
-    """(start, end) without the edge words of text[start:end] this module reads, or None when nothing is
-    trimmed."""
-    return (start - 1, end) if _district_cut_short(text, start, end) else None
-
-
 def place_bounds(text: str, start: int, end: int, label: str) -> Tuple[int, int]:
-    """(start, end) of a place without its edge words: this module's, then the `edges` cue rules in
-    force (for a span another component cut: the part of a span outside the dates it held)."""
-    start, end = trimmed_bounds(text, start, end) or (start, end)
+    """(start, end) of a place without its edge words by the `edges` cue rules in force (for a span
+    another component cut: the part of a span outside the dates it held)."""
     new = current_cue_rules().apply(text, start, end, label, EDGES_GROUP)
     return (start, end) if new is None else (new[0], new[1])
-
-
-def _district_cut_short(text: str, start: int, end: int) -> bool:
-    """Is text[start:end] a district's name without its first character (`台南市歸[仁區]`, `警察局前[金區]`):
-    one character and 區, not a direction, after a Han character that is no preposition?"""
-    return (start >= 1 and _DISTRICT_CUT_SHORT.fullmatch(text, start, end) is not None
-            and text[start] not in word_set("one_character_districts_zh") and HAN_CHAR.match(text, start - 1) is not None
-            and text[start - 1] not in word_set("leading_prepositions_zh"))
 
 
 def _common_past_tense(word: str) -> bool:
@@ -73,15 +50,10 @@ def _before_verb_phrase(text: str, start: int, end: int) -> int:
 
 
 def trimmed(doc: Doc, text: str, ent: Span, following: Optional[Span] = None) -> Optional[Span]:
-    """`ent` without its edge words when it is a place, profession or person span that has some and the
+    """`ent` without the verb phrase after it when it is a profession or person span that has one and the
     rest aligns with the tokens, else None."""
     start, end = ent.start_char, ent.end_char
-    if ent.label_ == "PROFESSION" or ent.label_ in NAME_LABELS:
-        bounds = (start, _before_verb_phrase(text, start, end))
-    elif ent.label_ in EDGE_LABELS and ent.start > 0 and not doc[ent.start - 1].ent_type_:
-        bounds = trimmed_bounds(text, start, end)  # not where the character before is another entity's
-    else:
-        bounds = None
-    if bounds is None or bounds == (start, end):
+    if not (ent.label_ == "PROFESSION" or ent.label_ in NAME_LABELS):
         return None
-    return doc.char_span(*bounds, label=ent.label_)
+    end = _before_verb_phrase(text, start, end)
+    return doc.char_span(start, end, label=ent.label_) if end != ent.end_char else None

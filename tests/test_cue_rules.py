@@ -122,7 +122,7 @@ def _rule(**changes):
     (_rule(unless=["is_famous"]), "unknown predicate 'is_famous'"),
     (_rule(labels=["TOWN"]), "unknown label 'TOWN'"),
     (_rule(yields="TOWN"), "yields unknown label"),
-    (_rule(before=None), "needs a 'before', an 'after', an 'end_before', 'end_after' or 'start_after' cue"),
+    (_rule(before=None), "needs a 'before', an 'after' or a bound's cue"),
     (_rule(before={"words": ["在"], "not_followed_by": ["長"]}), "not_followed_by reads after the cue"),
     (_rule(before=None, end_before={"words": ["局"], "min_length": 5, "max_length": 2}), "min_length is over"),
     (_rule(before={"regex": "[unclosed"}), "'before'"),
@@ -415,14 +415,35 @@ def test_end_after_grows_a_span_to_its_cue_and_yields_by_labels_it(tmp_path):
     assert ents_of(doc) == [("南山", "CITY"), ("高中", "SCHOOL")]
 
 
+def test_start_before_grows_a_span_back_to_its_cue_unless_the_span_before_holds_it(tmp_path):
+    """`start_before` grows the span to the start of a cue that ends where it starts (`edges.json`: a
+    district's name cut short takes its first character); a span grown into the one before it stays
+    as it was."""
+    rules = default_cue_rules()
+    assert rules.apply("住台南市歸仁區", 5, 7, "CITY", "edges") == (4, 7, "CITY")
+    assert rules.apply("住在仁區", 2, 4, "CITY", "edges") is None  # a preposition before it
+    assert rules.apply("台中市東區", 3, 5, "CITY", "edges") is None  # a direction names a district alone
+    path = tmp_path / "mine.json"
+    path.write_text(json.dumps({"rules": [_rule(before=None, start_before={"words": ["國立"]}, yields="SCHOOL")]}),
+                    encoding="utf8")
+    mine = CueRuleSet(read_cue_files(path))
+    assert mine.apply("讀國立成功", 3, 5, "CITY", "g") == (1, 5, "SCHOOL")
+    assert [r.to_dict() for r in CueRuleSet.from_dicts(mine.to_dicts()).rules] == [r.to_dict() for r in mine.rules]
+    doc = doc_with_ents("讀國立成功", [("國立", "STATE"), ("成功", "CITY")])
+    RefineStage(["cues:g"], [], mine).refine_note(doc)
+    assert ents_of(doc) == [("國立", "STATE"), ("成功", "CITY")]
+
+
 @pytest.mark.parametrize("rule,message", [
     (_rule(yields=None, yields_by="famous"), "yields_by names one of ['type_word']"),
     (_rule(yields_by="type_word"), "yields_by names one of"),
     (_rule(before=None, end_before={"words": ["所"]}, end_after={"words": ["所"]}), "not both"),
+    (_rule(before=None, start_after={"words": ["所"]}, start_before={"words": ["所"]}), "not both"),
+    (_rule(before=None, start_before={"words": ["所"], "not_followed_by": ["x"]}), "not_followed_by reads after"),
     (_rule(before=None, end_after={"words": ["所"], "reach": 0.5}), "end_after.reach must be an int"),
     (_rule(yields=None, drops=True, end_after={"words": ["所"]}), "a rule that drops a span yields no label"),
 ])
-def test_a_malformed_end_after_or_yields_by_is_refused(tmp_path, rule, message):
+def test_a_malformed_growth_or_yields_by_is_refused(tmp_path, rule, message):
     path = tmp_path / "broken.json"
     path.write_text(json.dumps({"rules": [rule]}), encoding="utf8")
     with pytest.raises(CueRuleError, match=re.escape(message)):

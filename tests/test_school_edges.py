@@ -183,15 +183,16 @@ def test_a_join_never_reaches_into_the_next_entity():
 
 @pytest.mark.parametrize("text,start,end", [("中成大醫院", 0, 5), ("研究所台北", 3, 5), ("所台北", 1, 3)])
 def test_edges_at_the_start_of_a_text_read_no_character_before_it(text, start, end):
-    from spacy_deid.spanedges import trimmed_bounds
-    assert trimmed_bounds(text, start, end) is None
+    from spacy_deid.spanedges import place_bounds
+    assert place_bounds(text, start, end, "CITY") == (start, end)
+    assert place_bounds("仁區", 0, 2, "CITY") == (0, 2)  # a district's name cut short, nothing before it
 
 
 def test_edges_of_a_long_span_cost_linear_time():
-    from spacy_deid.spanedges import trimmed_bounds
+    from spacy_deid.spanedges import place_bounds
     from linear import assert_linear
 
     def run(n: int) -> None:
         text = "台北" + "的院" * n + "學校"  # a word that goes on after a type word, never after one
-        trimmed_bounds(text, 0, len(text))
+        place_bounds(text, 0, len(text), "CITY")
     assert_linear(run, 16000)

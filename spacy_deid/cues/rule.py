@@ -21,9 +21,10 @@ when `min_length` to `max_length` characters remain (`[科別 外科]` -> `[外�
 `reach` the cue may start up to that many characters before the span, for a word the span starts inside
 of (`先[生盧瑋]` -> `[盧瑋]`). `end_after` grows the span to the end of a cue read at its end, or
 starting up to `reach` characters inside it with `min_length` characters of the span before it
-(`[國立成功]大學`, `[德光高]中` -> `[德光高中]`). A rule may cut both ends; the rules of one group that move
+(`[國立成功]大學`, `[德光高]中` -> `[德光高中]`), `start_before` to the start of a cue that ends where it
+starts (`台南市歸[仁區]` -> `[歸仁區]`). A rule may move both ends; the rules of one group that move
 a span's bounds for one label compose (it keeps what every cut leaves, the longest growth; a growth and
-a cut of one end cancel). `yields_by` names a function of `LABELLERS` that reads the label from the new
+a cut of one bound cancel). `yields_by` names a function of `LABELLERS` that reads the label from the new
 span's text (`type_word`: the institution's type word it ends with).
 A rule that adds: `finds`, a regex of the span's own text, matched right after each place its `before`
 cue holds, makes a new span where no entity stands (`transferred to [Linwood] 2` a hospital), labelled
@@ -94,7 +95,7 @@ _MAX_DEPTH = 4  # fragments within fragments, so a fragment naming itself fails 
 _LATIN = re.compile(r"[A-Za-z]")
 
 RULE_KEYS = ("id", "group", "labels", "not_labels", "text", "before", "after", "not_before", "not_after",
-             "line_start", "end_before", "end_after", "start_after", "unless", "yields", "yields_from", "yields_by",
+             "line_start", "end_before", "end_after", "start_after", "start_before", "unless", "yields", "yields_from", "yields_by",
              "keep_labels", "drops", "priority",
              "sources", "finds", "listed", "description")
 # The recognizers and note steps whose spans a rule may read (`span._.source`; an unset source is the
@@ -104,7 +105,7 @@ SOURCES = ("ner", "rule", "date", "principle", "cued", "knowledge")
 DEFAULT_SOURCES = ("ner",)
 # The label a `drops` rule's outcome carries: the span is no PHI, the step removes it.
 DROPPED = ""
-_BEFORE_SIDES = ("before", "not_before")  # cues that end where the span starts
+_BEFORE_SIDES = ("before", "not_before", "start_before")  # cues that end where the span starts
 CUE_KEYS = ("words", "lists", "sequences", "regex", "ignore_case", "alone", "gap", "window", "not_followed_by")
 END_BEFORE_KEYS = CUE_KEYS + ("min_length", "max_length", "closes", "crosses_end")
 START_AFTER_KEYS = CUE_KEYS + ("min_length", "max_length", "reach")
@@ -348,6 +349,7 @@ class CueRule:
     end_before: Optional[EndBefore] = None
     end_after: Optional[EndAfter] = None
     start_after: Optional[StartAfter] = None
+    start_before: Optional[Cue] = None  # a cue that ends where the span starts, to whose start it grows
     unless: Tuple[str, ...] = ()
     keep_labels: FrozenSet[str] = frozenset()
     yields_from: Tuple[str, ...] = ()  # groups of the rule set whose frame gives the label
@@ -371,7 +373,8 @@ class CueRule:
             out["not_labels"] = list(self.written_not_labels)
         if self.text:
             out["text"] = self.text
-        for key in ("before", "after", "not_before", "not_after", "line_start", "end_before", "end_after", "start_after"):
+        for key in ("before", "after", "not_before", "not_after", "line_start", "end_before", "end_after", "start_after",
+                    "start_before"):
             part = getattr(self, key)
             if part is not None:
                 out[key] = part.to_dict()
@@ -522,15 +525,16 @@ def rule_from_dict(item: Any, fragments: Dict[str, str], source: str) -> CueRule
         drops = item.get("drops", False)
         if not isinstance(drops, bool):
             raise ValueError("drops must be true or false")
-        if drops and any(key in item for key in ("yields", "yields_from", "yields_by", "keep_labels", "end_before",
-                                                 "end_after", "start_after")):
+        bounds = ("end_before", "end_after", "start_after", "start_before")
+        if drops and any(key in item for key in ("yields", "yields_from", "yields_by", "keep_labels") + bounds):
             raise ValueError("a rule that drops a span yields no label and changes no bound: no 'yields', "
-                             "'yields_from', 'yields_by', 'keep_labels', 'end_before', 'end_after' or 'start_after'")
+                             "'yields_from', 'yields_by', 'keep_labels', " + ", ".join(map(repr, bounds)))
         yields_by = item.get("yields_by", "")
         if yields_by and (yields_by not in LABELLERS or "yields" in item or "yields_from" in item):
             raise ValueError(f"yields_by names one of {sorted(LABELLERS)}, instead of 'yields' and 'yields_from'")
-        if "end_before" in item and "end_after" in item:
-            raise ValueError("a rule cuts its span's end ('end_before') or grows it ('end_after'), not both")
+        if ("end_before" in item and "end_after" in item) or ("start_after" in item and "start_before" in item):
+            raise ValueError("a rule cuts a bound of its span ('end_before', 'start_after') or grows it "
+                             "('end_after', 'start_before'), not both")
         needs_yields = not drops and not yields_by and ("yields_from" not in item or "yields" in item)
         for key in ("id", "group") + (("yields",) if needs_yields else ()):
             if not isinstance(item.get(key), str) or not item.get(key):
@@ -544,10 +548,9 @@ def rule_from_dict(item: Any, fragments: Dict[str, str], source: str) -> CueRule
         finds = item.get("finds", "")
         if not isinstance(finds, str):
             raise ValueError("finds must be a regex string")
-        if finds and (drops or any(key in item for key in ("end_before", "end_after", "start_after", "keep_labels"))
-                      or "before" not in item):
+        if finds and (drops or any(key in item for key in bounds + ("keep_labels",)) or "before" not in item):
             raise ValueError("a rule that finds a span adds it right after its 'before' cue: it needs a 'before' "
-                             "and neither drops, moves a bound ('end_before', 'end_after', 'start_after') nor "
+                             "and neither drops, moves a bound (" + ", ".join(map(repr, bounds)) + ") nor "
                              "keeps labels")
         written = _strings(item.get("labels"), "labels") if "labels" in item or not finds else ()
         written_not = _strings(item["not_labels"], "not_labels") if "not_labels" in item else ()
@@ -558,9 +561,10 @@ def rule_from_dict(item: Any, fragments: Dict[str, str], source: str) -> CueRule
         end_before = _end_before(item["end_before"], fragments) if "end_before" in item else None
         start_after = _start_after(item["start_after"], fragments) if "start_after" in item else None
         end_after = _end_after(item["end_after"], fragments) if "end_after" in item else None
-        if before is None and after is None and end_before is None and start_after is None and end_after is None and not yields_from and not (
+        start_before = _cue(item["start_before"], "start_before", fragments) if "start_before" in item else None
+        if before is None and after is None and not any(key in item for key in bounds) and not yields_from and not (
                 "line_start" in item or "text" in item or "listed" in item):
-            raise ValueError("needs a 'before', an 'after', an 'end_before', 'end_after' or 'start_after' cue, or a 'yields_from' "
+            raise ValueError("needs a 'before', an 'after' or a bound's cue ('end_before', 'end_after', 'start_after', 'start_before'), or a 'yields_from' "
                              "(several: all are required); a rule may read its line's start or its span's shape "
                              "('text', 'listed') alone")
         text = item.get("text", "")
@@ -595,7 +599,8 @@ def rule_from_dict(item: Any, fragments: Dict[str, str], source: str) -> CueRule
         return CueRule(id=item["id"], group=item["group"], labels=_labels(written) - _labels(written_not),
                        yields=item.get("yields", ""), before=before, after=after, not_before=not_before,
                        not_after=not_after, line_start=line_start,
-                       end_before=end_before, end_after=end_after, start_after=start_after, unless=unless,
+                       end_before=end_before, end_after=end_after, start_after=start_after,
+                       start_before=start_before, unless=unless,
                        keep_labels=keep, yields_from=yields_from, yields_by=yields_by,
                        priority=priority, text=text, drops=drops, sources=sources, finds=finds, listed=listed,
                        description=item.get("description", ""), written_labels=written,

@@ -7,10 +7,10 @@ a hospital edits one topic without copying the rest. Rule ids are unique across 
 
 How a group decides a span (`apply`): the rules of the group that read the span's label and whose cues
 all hold (of those, the ones of the highest `priority`) vote for what they make of it (its bounds, cut by
-an `end_before` or `start_after` cue or grown by an `end_after` one, and the label they yield, or its own
+an `end_before` or `start_after` cue or grown by an `end_after` or `start_before` one, and the label they yield, or its own
 where `keep_labels` holds it); votes for one label compose their cuts (the span keeps what every cut
 leaves: `[科別 外科門診]` loses the field's label and the visit word; of growths the longest; a growth and a
-cut of the end cancel), two different labels cancel (`Dr. Yang at [台大] 醫學系` speaks of care
+cut of one bound cancel), two different labels cancel (`Dr. Yang at [台大] 醫學系` speaks of care
 and of study: no change); a rule whose `unless` predicate holds on the new span's text does not vote (as
 in `find`). `find` runs a group's rules that add
 spans (`finds`): each span their regex matches right after their `before` cue, where the rule's other cues hold,
@@ -118,6 +118,8 @@ class _Compiled:
     start_after: Optional["re.Pattern[str]"] = None
     listed: Optional[FrozenSet[str]] = None  # the words of the rule's `listed` lists
     end_after: Optional["re.Pattern[str]"] = None
+    start_before: Optional["re.Pattern[str]"] = None
+    start_before_window: int = 0
 
     def outcome(self, text: str, start: int, end: int, label: Optional[str], rules: "CueRuleSet"
                 ) -> Optional[Tuple[int, int, str]]:
@@ -136,6 +138,11 @@ class _Compiled:
             if cut is None or not opening.min_length <= end - cut <= opening.max_length:
                 return None
             start = cut
+        if self.start_before is not None:
+            m = self.start_before.search(text, max(0, start - self.start_before_window), start)
+            if m is None or m.start() == start:
+                return None
+            start = m.start()
         new_end = end
         cut = self.rule.end_before
         if cut is not None and self.end_before is not None:
@@ -207,7 +214,8 @@ def _compile(rule: CueRule, fragments: Dict[str, str], lists: WordLists) -> _Com
         if rule.finds and rule.before is not None else None,
         re.compile(rule.start_after.cue.pattern("start", fragments, lists)) if rule.start_after else None,
         lists.word_set(*rule.listed) if rule.listed else None,
-        re.compile(rule.end_after.cue.pattern("after", fragments, lists)) if rule.end_after else None)
+        re.compile(rule.end_after.cue.pattern("after", fragments, lists)) if rule.end_after else None,
+        *_cue_and_window(rule.start_before, "before", fragments, lists))
 
 
 def _cue_and_window(cue: Optional[Cue], side: str, fragments: Dict[str, str], lists: WordLists
@@ -320,10 +328,13 @@ class CueRuleSet:
         outcomes = {outcome for rule, outcome in self._outcomes(text, start, end, label, group, source)
                     if not any(PREDICATES[p](text[outcome[0]:outcome[1]], outcome[2]) for p in rule.unless)}
         said = {outcome[2] for outcome in outcomes}
-        grown = [o[1] for o in outcomes if o[1] > end]
-        if len(said) != 1 or (grown and any(o[1] < end for o in outcomes)):
-            return None  # two labels, or one rule grows the end another cuts
-        new = (max(o[0] for o in outcomes), max(grown) if grown else min(o[1] for o in outcomes), said.pop())
+        grown_end = [o[1] for o in outcomes if o[1] > end]
+        grown_start = [o[0] for o in outcomes if o[0] < start]
+        if len(said) != 1 or (grown_end and any(o[1] < end for o in outcomes)) or (
+                grown_start and any(o[0] > start for o in outcomes)):
+            return None  # two labels, or one rule grows a bound another cuts
+        new = (min(grown_start) if grown_start else max(o[0] for o in outcomes),
+               max(grown_end) if grown_end else min(o[1] for o in outcomes), said.pop())
         return None if new == (start, end, label) or new[0] >= new[1] else new
 
     def find(self, text: str, group: str) -> List[Tuple[int, int, str]]:

@@ -22,10 +22,13 @@ def apply_span_repair(doc: Doc, text: str, repair: SpanRepair, sources: Abstract
         new = None
         if (ent._.source or "ner") in sources:
             new = repair(doc, text, ent, ents[i + 1] if i + 1 < len(ents) else None)
+        spans = (new,) if isinstance(new, Span) else new
+        if spans and out and spans[0].start_char < out[-1].end_char:
+            new = None  # grown back into the span before it: this one stays as it was
         if new is None:
             out.append(ent)
         else:
-            out.extend((new,) if isinstance(new, Span) else new)
+            out.extend(spans)
             changed += 1
     if changed:
         doc.ents = out
