@@ -30,8 +30,9 @@ form takes the place of the entities inside it (`[Wang] DM`, `[郭]大衛`, `Don
 and, a full name, cuts back a model's span that crosses its edge (`門[諾楊]振佑`). Each mention of a
 Han name and of its forms carries `span._.name_link` (`romanize.NAME_LINK`, in `doc.user_data`): the
 Han name, so the surrogate engine writes every form from that name's one surrogate. Before it, the
-parts of what was found are marked: a given name after a tagged surname (`complete_surnames`) and a
-street next to a found address part (`address_parts.street_parts`).
+parts of what was found are marked: a street next to a found address part (`address_parts.street_parts`);
+the `propagate` step grows a given name after a tagged surname into its span first, by the cue rules of
+`given_names.json` (`refine.builtin`).
 
 What a relation word says spreads too (`spread_relations`): a name a kinship word, a word for another
 person in the patient's life, a physician's title or a patient field stands next to in one place
@@ -50,12 +51,10 @@ from spacy.tokens import Doc, Span
 from .address_parts import street_parts
 from .clinical_terms import is_clinical_term
 from .doctext import doc_text
-from .han import HAN_CHAR
 from .labels import LOCATION_LABELS, NAME_LABELS
 from .cues.labels import honorific_beside, relation_label
-from .name_forms import MIN_ASCII_CHARS, han_name_parts, is_full_name, name_forms
+from .name_forms import MIN_ASCII_CHARS, is_full_name, name_forms
 from .romanize import NAME_LINK
-from .titles_zh import titles_after_name_zh
 from .rules.phrases import phrase_regex
 
 SOURCE = "propagated"
@@ -87,10 +86,10 @@ def found_strings(docs: Sequence[Doc]) -> Dict[str, str]:
 def propagate(docs: Sequence[Doc]) -> int:
     """Mark the other occurrences of the docs' names, professions and places (one note, or all of one
     patient's notes) where the model found at least `MIN_FOUND_SHARE` of the string's occurrences,
-    and every occurrence of a full name and of the forms it is written in (`name_forms`); first the
-    parts of what was found: a given name after its surname (`complete_surnames`), a street next to a
-    found address part (`address_parts.street_parts`); returns how many spans were added."""
-    added = complete_surnames(docs) + sum(len(street_parts(doc)) for doc in docs)
+    and every occurrence of a full name and of the forms it is written in (`name_forms`); first a
+    street next to a found address part (`address_parts.street_parts`); returns how many spans were
+    added."""
+    added = sum(len(street_parts(doc)) for doc in docs)
     found = found_strings(docs)
     links: Dict[str, str] = {}
     vouched: Set[str] = {string for string, label in found.items() if label in NAME_LABELS and is_full_name(string)}
@@ -204,44 +203,13 @@ def _outside(doc: Doc, ent: Span, covered: Sequence[Tuple[int, int]]) -> Optiona
     return doc.char_span(start, end, label=ent.label_)
 
 
-def complete_surnames(docs: Sequence[Doc]) -> int:
-    """A given name that follows a tagged Han surname belongs to its span: a name entity of one
-    surname character followed by one or two Han characters up to a plain end (no Han character, or
-    the text's end) is that full name (`[郭]大衛 ID` -> `[郭大衛] ID`); returns how many."""
-    changed = 0
-    for doc in docs:
-        text = doc_text(doc)
-        ents = list(doc.ents)
-        starts = {e.start_char for e in ents}
-        grown = {}
-        for i, ent in enumerate(ents):
-            if ent.label_ not in NAME_LABELS or len(ent.text) != 1 or ent.end_char in starts:
-                continue
-            end = ent.end_char
-            while end < len(text) and end - ent.start_char < 3 and HAN_CHAR.fullmatch(text[end]):
-                end += 1
-            if end - ent.start_char < 2 or (end < len(text) and HAN_CHAR.fullmatch(text[end])):
-                continue
-            if han_name_parts(text[ent.start_char:end]) is None or text[ent.end_char:end] in titles_after_name_zh():
-                continue
-            span = doc.char_span(ent.start_char, end, label=ent.label_)
-            if span is not None:
-                grown[i] = (span, ent._.source)
-        if grown:
-            doc.ents = [grown[i][0] if i in grown else e for i, e in enumerate(ents)]
-            for span, source in grown.values():
-                span._.source = source
-            changed += len(grown)
-    return changed
-
-
 def _overlaps(taken: List[Tuple[int, int]], start: int, end: int) -> bool:
     """Does [start, end) overlap one of the sorted, non-overlapping (start, end) pairs?"""
     i = bisect.bisect_left(taken, (end,))
     return i > 0 and taken[i - 1][1] > start
 
 
-__all__ = ["PROPAGATED_LABELS", "SOURCE", "complete_surnames", "found_strings", "not_a_physician", "propagate", "relabel_ents",
+__all__ = ["PROPAGATED_LABELS", "SOURCE", "found_strings", "not_a_physician", "propagate", "relabel_ents",
            "spread_relations", "spreads"]
 
 

@@ -46,7 +46,8 @@ def test_the_packaged_rules_hold_the_step_groups():
     assert {"jurisdictions", "titles", "workplaces", "care_or_study", "relations", "relation_after",
             "not_phi", "apposition", "departments", "edges", "institutions"} <= set(rules.groups)
     assert {f.name for f in rules.files} == {
-        "ages.json", "care.json", "cued_spans.json", "departments.json", "edges.json", "hospital_units.json",
+        "ages.json", "care.json", "cued_spans.json", "departments.json", "edges.json", "given_names.json",
+            "hospital_units.json",
         "institutions.json", "jurisdictions.json", "languages.json", "measurements.json",
         "month_words.json", "shapes.json", "public_numbers.json", "relations.json", "section_heads.json",
         "spoken_words.json", "study.json", "titles.json", "workplaces.json"}

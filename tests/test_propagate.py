@@ -8,9 +8,12 @@ from spacy.tokens import Span
 
 import spacy_deid
 from linear import assert_linear
+from spacy_deid.cues import default_cue_rules
 from spacy_deid.propagate import SOURCE, found_strings, propagate, spread_relations, spreads
+from spacy_deid.refine import RefineStage
+from spacy_deid.refine.builtin import GIVEN_NAMES_GROUP
 
-from ner_spans import deid_after
+from ner_spans import deid_after, doc_with_ents, ents_of
 
 # Stands in for a trained NER that finds a name only after `Dr.` or in the `病人` header (as a model
 # reading each context on its own might), and `Ho` and `復健科` wherever they stand.
@@ -168,3 +171,21 @@ def test_long_adversarial_notes_take_linear_time():
         propagate([long_doc])
 
     assert_linear(run, 4000)
+
+
+@pytest.mark.parametrize("text,start,end,expected", [
+    ("郭大衛 ID F134567890", 0, 1, (0, 3, "PATIENT")),  # a given name after a tagged surname
+    ("病人陳明", 2, 3, (2, 4, "PATIENT")),  # up to the text's end
+    ("王先生 said", 0, 1, None),  # a title, no given name
+    ("郭大衛斯 ID", 0, 1, None),  # no plain end within two characters
+    ("的大衛 ID", 0, 1, None),  # no surname
+])
+def test_a_given_name_after_a_tagged_surname_grows_its_span(text, start, end, expected):
+    assert default_cue_rules().apply(text, start, end, "PATIENT", GIVEN_NAMES_GROUP) == expected
+
+
+def test_the_propagate_step_grows_the_surname_before_it_spreads():
+    text = "郭大衛 ID F134567890. 郭大衛 called."
+    doc = doc_with_ents(text, [("郭", "PATIENT")])
+    RefineStage([], ["propagate"]).refine_note(doc)
+    assert ents_of(doc) == [("郭大衛", "PATIENT"), ("郭大衛", "PATIENT")]

@@ -8,6 +8,7 @@ import re
 from typing import FrozenSet, Optional
 
 from ..common_words_zh import common_words_zh, starts_with_surname, surnames_zh
+from ..name_forms import han_name_parts
 from ..predicates import TypeWords, name_like
 from ..titles_zh import titles_after_name, titles_after_name_zh
 from ..wordlists import WordLists, compiled, word_set
@@ -58,3 +59,8 @@ def not_a_han_name(text: str, label: str) -> bool:
 def not_surname_zh(text: str, label: str) -> bool:
     """The span is not a Chinese surname (`[三商]老闆`)."""
     return text not in surnames_zh()
+
+
+def not_a_han_full_name(text: str, label: str) -> bool:
+    """Is `text` no Han surname and given name (`name_forms.han_name_parts`): `[郭]大衛` grows, `[王]先生` no."""
+    return han_name_parts(text) is None

@@ -61,7 +61,7 @@ from ..lexicons import LexiconError, load as load_lexicon
 from ..predicates import (district_name, ends_in_an_abbreviation, holds_a_department_word, known_place,
                           grown_type_word, may_name_a_trade, no_type_word_ending, not_name_like, ordinary_words,
                           typed_otherwise)
-from .people import institution, not_a_han_name, not_latin_capital, not_surname_zh
+from .people import institution, not_a_han_full_name, not_a_han_name, not_latin_capital, not_surname_zh
 from ..wordlists import WordLists, default_word_lists
 from ..rules.loading import default_fragment
 from ..rules.phrases import phrase_regex
@@ -78,7 +78,7 @@ PREDICATES: Dict[str, Callable[[str, str], bool]] = {
     "ordinary_words": ordinary_words, "may_name_a_trade": may_name_a_trade,
     "a_district": lambda name, label: district_name(name), "not_a_han_name": not_a_han_name,
     "ends_in_an_abbreviation": ends_in_an_abbreviation, "holds_a_department_word": holds_a_department_word,
-    "no_type_word_ending": no_type_word_ending}
+    "no_type_word_ending": no_type_word_ending, "not_a_han_full_name": not_a_han_full_name}
 # The functions a rule's `yields_by` may name: the new span's text -> its label, or None (the rule does
 # not hold): `type_word` reads the label of the institution's type word the span ends with.
 LABELLERS: Dict[str, Callable[[str], Optional[str]]] = {"type_word": grown_type_word}

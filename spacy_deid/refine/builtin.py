@@ -27,11 +27,13 @@ NER (a rule or the date finder read its own context). The WHY of each lives in i
 Patient steps read one patient's notes together (in `recognize`, the one note): `propagate`,
 `spread_relations`, `given_names`.
 """
-from typing import Dict, Tuple
+from typing import Dict, Sequence, Tuple
 
 from spacy.tokens import Doc
 
 from ..cued_names import cued_names
+from ..cues import current_cue_rules
+from ..doctext import doc_text
 from ..departments import by_department
 from ..institutions import completed, joined
 from ..name_parts import relabel_given_names
@@ -59,9 +61,13 @@ CODE_AND_RULES: Dict[str, Tuple[str, SpanRepair, bool]] = {
 }
 for _name, (_group, _repair, _first) in CODE_AND_RULES.items():
     note_steps.register(_name, func=CueStep(_group, code=_repair, rules_first=_first))
+# `propagate` first grows the names a span cut short by the rules of this group (a given name after a
+# tagged surname, `given_names.json`), so the full name is what spreads
+GIVEN_NAMES_GROUP = "given_name_after_surname"
+_GIVEN_NAMES = CueStep(GIVEN_NAMES_GROUP)
 # the groups of steps that were code alone before (a pipeline saved then has no rule file of theirs:
 # `deid` completes its rules with the packaged ones of these groups)
-RULES_OF_FORMER_CODE = ("apposition",) + tuple(group for group, _, _ in CODE_AND_RULES.values())
+RULES_OF_FORMER_CODE = ("apposition", GIVEN_NAMES_GROUP) + tuple(group for group, _, _ in CODE_AND_RULES.values())
 
 
 @note_steps.register("ner_shapes")
@@ -88,6 +94,12 @@ def add_cued_names(doc: Doc, text: str) -> int:
 
 
 # the patient-level passes are steps as they are: (docs) -> spans changed
-patient_steps.register("propagate", func=propagate)
+@patient_steps.register("propagate")
+def propagate_found(docs: Sequence[Doc]) -> int:
+    rules = current_cue_rules()
+    return sum(_GIVEN_NAMES(doc, doc_text(doc), rules) for doc in docs) + propagate(docs)
+
+
+propagate_found.__doc__ = propagate.__doc__
 patient_steps.register("spread_relations", func=spread_relations)
 patient_steps.register("given_names", func=relabel_given_names)
