@@ -374,6 +374,26 @@ def test_cue_parser_rejects_malformed_lines():
     assert parsed["REL"]["train"] == [("父親",)] and parsed["REL"]["heldout"] == [(("FAMILY_ZH",), " 先生")]
 
 
+def test_cue_lists_drawn_from_the_rules_word_lists_frame_the_spans_of_training_notes():
+    """`T @list:NAME` draws a cue list's phrases from a word list the cue rules read (`rules.cues`), and
+    the training frames write those words where the rules look for them, outside the span."""
+    from spacy_deid.synth.cues import CueError, parse_cues
+    from spacy_deid.wordlists import default_word_lists
+    lists = default_word_lists()
+    parsed = parse_cues("[PREP]\nT @list:leading_prepositions_zh\nH 前往\n", "x.cues")
+    assert [p[0] for p in parsed["PREP"]["train"]] == list(lists.words("leading_prepositions_zh"))
+    with pytest.raises(CueError, match="line 2: no word list 'no_such_list'"):
+        parse_cues("[A]\nT @list:no_such_list\n", "x.cues")
+    framed = []
+    for record in generate(300, seed=0, split="train"):
+        at = record.text.find(", 之後症狀反覆")
+        city = [s for s in record.spans if s.label == "CITY" and s.start < at and at - s.end <= 4]
+        if at >= 0 and city:
+            framed.append((record.text[city[-1].start - 1], record.text[city[-1].end:at]))
+    assert framed and all(prep in lists.words("leading_prepositions_zh") and act in lists.words("activity_words_zh")
+                          for prep, act in framed)
+
+
 @pytest.mark.parametrize("split", ["train", "heldout"])
 def test_names_and_ages_come_in_many_surface_forms(split):
     records = list(generate(150, seed=3, split=split))

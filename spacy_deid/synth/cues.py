@@ -5,17 +5,23 @@ corpus's split, so one sentence frame yields many contexts and a held-out corpus
 words the training corpus never had. A phrase may itself contain slots (`案父{FAMILY_ZH}`,
 `{C_FAMREL_EN} {FAMILY_EN}`), rendered recursively, so relation words, titles and names combine.
 File format: `[NAME]` starts a list, then one `T <phrase>` (train) or `H <phrase>` (held-out) per
-line; `#` starts a comment; `\\n` in a phrase starts a new note line.
+line; `#` starts a comment; `\\n` in a phrase starts a new note line. `T @list:NAME` adds every word of
+the packaged word list NAME (`spacy_deid/resources/word_lists`) as a phrase: the words the refine stage's
+cue rules read at a span's edges (a preposition before a place, an activity after it, a kinship word
+before a name) are then the words the training frames write there, so the NER learns those edges from
+the same data the rules hold (`templates/rules.cues`).
 """
 import re
 from functools import lru_cache
 from importlib import resources
 from typing import Dict, List, Tuple, Union
 
+from ..wordlists import default_word_lists
 from .slots import SLOTS, Context, Piece
 
 _SLOT_RE = re.compile(r"\{([A-Z_]+)\}")
 _NAME_RE = re.compile(r"[A-Z][A-Z0-9_]*")
+_WORD_LIST_RE = re.compile(r"@list:([a-z][a-z0-9_]*)")
 Part = Union[str, Tuple[str]]
 
 
@@ -55,7 +61,14 @@ def parse_cues(content: str, source: str) -> Dict[str, Dict[str, List[Tuple[Part
             raise CueError(f"{source} line {lineno}: expected '[NAME]' then 'T|H phrase'")
         # Leading/trailing spaces are kept only when escaped as \s, so phrases can glue or space.
         phrase = phrase.rstrip("\n").replace("\\n", "\n").replace("\\s", " ")
-        out[name]["train" if mark == "T" else "heldout"].append(_parts(phrase))
+        split = out[name]["train" if mark == "T" else "heldout"]
+        listed = _WORD_LIST_RE.fullmatch(phrase.strip())
+        if listed is None:
+            split.append(_parts(phrase))
+        elif listed.group(1) in default_word_lists().names:
+            split.extend((word,) for word in default_word_lists().words(listed.group(1)))
+        else:
+            raise CueError(f"{source} line {lineno}: no word list {listed.group(1)!r} (spacy_deid/resources/word_lists)")
     return out
 
 
