@@ -7,10 +7,10 @@ a hospital edits one topic without copying the rest. Rule ids are unique across 
 
 How a group decides a span (`apply`): the rules of the group that read the span's label and whose cues
 all hold (of those, the ones of the highest `priority`) vote for what they make of it (its bounds, cut by
-an `end_before` or `start_after` cue or grown by an `end_after` or `start_before` one, and the label they yield, or its own
-where `keep_labels` holds it); votes for one label compose their cuts (the span keeps what every cut
-leaves: `[科別 外科門診]` loses the field's label and the visit word; of growths the longest; a growth and a
-cut of one bound cancel), two different labels cancel (`Dr. Yang at [台大] 醫學系` speaks of care
+an `end_before` or `start_after` cue or grown by an `end_after` or `start_before` one, and the label
+they yield, or its own where `keep_labels` holds it); votes for one label compose their cuts (the span
+keeps what every cut leaves: `[科別 外科門診]` loses the field's label and the visit word; of growths the
+longest; a growth and a cut of one bound cancel), two different labels cancel (`Dr. Yang at [台大] 醫學系` speaks of care
 and of study: no change); a rule whose `unless` predicate holds on the new span's text does not vote (as
 in `find`). `find` runs a group's rules that add
 spans (`finds`): each span their regex matches right after their `before` cue, where the rule's other cues hold,

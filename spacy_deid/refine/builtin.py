@@ -7,10 +7,11 @@ NER (a rule or the date finder read its own context). The WHY of each lives in i
 - `joined_institutions` (`institutions.joined`): two NER spans one institution was cut into are one;
 - `edges`, `relations`, `institutions`, `departments` (`CODE_AND_RULES`): the cue rules of a group and
   a module's repair. `edges` and `relations` run the rules first, so that the code reads what they cut
-  (`edges.json`: punctuation, a preposition, function word or activity at a span's edges, then
-  `spanedges.trimmed`; `relation_word_in_span`: a relation word or title a span starts with, then
+  (`edges.json`: punctuation, a preposition, function word or activity at a span's edges, a district's
+  first character, then `spanedges.trimmed`; `relation_word_in_span`: a relation word or title a span starts with, then
   `relations.by_relation`); `institutions` and `departments` run their module's repair first, then
-  their rules (`institutions.json`: a span that ends with a type word takes its label;
+  their rules (`institutions.json`: a span grows to the type word after it, and one that ends with a
+  type word takes its label;
   `departments.json`: a department's span drops a field's label, `of` and a visit word);
 - `jurisdictions`, `titles`, `workplaces`, `care_or_study`, `apposition` (a relation word no frame
   states as an occupation is no PROFESSION), `not_phi` (spans the words
@@ -24,8 +25,8 @@ NER (a rule or the date finder read its own context). The WHY of each lives in i
   of transfer, `resources/cue_rules/cued_spans.json`);
 - `prototypes` (`prototypes.py`, optional): a span takes the subcategory whose prototype context is
   closest to its own.
-Patient steps read one patient's notes together (in `recognize`, the one note): `propagate`,
-`spread_relations`, `given_names`.
+Patient steps read one patient's notes together (in `recognize`, the one note): `propagate` (first the
+cue rules of group `given_name_after_surname`, `given_names.json`), `spread_relations`, `given_names`.
 """
 from typing import Dict, Sequence, Tuple
 
@@ -96,10 +97,10 @@ def add_cued_names(doc: Doc, text: str) -> int:
 # the patient-level passes are steps as they are: (docs) -> spans changed
 @patient_steps.register("propagate")
 def propagate_found(docs: Sequence[Doc]) -> int:
+    """Grow a given name after a tagged surname into its span (the cue rules of `given_names.json`, in
+    force while `deid` runs), then mark what was found wherever it stands (`propagate.propagate`);
+    returns how many spans changed."""
     rules = current_cue_rules()
     return sum(_GIVEN_NAMES(doc, doc_text(doc), rules) for doc in docs) + propagate(docs)
-
-
-propagate_found.__doc__ = propagate.__doc__
 patient_steps.register("spread_relations", func=spread_relations)
 patient_steps.register("given_names", func=relabel_given_names)
