@@ -95,8 +95,8 @@ _MAX_DEPTH = 4  # fragments within fragments, so a fragment naming itself fails 
 _LATIN = re.compile(r"[A-Za-z]")
 
 RULE_KEYS = ("id", "group", "labels", "not_labels", "text", "before", "after", "not_before", "not_after",
-             "line_start", "end_before", "end_after", "start_after", "start_before", "unless", "yields", "yields_from", "yields_by",
-             "keep_labels", "drops", "priority",
+             "line_start", "end_before", "end_after", "start_after", "start_before", "unless", "yields", "yields_from",
+             "yields_by", "keep_labels", "drops", "priority",
              "sources", "finds", "listed", "description")
 # The recognizers and note steps whose spans a rule may read (`span._.source`; an unset source is the
 # NER's; a cue step placed after `cued_names` or `knowledge_add_cued` meets theirs), and the default: the
@@ -564,9 +564,9 @@ def rule_from_dict(item: Any, fragments: Dict[str, str], source: str) -> CueRule
         start_before = _cue(item["start_before"], "start_before", fragments) if "start_before" in item else None
         if before is None and after is None and not any(key in item for key in bounds) and not yields_from and not (
                 "line_start" in item or "text" in item or "listed" in item):
-            raise ValueError("needs a 'before', an 'after' or a bound's cue ('end_before', 'end_after', 'start_after', 'start_before'), or a 'yields_from' "
-                             "(several: all are required); a rule may read its line's start or its span's shape "
-                             "('text', 'listed') alone")
+            raise ValueError("needs a 'before', an 'after' or a bound's cue ('end_before', 'end_after', "
+                             "'start_after', 'start_before'), or a 'yields_from' (several: all are required); a "
+                             "rule may read its line's start or its span's shape ('text', 'listed') alone")
         text = item.get("text", "")
         if not isinstance(text, str):
             raise ValueError("text must be a regex string")

@@ -10,11 +10,11 @@ all hold (of those, the ones of the highest `priority`) vote for what they make 
 an `end_before` or `start_after` cue or grown by an `end_after` or `start_before` one, and the label
 they yield, or its own where `keep_labels` holds it); votes for one label compose their cuts (the span
 keeps what every cut leaves: `[科別 外科門診]` loses the field's label and the visit word; of growths the
-longest; a growth and a cut of one bound cancel), two different labels cancel (`Dr. Yang at [台大] 醫學系` speaks of care
-and of study: no change); a rule whose `unless` predicate holds on the new span's text does not vote (as
-in `find`). `find` runs a group's rules that add
-spans (`finds`): each span their regex matches right after their `before` cue, where the rule's other cues hold,
-no predicate vetoes it and the rules of the highest priority that find it agree on its label. `frame` asks
+longest; a growth and a cut of one bound cancel), two different labels cancel (`Dr. Yang at [台大]
+醫學系` speaks of care and of study: no change); a rule whose `unless` predicate holds on the new span's
+text does not vote (as in `find`). `find` runs a group's rules that add spans (`finds`): each span their
+regex matches right after their `before` cue, where the rule's other cues hold, no predicate vetoes it
+and the rules of the highest priority that find it agree on its label. `frame` asks
 several groups at once what the words around a span say, whatever its label (`cues/labels`: who a name
 is), and a rule's `yields_from` does so.
 

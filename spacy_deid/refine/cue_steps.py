@@ -24,7 +24,7 @@ SOURCE = "cued"  # the source of the spans a group's `finds` rules add
 
 
 def cue_repair(rules: CueRuleSet, group: str) -> SpanRepair:
-    """The span repair that relabels, cuts or drops a span as those of `group`'s rules of `rules` that
+    """The span repair that relabels, cuts, grows or drops a span as those of `group`'s rules of `rules` that
     read its source say (`CueRuleSet.apply`); a relabelled or cut span keeps its source, unless it is
     now the very span a rule found."""
     def repair(doc: Doc, text: str, ent: Span, following: Optional[Span] = None) -> Optional[Span]:
@@ -48,7 +48,7 @@ def cue_repair(rules: CueRuleSet, group: str) -> SpanRepair:
 
 
 class CueStep:
-    """A note step that reads the stage's cue rules: relabel, cut or drop each span the rules of `group`
+    """A note step that reads the stage's cue rules: relabel, cut, grow or drop each span the rules of `group`
     read (the NER's, and those of the recognizers a rule names) as they say, then add the spans its
     `finds` rules find where nothing stands. A step whose knowledge is partly rules and partly code
     (`departments`) runs its `code` span repair on the NER's spans first, or after the rules with
@@ -58,7 +58,7 @@ class CueStep:
         self.group = group
         self.code = code
         self.rules_first = rules_first
-        self.__doc__ = f"Relabel, cut, drop or add spans by the cue rules of group {group!r} (spacy_deid.cues)."
+        self.__doc__ = f"Relabel, cut, grow, drop or add spans by the cue rules of group {group!r} (spacy_deid.cues)."
 
     def __call__(self, doc: Doc, text: str, rules: CueRuleSet) -> int:
         changed = self._code(doc, text) if not self.rules_first else 0

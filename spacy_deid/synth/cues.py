@@ -68,7 +68,8 @@ def parse_cues(content: str, source: str) -> Dict[str, Dict[str, List[Tuple[Part
         elif listed.group(1) in default_word_lists().names:
             split.extend((word,) for word in default_word_lists().words(listed.group(1)))
         else:
-            raise CueError(f"{source} line {lineno}: no word list {listed.group(1)!r} (spacy_deid/resources/word_lists)")
+            raise CueError(f"{source} line {lineno}: no word list {listed.group(1)!r} "
+                           "(spacy_deid/resources/word_lists)")
     return out
 
 
