@@ -380,8 +380,15 @@ def test_a_start_after_cut_and_cuts_of_one_label_compose(tmp_path):
     (_rule(start_after={"words": ["科別"], "reach": 500}), "start_after.reach must be an int"),
     (_rule(before=None, end_before={"words": ["所"], "closes": True, "crosses_end": True}), "does not cross its end"),
     (_rule(yields=None, drops=True, start_after={"words": ["科別"]}), "a rule that drops a span yields no label"),
+    (_rule(yields=None, yields_by="famous"), "yields_by names one of ['type_word']"),
+    (_rule(yields_by="type_word"), "yields_by names one of"),
+    (_rule(before=None, end_before={"words": ["所"]}, end_after={"words": ["所"]}), "not both"),
+    (_rule(before=None, start_after={"words": ["所"]}, start_before={"words": ["所"]}), "not both"),
+    (_rule(before=None, start_before={"words": ["所"], "not_followed_by": ["x"]}), "not_followed_by reads after"),
+    (_rule(before=None, end_after={"words": ["所"], "reach": 0.5}), "end_after.reach must be an int"),
+    (_rule(yields=None, drops=True, end_after={"words": ["所"]}), "a rule that drops a span yields no label"),
 ])
-def test_a_malformed_start_after_is_refused(tmp_path, rule, message):
+def test_a_malformed_bound_or_yields_by_is_refused(tmp_path, rule, message):
     path = tmp_path / "broken.json"
     path.write_text(json.dumps({"rules": [rule]}), encoding="utf8")
     with pytest.raises(CueRuleError, match=re.escape(message)):
@@ -434,21 +441,6 @@ def test_start_before_grows_a_span_back_to_its_cue_unless_the_span_before_holds_
     RefineStage(["cues:g"], [], mine).refine_note(doc)
     assert ents_of(doc) == [("國立", "STATE"), ("成功", "CITY")]
 
-
-@pytest.mark.parametrize("rule,message", [
-    (_rule(yields=None, yields_by="famous"), "yields_by names one of ['type_word']"),
-    (_rule(yields_by="type_word"), "yields_by names one of"),
-    (_rule(before=None, end_before={"words": ["所"]}, end_after={"words": ["所"]}), "not both"),
-    (_rule(before=None, start_after={"words": ["所"]}, start_before={"words": ["所"]}), "not both"),
-    (_rule(before=None, start_before={"words": ["所"], "not_followed_by": ["x"]}), "not_followed_by reads after"),
-    (_rule(before=None, end_after={"words": ["所"], "reach": 0.5}), "end_after.reach must be an int"),
-    (_rule(yields=None, drops=True, end_after={"words": ["所"]}), "a rule that drops a span yields no label"),
-])
-def test_a_malformed_growth_or_yields_by_is_refused(tmp_path, rule, message):
-    path = tmp_path / "broken.json"
-    path.write_text(json.dumps({"rules": [rule]}), encoding="utf8")
-    with pytest.raises(CueRuleError, match=re.escape(message)):
-        read_cue_files(path)
 
 
 def test_a_rule_may_read_a_spans_shape_alone_and_listed_asks_for_a_word_of_a_list(tmp_path):
