@@ -37,7 +37,6 @@ class TypeWords:
         self.longest_first_en = _by_length(self.en)
         self.set_zh = frozenset(word for word, _ in self.longest_first_zh)
         self.label_en = {w.casefold(): label for w, label in self.longest_first_en}
-        self.prefix_ends_zh = frozenset(word[cut - 1] for word, _ in self.longest_first_zh for cut in range(1, len(word)))
         self.after_en = re.compile(r"[ ](" + "|".join(re.escape(w) for w, _ in self.longest_first_en)
                                    + r")(?![A-Za-z0-9])", re.IGNORECASE)
         # School levels, written before a school's name as often as after it (`高中[台中一中]`, `大學念[東吳]`).

@@ -35,8 +35,6 @@ def cue_repair(rules: CueRuleSet, group: str) -> SpanRepair:
         start, end, label = new
         if label == DROPPED:
             return ()  # no span in its place
-        if following is not None and end > following.start_char:
-            return None  # a span grown into the next entity: keep both as they are
         if (start, end) == (ent.start_char, ent.end_char):
             span = Span(doc, ent.start, ent.end, label=label)
         else:

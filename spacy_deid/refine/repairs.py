@@ -14,17 +14,19 @@ SpanRepair = Callable[[Doc, str, Span, Optional[Span]], Optional[Union[Span, Tup
 
 def apply_span_repair(doc: Doc, text: str, repair: SpanRepair, sources: AbstractSet[str] = frozenset({"ner"})) -> int:
     """Replace each entity of `doc.ents` from `sources` (an unset source is the NER's) by what `repair`
-    makes of it; returns how many changed."""
+    makes of it, unless that would reach into the entity before or after it; returns how many changed."""
     ents = list(doc.ents)
     out: List[Span] = []
     changed = 0
     for i, ent in enumerate(ents):
         new = None
+        following = ents[i + 1] if i + 1 < len(ents) else None
         if (ent._.source or "ner") in sources:
-            new = repair(doc, text, ent, ents[i + 1] if i + 1 < len(ents) else None)
+            new = repair(doc, text, ent, following)
         spans = (new,) if isinstance(new, Span) else new
-        if spans and out and spans[0].start_char < out[-1].end_char:
-            new = None  # grown back into the span before it: this one stays as it was
+        if spans and ((out and spans[0].start_char < out[-1].end_char)
+                      or (following is not None and spans[-1].end_char > following.start_char)):
+            new = None  # grown into the span before or after it: this one stays as it was
         if new is None:
             out.append(ent)
         else:
