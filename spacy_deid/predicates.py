@@ -75,10 +75,12 @@ def type_word_after(text: str, end: int) -> Optional[Tuple[int, str]]:
     return None
 
 
-def type_word_ending(span_text: str) -> Optional[str]:
-    """The label of the type word `span_text` ends with, when it holds more than that word."""
+def type_word_ending(span_text: str, after_han: bool = True) -> Optional[str]:
+    """The label of the type word `span_text` ends with; with `after_han`, only when a Han character
+    stands before it (the span holds a name besides its type word)."""
     for word, label in type_words().longest_first_zh:
-        if span_text.endswith(word) and len(span_text) > len(word) and HAN_CHAR.match(span_text, len(span_text) - len(word) - 1):
+        if span_text.endswith(word) and (not after_han or (
+                len(span_text) > len(word) and HAN_CHAR.match(span_text, len(span_text) - len(word) - 1))):
             return label
     return english_type_word_ending(span_text)
 
@@ -86,8 +88,7 @@ def type_word_ending(span_text: str) -> Optional[str]:
 def grown_type_word(span_text: str) -> Optional[str]:
     """The label of the type word a span grew to end with (`Google公司`, `北京協和醫院`; cue rules'
     `yields_by`), whatever character comes before it."""
-    label = next((label for word, label in type_words().longest_first_zh if span_text.endswith(word)), None)
-    return label or english_type_word_ending(span_text)
+    return type_word_ending(span_text, after_han=False)
 
 
 def english_type_word_ending(span_text: str) -> Optional[str]:

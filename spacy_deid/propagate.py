@@ -55,7 +55,7 @@ from .labels import LOCATION_LABELS, NAME_LABELS
 from .cues.labels import honorific_beside, relation_label
 from .name_forms import MIN_ASCII_CHARS, is_full_name, name_forms
 from .romanize import NAME_LINK
-from .rules.phrases import phrase_regex
+from .rules.phrases import phrase_spans
 
 SOURCE = "propagated"
 PROPAGATED_LABELS = frozenset(NAME_LABELS | {"PROFESSION"} | (LOCATION_LABELS - {"DEPARTMENT", "NUMBER", "ROOM"}))
@@ -105,9 +105,7 @@ def propagate(docs: Sequence[Doc]) -> int:
                     links.setdefault(form, link)
     if not found:
         return added
-    names = re.compile(phrase_regex({s: found[s] for s in vouched})) if vouched else None
-    others = {s: label for s, label in found.items() if s not in vouched}
-    rest = re.compile(phrase_regex(others)) if others else None
+    others = [s for s in found if s not in vouched]
     # Occurrences per string: found by a recognizer, not found (to mark), or marked by an earlier
     # pass (a note's own pass before the patient's: they count as not found by the model).
     found_by_model: Dict[str, int] = {}
@@ -116,7 +114,7 @@ def propagate(docs: Sequence[Doc]) -> int:
     for doc in docs:
         taken = sorted((e.start_char, e.end_char) for e in doc.ents)
         propagated = {(e.start_char, e.end_char): e._.source == SOURCE for e in doc.ents}
-        for start, end, string in _matches(doc_text(doc), names, rest):
+        for start, end, string in _matches(doc_text(doc), vouched, others):
             if (start, end) in propagated and not propagated[(start, end)]:
                 found_by_model[string] = found_by_model.get(string, 0) + 1
             elif (start, end) in propagated or not _overlaps(taken, start, end):
@@ -152,15 +150,14 @@ def propagate(docs: Sequence[Doc]) -> int:
     return added + sum(len(spans) for spans in new_spans.values())
 
 
-def _matches(text: str, names: Optional["re.Pattern[str]"], rest: Optional["re.Pattern[str]"]
-             ) -> List[Tuple[int, int, str]]:
+def _matches(text: str, names: Set[str], rest: Sequence[str]) -> List[Tuple[int, int, str]]:
     """(start, end, string) of the found strings in `text`, in order: the persons' names and their
     forms first, then the other strings where no name stands (`門諾楊振佑`: the name `楊振佑`, not the
     misread `諾楊` that the scan from the left would take first)."""
-    found = [(*m.span(), m.group()) for m in names.finditer(text)] if names is not None else []
-    taken = [(start, end) for start, end, _ in found]
-    if rest is not None:
-        found += [(*m.span(), m.group()) for m in rest.finditer(text) if not _overlaps(taken, *m.span())]
+    taken = phrase_spans(text, names)
+    found = [(start, end, text[start:end]) for start, end in taken]
+    found += [(start, end, text[start:end]) for start, end in phrase_spans(text, rest)
+              if not _overlaps(taken, start, end)]
     return sorted(found)
 
 

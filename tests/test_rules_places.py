@@ -12,7 +12,7 @@ from spacy_deid.clinical_terms import inside_clinical_term
 from spacy_deid.lexicons import load as load_lexicon
 from spacy_deid.rules import PatternRule, RuleError, load_patterns
 from spacy_deid.rules.known_places import runs_on
-from spacy_deid.rules.phrases import phrase_regex
+from spacy_deid.rules.phrases import phrase_regex, phrase_spans
 
 from build_places_script import load_build_places
 from linear import assert_linear
@@ -47,7 +47,7 @@ def _naive(phrases, text):
     return out
 
 
-def test_trie_regex_finds_what_a_plain_search_finds():
+def test_trie_regex_and_phrase_spans_find_what_a_plain_search_finds():
     rng = random.Random(3)
     alphabet = "美國籍洲台灣人ab "
     phrases = sorted({"".join(rng.choice(alphabet.strip()) for _ in range(rng.randint(1, 4))) for _ in range(40)})
@@ -55,12 +55,19 @@ def test_trie_regex_finds_what_a_plain_search_finds():
     for _ in range(300):
         text = "".join(rng.choice(alphabet) for _ in range(rng.randint(0, 30)))
         assert [m.group() for m in regex.finditer(text)] == _naive(phrases, text), text
+        assert [text[start:end] for start, end in phrase_spans(text, phrases)] == _naive(phrases, text), text
 
 
 def test_trie_regex_prefers_the_longest_phrase_and_respects_ascii_word_edges():
     regex = re.compile(phrase_regex(["美國", "美國籍", "Chad", "Hong Kong"]))
     assert [m.group() for m in regex.finditer("他是美國籍, 住美國")] == ["美國籍", "美國"]
     assert [m.group() for m in regex.finditer("Chadwick met Chad in Hong Kong.")] == ["Chad", "Hong Kong"]
+
+
+@pytest.mark.parametrize("make,size", [(lambda n: "a" * n, 100_000), (lambda n: "美國" * n, 50_000)])
+def test_phrase_spans_are_linear(make, size):
+    """Overlapping occurrences (`aa` in `aaaa`) are each looked at once."""
+    assert_linear(lambda n: phrase_spans(make(n), ["a", "aa", "aaa", "美國", "國美國"]), size)
 
 
 def test_trie_regex_ignores_case_when_asked():

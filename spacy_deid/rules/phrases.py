@@ -11,7 +11,7 @@ A phrase that starts or ends with an ASCII letter or digit must stand alone ther
 in `Chadwick`, `Taiwan` not in `Taiwanese`); Han characters need no boundary (Chinese has no spaces).
 """
 import re
-from typing import Dict, Iterable
+from typing import Dict, Iterable, List, Tuple
 
 _ASCII_ALNUM = re.compile(r"[A-Za-z0-9]")
 _LEFT_EDGE_AFTER_FIRST = r"(?<![A-Za-z0-9].)"
@@ -55,4 +55,31 @@ def phrase_regex(phrases: Iterable[str], *, ignore_case: bool = False) -> str:
     return "(?:" + "|".join(alternatives) + ")"
 
 
-__all__ = ["phrase_regex"]
+def _is_ascii_alnum(char: str) -> bool:
+    return char.isascii() and char.isalnum()
+
+
+def phrase_spans(text: str, phrases: Iterable[str]) -> List[Tuple[int, int]]:
+    """(start, end) of `phrases` in `text` as `re.finditer` of their `phrase_regex` finds them (leftmost,
+    then longest, not overlapping, the same edges), without compiling a pattern: for a short list built
+    per note (the strings a note's recognizers found) compiling costs more than the scan."""
+    candidates = []
+    for phrase in set(phrases):
+        if not phrase:
+            raise ValueError("a phrase list needs no empty phrase")
+        left, right = _is_ascii_alnum(phrase[0]), _is_ascii_alnum(phrase[-1])
+        start = text.find(phrase)
+        while start >= 0:
+            end = start + len(phrase)
+            if not (left and start > 0 and _is_ascii_alnum(text[start - 1])) and not (
+                    right and end < len(text) and _is_ascii_alnum(text[end])):
+                candidates.append((start, -end))
+            start = text.find(phrase, start + 1)
+    spans: List[Tuple[int, int]] = []
+    for start, neg_end in sorted(candidates):
+        if not spans or start >= spans[-1][1]:
+            spans.append((start, -neg_end))
+    return spans
+
+
+__all__ = ["phrase_regex", "phrase_spans"]
