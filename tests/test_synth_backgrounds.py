@@ -16,7 +16,13 @@ _spec = importlib.util.spec_from_file_location("build_clinical_backgrounds",
 build = importlib.util.module_from_spec(_spec)
 _spec.loader.exec_module(build)
 
+_zh_spec = importlib.util.spec_from_file_location("build_chinese_backgrounds",
+                                                  ROOT / "scripts" / "build_chinese_backgrounds.py")
+build_zh = importlib.util.module_from_spec(_zh_spec)
+_zh_spec.loader.exec_module(build_zh)
+
 MARKER = "Quokka zebrafish marker line, patient stable."
+ZH_LINE = "我媽說醫生叫她去醫院再檢查一次，不要太擔心。"
 FRAME = "Seen by Dr. {DOCTOR_SUR_EN} today, a {AGE_OTHER}-year-old with history of asthma."
 
 
@@ -67,6 +73,31 @@ def test_real_sentences_get_names_where_the_patient_or_a_relative_is_mentioned()
     assert patients and relatives
 
 
+def test_chinese_lines_get_a_relative_a_physician_and_a_hospital_where_one_is_mentioned():
+    framed = [B.name_frames_zh(Random(seed), ZH_LINE) for seed in range(40)]
+    assert ZH_LINE in framed  # each mention is kept with probability 1 - NAME_FRAME_SHARE
+    assert any("我媽{FAMILY_ZH}說" in f for f in framed)
+    assert any("{DOCTOR_TITLED_ZH}叫她" in f and "醫生" not in f for f in framed)
+    assert any("去{HOSPITAL_ZH}再檢查" in f for f in framed)
+    assert all(f.endswith("再檢查一次，不要太擔心。") for f in framed)  # only mentions change
+    records = list(generate(12, seed=3, split="train", backgrounds=(MARKER, ZH_LINE)))
+    _assert_exact(records)
+    assert sum("quokka" in r.text.lower() for r in records) >= len(records) // 2  # English lines as before
+    relatives = [s for r in records for s in r.spans if s.label == "FAMILY" and r.text[s.start - 2:s.start] == "我媽"]
+    hospitals = [s for r in records for s in r.spans if s.label == "HOSPITAL" and r.text[s.end:s.end + 3] == "再檢查"]
+    doctors = [s for r in records for s in r.spans if s.label == "DOCTOR" and "叫她" in r.text[s.end:s.end + 6]]
+    assert relatives and hospitals and doctors
+
+
+def test_the_english_mix_is_unchanged_by_chinese_lines():
+    """Chinese lines come after the English ones from the same stream: a split without them is as before."""
+    english_only = _dump(generate(4, seed=6, split="train", backgrounds=(MARKER,)))
+    both = list(generate(4, seed=6, split="train", backgrounds=(MARKER, ZH_LINE)))
+    assert [r["text"].count("Quokka") + r["text"].count("quokka") for r in english_only] == [
+        r.text.count("Quokka") + r.text.count("quokka") for r in both]
+    assert any("不要太擔心" in r.text for r in both)
+
+
 def test_generated_lines_are_unchanged_by_the_backgrounds():
     """Background lines come from their own random stream: the generated lines stay as they were."""
     plain = list(generate(8, seed=5, split="train", backgrounds=()))
@@ -115,6 +146,36 @@ def test_asset_lines_hold_no_dates_or_identifiers():
     for line in lines:
         assert not re.search(r"\b(?:19|20)\d\d\b|\d{5,}|\b(?:Dr|Mr|Mrs|Ms)\. [A-Z][a-z]", line), line
         assert set(re.findall(r"\{([A-Z_]+)\}", line)) <= {"DOCTOR_SUR_EN", "PATIENT_SUR_EN", "AGE_OTHER"}
+
+
+def test_chinese_asset_lines_hold_no_numbers_letters_or_places():
+    lines = [line for line in B.load_lines() if re.search(r"[\u4e00-\u9fff]", line)]
+    if not lines:
+        pytest.skip("assets/clinical_text not present")
+    assert len(lines) > 1000
+    for line in lines:
+        assert build_zh.MIN_CHARS <= len(line) <= build_zh.MAX_CHARS and not build_zh.may_hold_phi(line), line
+        assert not re.search(r"[0-9A-Za-z]", line) and "{" not in line, line
+
+
+@pytest.mark.parametrize("unit,kept", [
+    ("平時要注意飲食清淡，多喝水。", True),
+    ("我爺爺今年68了，血壓一直很高。", False),         # an age
+    ("我住在台北市，想問一下。", False),               # a place
+    ("建議去醫院做個CT看看。", False),                 # Latin letters (a name could be written so)
+    ("她三十五歲，月經一直不規律。", False),           # an age in Chinese numbers
+    ("之前在仁愛醫院看過，沒有好轉。", False),         # an institution
+])
+def test_chinese_cleaning_drops_units_that_may_hold_phi(unit, kept):
+    assert build_zh.may_hold_phi(unit) is not kept
+
+
+def test_chinese_units_are_sentences_and_long_ones_are_cut_at_commas():
+    text = "頭痛兩天了。" + "，".join(["晚上睡不好覺"] * 12) + "。要多休息一下！"
+    got = list(build_zh.units(text))
+    assert got[0] == "頭痛兩天了。" and got[-1] == "要多休息一下！"
+    assert all(build_zh.MIN_CHARS <= len(u) <= build_zh.MAX_CHARS for u in got)
+    assert "晚上睡不好覺，" in got
 
 
 @pytest.mark.parametrize("unit,expected", [

@@ -3,7 +3,8 @@
 Why: a NER trained only on generated notes takes real clinical vocabulary (ward words, shorthand,
 drug names) for PHI; it has never seen a sentence no template wrote. The lines come from
 `assets/clinical_text/` (MTSamples, CC0, cleaned by `scripts/build_clinical_backgrounds.py`, plus
-nursing shorthand written for this project). A line may hold frames (`Dr. {DOCTOR_SUR_EN}`) that the
+nursing shorthand written for this project; Chinese consultations, MIT, cleaned by
+`scripts/build_chinese_backgrounds.py`). A line may hold frames (`Dr. {DOCTOR_SUR_EN}`) that the
 template slots fill, so PHI values also appear inside real sentences with exact gold spans.
 
 Only the train split calls this, with its own random stream: the held-out, fresh and blind splits are
@@ -18,12 +19,12 @@ import re
 from functools import lru_cache
 from pathlib import Path
 from random import Random
-from typing import List, Sequence, Tuple
+from typing import Callable, List, Sequence, Tuple
 
 from .slots import SLOTS, Context, Piece
 
 CLINICAL_TEXT = Path(__file__).resolve().parents[2] / "assets" / "clinical_text"
-FILES = ("mtsamples_lines.txt", "nursing_shorthand.txt")
+FILES = ("mtsamples_lines.txt", "nursing_shorthand.txt", "zh_consultation_lines.txt")
 _SLOT_RE = re.compile(r"\{([A-Z_]+)\}")
 _SPACE_AFTER_RE = re.compile(r"(?<=[.,;:)])\s(?=\S)")
 
@@ -41,6 +42,13 @@ NAME_FRAME_SHARE = 0.5
 _PATIENT_MENTION = re.compile(r"\b[Tt]he (?:patient|pt)\b|(?:^|(?<=\. ))(?:He|She)\b")
 _KIN_MENTION = re.compile(r"\b(?:[Hh]is|[Hh]er|[Tt]he patient's) (?:wife|husband|son|daughter|mother|father|"
                           r"brother|sister|sons|daughters|friend)\b")
+# The Chinese lines' frames: a relative after a kinship word (`我媽` -> `我媽{FAMILY_ZH}`), a titled
+# physician for `醫生`/`大夫`, a hospital for `醫院` after a verb of going or a generic modifier.
+_KIN_MENTION_ZH = re.compile(r"(?:我|他|她|你)的?(?:媽媽|爸爸|爺爺|奶奶|外婆|外公|老公|老婆|太太|丈夫|妻子|兒子|女兒|"
+                             r"哥哥|姐姐|姊姊|妹妹|弟弟|媽|爸)")
+_DOCTOR_MENTION_ZH = re.compile(r"醫生|大夫")
+_HOSPITAL_MENTION_ZH = re.compile(r"(?<=[去到在])醫院|(?:當地|正規|大)醫院")
+_HAN = re.compile(r"[\u4e00-\u9fff]")
 PATIENT_FRAME_SLOTS = ("PATIENT_TITLED_EN", "PATIENT_TITLED_EN", "PATIENT_GIVEN_SUR_EN", "PATIENT_EN",
                        "PATIENT_SUR_EN")
 KIN_FRAME_SLOTS = ("FAMILY_GIVEN_EN", "FAMILY_EN", "FAMILY_TITLED_EN")
@@ -149,9 +157,31 @@ def name_frames(rng: Random, line: str) -> str:
     return _PATIENT_MENTION.sub(patient, _KIN_MENTION.sub(kin, line))
 
 
+def name_frames_zh(rng: Random, line: str) -> str:
+    """`我媽說` -> `我媽{FAMILY_ZH}說`, `醫生` -> `{DOCTOR_TITLED_ZH}`, `去醫院` -> `去{HOSPITAL_ZH}`, each mention
+    with probability NAME_FRAME_SHARE."""
+    def frame(slot: str, keep: bool) -> "Callable[[re.Match[str]], str]":
+        def sub(m: "re.Match[str]") -> str:
+            if rng.random() >= NAME_FRAME_SHARE:
+                return m.group()
+            return (m.group() if keep else "") + "{" + slot + "}"
+        return sub
+    line = _KIN_MENTION_ZH.sub(frame("FAMILY_ZH", True), line)
+    line = _DOCTOR_MENTION_ZH.sub(frame("DOCTOR_TITLED_ZH", False), line)
+    return _HOSPITAL_MENTION_ZH.sub(frame("HOSPITAL_ZH", False), line)
+
+
 def render_line(line: str, ctx: Context) -> List[Piece]:
     """One background line as pieces: literal text with noise, frames filled by the template slots."""
     rng = ctx.rng
+    if _HAN.search(line):  # Chinese: frames, no English shorthand or case
+        zh_pieces: List[Piece] = []
+        for i, part in enumerate(_SLOT_RE.split(name_frames_zh(rng, line))):
+            if i % 2:
+                zh_pieces.extend(SLOTS[part](ctx))
+            elif part:
+                zh_pieces.append((part, None, None))
+        return zh_pieces
     line = name_frames(rng, line)
     short = rng.random() < SHORTHAND_SHARE
     no_space = rng.random() < NO_SPACE_SHARE
@@ -172,14 +202,24 @@ def render_line(line: str, ctx: Context) -> List[Piece]:
     return pieces
 
 
+@lru_cache(maxsize=4)
+def by_language(backgrounds: Tuple[str, ...]) -> Tuple[Tuple[str, ...], Tuple[str, ...]]:
+    """The English lines and the Chinese ones (a line with a Han character)."""
+    return (tuple(line for line in backgrounds if not _HAN.search(line)),
+            tuple(line for line in backgrounds if _HAN.search(line)))
+
+
 def mix_in(ctx: Context, backgrounds: Sequence[str], lines: List[List[Piece]]) -> None:
-    """Insert real lines between the note's lines (about one for every two generated lines)."""
-    if not backgrounds:
-        return
-    n = ctx.rng.randint(1, max(2, len(lines) // 2))
-    for _ in range(n):
-        at = ctx.rng.randint(1, len(lines)) if lines else 0
-        lines.insert(at, render_line(ctx.rng.choice(backgrounds), ctx))
+    """Insert real lines between the note's lines: about one English line for every two generated lines,
+    and up to one Chinese line for every three."""
+    english, chinese = by_language(tuple(backgrounds))
+    for pool, share in ((english, 2), (chinese, 3)):
+        if not pool:
+            continue
+        n = ctx.rng.randint(1, max(2, len(lines) // share))
+        for _ in range(n):
+            at = ctx.rng.randint(1, len(lines)) if lines else 0
+            lines.insert(at, render_line(ctx.rng.choice(pool), ctx))
 
 
 def lower_note(ctx: Context) -> bool:
