@@ -78,6 +78,10 @@ def main() -> None:
                 results.setdefault(stem, {})[model] = scores
                 line = "  ".join(f"{name} {scores.get(key) or 0:.3f}" for name, key in HEADLINE)
                 print(f"{stem:18} {model:28} {line}", flush=True)
+                recall = scores.get("deid_token_r_per_category") or {}
+                if recall:
+                    print(f"{'':18} {'':28} token R by category: "
+                          + "  ".join(f"{cat} {v['r']:.3f}" for cat, v in recall.items()), flush=True)
     args.output.parent.mkdir(parents=True, exist_ok=True)
     args.output.write_text(json.dumps(results, indent=2, sort_keys=True, ensure_ascii=False) + "\n", encoding="utf8")
 

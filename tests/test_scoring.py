@@ -51,6 +51,16 @@ def test_per_type_and_counts(case):
     assert "deid_leak_rate" not in case
 
 
+def test_token_recall_per_category(case):
+    """Gold tokens 3/14 4/15 5/16 (DATE, all found) and Lee Wang (NAME, `Lee` found)."""
+    assert case["deid_token_r_per_category"] == {
+        "DATE": {"r": 1.0, "gold_tokens": 3}, "NAME": {"r": 0.5, "gold_tokens": 2},
+        "non_DATE": {"r": 0.5, "gold_tokens": 2}}
+    only_dates = score_records([Record(id="x", text="3/14", spans=[PhiSpan(0, 4, "DATE", "3/14")])],
+                               [Record(id="x", text="3/14", spans=[])])
+    assert only_dates["deid_token_r_per_category"] == {"DATE": {"r": 0.0, "gold_tokens": 1}}
+
+
 def test_category_scores_forgive_subcategory_confusion():
     gold = parse_inline("家屬«陳大明|FAMILY»來, «高雄|CITY»人", record_id="c")
     pred = Record(id="c", text=gold.text, spans=[PhiSpan(s.start, s.end, "PATIENT" if s.label == "FAMILY"

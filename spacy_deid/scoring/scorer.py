@@ -16,7 +16,7 @@ Keys (see prf.py for the P/R/F conventions, sentences.py for sentence kinds, lea
 Gold and predicted records are matched by id; their texts must be identical.
 """
 from bisect import bisect_right
-from collections import defaultdict
+from collections import Counter, defaultdict
 from typing import Any, Dict, Iterable, List, Optional, Tuple
 
 from spacy.language import Language
@@ -97,6 +97,24 @@ def _mask(n: int, spans: Iterable[PhiSpan]) -> bytearray:
     return mask
 
 
+def _category_at(n: int, spans: Iterable[PhiSpan]) -> List[Optional[str]]:
+    """Each character's gold category (None outside every span)."""
+    at: List[Optional[str]] = [None] * n
+    for s in spans:
+        at[s.start:s.end] = [_category(s.label)] * (s.end - s.start)
+    return at
+
+
+def _token_recall_per_category(found: Counter, gold: Counter) -> Dict[str, Dict[str, float]]:
+    """Binary token recall of each gold category, and of every category but DATE (`non_DATE`: times,
+    durations and ages that a corpus annotates as dates are most of some corpora's gold tokens)."""
+    out = {cat: {"r": found[cat] / gold[cat], "gold_tokens": gold[cat]} for cat in sorted(gold)}
+    rest = sum(n for cat, n in gold.items() if cat != "DATE")
+    if rest:
+        out["non_DATE"] = {"r": sum(n for cat, n in found.items() if cat != "DATE") / rest, "gold_tokens": rest}
+    return out
+
+
 def _token_prf(gold_mask: bytearray, pred_mask: bytearray, a: int, b: int) -> PRF:
     g, p = 1 in gold_mask[a:b], 1 in pred_mask[a:b]
     return PRF(int(g and p), int(p and not g), int(g and not p))
@@ -117,6 +135,8 @@ def score_records(gold: Iterable[Record], pred: Iterable[Record], *, nlp: Option
     relaxed_t: Dict[str, RelaxedPRF] = {}
     strict, cat, relaxed, token = PRF(), PRF(), RelaxedPRF(), PRF()
     kinds = {k: _KindScore() for k in KINDS}
+    token_gold: Counter = Counter()
+    token_found: Counter = Counter()
     counts = {"docs": 0, "sentences": 0, "tokens": 0, "gold_spans": 0, "pred_spans": 0}
     has_deid = all(isinstance(p.meta.get("deid_text"), str) for _, p in pairs)
     if leak and not has_deid:
@@ -132,6 +152,7 @@ def score_records(gold: Iterable[Record], pred: Iterable[Record], *, nlp: Option
         relaxed += relaxed_counts(g.spans, p.spans, relaxed_t)
         doc = nlp.make_doc(g.text)
         gmask, pmask = _mask(len(g.text), g.spans), _mask(len(g.text), p.spans)
+        gold_category = _category_at(len(g.text), g.spans)
         sents = split_sentences(doc)
         sent_starts = [doc[s].idx for s, _ in sents]
         sent_kind: List[str] = []
@@ -147,6 +168,10 @@ def score_records(gold: Iterable[Record], pred: Iterable[Record], *, nlp: Option
                 score = _token_prf(gmask, pmask, t.idx, t.idx + len(t.text))
                 token += score
                 kind.token += score
+                if score.tp or score.fn:
+                    category = next(c for c in gold_category[t.idx:t.idx + len(t.text)] if c is not None)
+                    token_gold[category] += 1
+                    token_found[category] += score.tp
         counts["sentences"] += len(sents)
         if sents:
             # A span belongs to the sentence that holds its start (spans across sentences are rare).
@@ -169,6 +194,7 @@ def score_records(gold: Iterable[Record], pred: Iterable[Record], *, nlp: Option
     scores.update(micro("deid_relaxed", relaxed, per_type=relaxed_t))
     scores.update(macro("deid_relaxed_macro", relaxed_t))
     scores.update(micro("deid_token", token))
+    scores["deid_token_r_per_category"] = _token_recall_per_category(token_found, token_gold)
     scores["deid_by_kind"] = {k: kinds[k].to_dict() for k in KINDS}
     scores["deid_counts"] = counts
     if do_leak:
