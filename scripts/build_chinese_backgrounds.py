@@ -45,7 +45,7 @@ _ODD = re.compile(r"[/~=\"“”‘’'<>{}\[\]|*#^]")  # the site's formatting,
 _DROP = [
     re.compile(r"[0-9０-９]"),
     re.compile(r"[一二三四五六七八九十百兩两]+(?:歲|岁|年|月|日|號|号|床|樓|楼|週歲|周岁)"),
-    re.compile(r"[A-Za-zＡ-Ｚａ-ｚ@]|www|http"),
+    re.compile(r"[A-Za-zＡ-Ｚａ-ｚ@]"),  # Latin letters: a name, an e-mail or web address
     re.compile(r"(?:醫院|医院|診所|诊所|大學|大学|學院|学院|中學|中学|小學|小学|公司|銀行|银行|工廠|工厂|"
                r"省|市|縣|县|鄉|乡|鎮|镇|村|區|区|路|街|巷|號|号|國|国|州|島|岛|山|河|湖|港|站|寺|廟|庙)"),
 ]

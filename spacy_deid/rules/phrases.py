@@ -55,10 +55,6 @@ def phrase_regex(phrases: Iterable[str], *, ignore_case: bool = False) -> str:
     return "(?:" + "|".join(alternatives) + ")"
 
 
-def _is_ascii_alnum(char: str) -> bool:
-    return char.isascii() and char.isalnum()
-
-
 def phrase_spans(text: str, phrases: Iterable[str]) -> List[Tuple[int, int]]:
     """(start, end) of `phrases` in `text` as `re.finditer` of their `phrase_regex` finds them (leftmost,
     then longest, not overlapping, the same edges), without compiling a pattern: for a short list built
@@ -67,12 +63,12 @@ def phrase_spans(text: str, phrases: Iterable[str]) -> List[Tuple[int, int]]:
     for phrase in set(phrases):
         if not phrase:
             raise ValueError("a phrase list needs no empty phrase")
-        left, right = _is_ascii_alnum(phrase[0]), _is_ascii_alnum(phrase[-1])
+        left, right = _ASCII_ALNUM.match(phrase[0]), _ASCII_ALNUM.match(phrase[-1])
         start = text.find(phrase)
         while start >= 0:
             end = start + len(phrase)
-            if not (left and start > 0 and _is_ascii_alnum(text[start - 1])) and not (
-                    right and end < len(text) and _is_ascii_alnum(text[end])):
+            if not (left and start > 0 and _ASCII_ALNUM.match(text[start - 1])) and not (
+                    right and end < len(text) and _ASCII_ALNUM.match(text[end])):
                 candidates.append((start, -end))
             start = text.find(phrase, start + 1)
     spans: List[Tuple[int, int]] = []

@@ -178,30 +178,28 @@ def render_line(line: str, ctx: Context) -> List[Piece]:
     """One background line as pieces: literal text with noise, frames filled by the template slots."""
     rng = ctx.rng
     if _HAN.search(line):  # Chinese: frames, no English shorthand or case
-        zh_pieces: List[Piece] = []
-        for i, part in enumerate(_SLOT_RE.split(name_frames_zh(rng, line))):
-            if i % 2:
-                zh_pieces.extend(SLOTS[part](ctx))
-            elif part:
-                zh_pieces.append((part, None, None))
-        return zh_pieces
+        return _fill(name_frames_zh(rng, line), ctx, lambda part: part, "")
     line = name_frames(rng, line)
     short = rng.random() < SHORTHAND_SHARE
     no_space = rng.random() < NO_SPACE_SHARE
     r = rng.random()
     mode = "lower" if r < LOWER_LINE_SHARE else "upper" if r < LOWER_LINE_SHARE + UPPER_LINE_SHARE else ""
+
+    def noise(part: str) -> str:
+        if short:
+            part = shorthand(rng, part)
+        return drop_a_space(rng, part) if no_space else part
+    return _fill(line, ctx, noise, mode)
+
+
+def _fill(line: str, ctx: Context, noise: Callable[[str], str], mode: str) -> List[Piece]:
+    """The line's literal parts with `noise`, its frames filled by the template slots, all in `mode`'s case."""
     pieces: List[Piece] = []
     for i, part in enumerate(_SLOT_RE.split(line)):
         if i % 2:
             pieces.extend((_case(t, mode), label, norm) for t, label, norm in SLOTS[part](ctx))
-            continue
-        if not part:
-            continue
-        if short:
-            part = shorthand(rng, part)
-        if no_space:
-            part = drop_a_space(rng, part)
-        pieces.append((_case(part, mode), None, None))
+        elif part:
+            pieces.append((_case(noise(part), mode), None, None))
     return pieces
 
 
