@@ -89,6 +89,25 @@ def test_chinese_lines_get_a_relative_a_physician_and_a_hospital_where_one_is_me
     assert relatives and hospitals and doctors
 
 
+def test_pronouns_become_names_in_both_languages():
+    """`he`/`she` inside a sentence, `他`/`她` and the addressed `你` become names: real sentences whose subject
+    is a person, not only those with a kinship or title word."""
+    line = "Pain improved and she walked, so he was told to rest."
+    framed = [B.name_frames(Random(seed), line) for seed in range(40)]
+    assert line in framed
+    assert any(f.startswith("Pain improved and {") and f.endswith("} was told to rest.") for f in framed)
+    zh = "他說你最近睡不好，他們都很擔心。"
+    framed_zh = [B.name_frames_zh(Random(seed), zh) for seed in range(40)]
+    assert zh in framed_zh
+    assert any(f.startswith("{") and "說{PATIENT_TITLED_ZH}最近" in f for f in framed_zh)
+    assert all("他們都很擔心" in f for f in framed_zh)  # plural pronouns stay
+    records = list(generate(12, seed=3, split="train", backgrounds=(line, zh)))
+    _assert_exact(records)
+    subjects = [s for r in records for s in r.spans if s.label in ("PATIENT", "FAMILY", "PERSON")
+                and (r.text[s.end:s.end + 4].lower() in (" was", " wal") or r.text[s.end:s.end + 1] in ("說", "最"))]
+    assert subjects
+
+
 def test_the_english_mix_is_unchanged_by_chinese_lines():
     """Chinese lines come after the English ones from the same stream: a split without them is as before."""
     english_only = _dump(generate(4, seed=6, split="train", backgrounds=(MARKER,)))

@@ -42,7 +42,11 @@ UPPER_LINE_SHARE = 0.3
 # the patient's name, and of kinship words (`his wife`) followed by a relative's name: names as the
 # subjects and objects of real sentences, not only after `Dr.`.
 NAME_FRAME_SHARE = 0.5
+# Share of the other third-person pronouns (`he`/`she` inside a sentence; Chinese `他`/`她`, the `你` a
+# physician addresses) that become a name: real sentences whose subject is a person, in both languages.
+PRONOUN_FRAME_SHARE = 0.5
 _PATIENT_MENTION = re.compile(r"\b[Tt]he (?:patient|pt)\b|(?:^|(?<=\. ))(?:He|She)\b")
+_PRONOUN = re.compile(r"\b(?:he|she)\b")
 _KIN_MENTION = re.compile(r"\b(?:[Hh]is|[Hh]er|[Tt]he patient's) (?:wife|husband|son|daughter|mother|father|"
                           r"brother|sister|sons|daughters|friend)\b")
 # The Chinese lines' frames: a relative after a kinship word (`我媽` -> `我媽{FAMILY_ZH}`), a titled
@@ -51,10 +55,14 @@ _KIN_MENTION_ZH = re.compile(r"(?:我|他|她|你)的?(?:媽媽|爸爸|爺爺|�
                              r"哥哥|姐姐|姊姊|妹妹|弟弟|媽|爸)")
 _DOCTOR_MENTION_ZH = re.compile(r"醫生|大夫")
 _HOSPITAL_MENTION_ZH = re.compile(r"(?<=[去到在])醫院|(?:當地|正規|大)醫院")
+_THIRD_PERSON_ZH = re.compile(r"[他她](?!們)")
+_ADDRESSEE_ZH = re.compile(r"你(?!們)")
 _HAN = re.compile(r"[\u4e00-\u9fff]")
 PATIENT_FRAME_SLOTS = ("PATIENT_TITLED_EN", "PATIENT_TITLED_EN", "PATIENT_GIVEN_SUR_EN", "PATIENT_EN",
                        "PATIENT_SUR_EN")
 KIN_FRAME_SLOTS = ("FAMILY_GIVEN_EN", "FAMILY_EN", "FAMILY_TITLED_EN")
+PRONOUN_FRAME_SLOTS = ("PATIENT_EN", "PATIENT_SUR_EN", "PATIENT_TITLED_EN", "FAMILY_EN", "PERSON_EN")
+THIRD_PERSON_SLOTS_ZH = ("PATIENT_ZH", "FAMILY_ZH", "PERSON_ZH", "PATIENT_TITLED_ZH")
 
 # Standard chart abbreviations (general clinical usage, not read from any evaluation corpus).
 SHORTHAND: Tuple[Tuple[str, Tuple[str, ...]], ...] = (
@@ -157,21 +165,25 @@ def name_frames(rng: Random, line: str) -> str:
         if rng.random() >= NAME_FRAME_SHARE:
             return m.group()
         return m.group() + rng.choice((" ", ", ")) + "{" + rng.choice(KIN_FRAME_SLOTS) + "}"
-    return _PATIENT_MENTION.sub(patient, _KIN_MENTION.sub(kin, line))
+    def pronoun(m: "re.Match[str]") -> str:
+        return "{" + rng.choice(PRONOUN_FRAME_SLOTS) + "}" if rng.random() < PRONOUN_FRAME_SHARE else m.group()
+    return _PRONOUN.sub(pronoun, _PATIENT_MENTION.sub(patient, _KIN_MENTION.sub(kin, line)))
 
 
 def name_frames_zh(rng: Random, line: str) -> str:
     """`我媽說` -> `我媽{FAMILY_ZH}說`, `醫生` -> `{DOCTOR_TITLED_ZH}`, `去醫院` -> `去{HOSPITAL_ZH}`, each mention
     with probability NAME_FRAME_SHARE."""
-    def frame(slot: str, keep: bool) -> "Callable[[re.Match[str]], str]":
+    def frame(slots: Tuple[str, ...], keep: bool, share: float) -> "Callable[[re.Match[str]], str]":
         def sub(m: "re.Match[str]") -> str:
-            if rng.random() >= NAME_FRAME_SHARE:
+            if rng.random() >= share:
                 return m.group()
-            return (m.group() if keep else "") + "{" + slot + "}"
+            return (m.group() if keep else "") + "{" + rng.choice(slots) + "}"
         return sub
-    line = _KIN_MENTION_ZH.sub(frame("FAMILY_ZH", True), line)
-    line = _DOCTOR_MENTION_ZH.sub(frame("DOCTOR_TITLED_ZH", False), line)
-    return _HOSPITAL_MENTION_ZH.sub(frame("HOSPITAL_ZH", False), line)
+    line = _KIN_MENTION_ZH.sub(frame(("FAMILY_ZH",), True, NAME_FRAME_SHARE), line)
+    line = _DOCTOR_MENTION_ZH.sub(frame(("DOCTOR_TITLED_ZH",), False, NAME_FRAME_SHARE), line)
+    line = _HOSPITAL_MENTION_ZH.sub(frame(("HOSPITAL_ZH",), False, NAME_FRAME_SHARE), line)
+    line = _THIRD_PERSON_ZH.sub(frame(THIRD_PERSON_SLOTS_ZH, False, PRONOUN_FRAME_SHARE), line)
+    return _ADDRESSEE_ZH.sub(frame(("PATIENT_TITLED_ZH",), False, PRONOUN_FRAME_SHARE), line)
 
 
 def render_line(line: str, ctx: Context) -> List[Piece]:
