@@ -60,7 +60,7 @@ def test_train_notes_hold_background_lines_with_exact_offsets():
 def test_real_sentences_get_names_where_the_patient_or_a_relative_is_mentioned():
     line = "The patient was seen with his wife. She tolerated the procedure; the patient's son agreed."
     framed = [B.name_frames(Random(seed), line) for seed in range(40)]
-    assert line in framed  # each mention is kept with probability 1 - NAME_FRAME_SHARE
+    assert any(f.startswith("The patient was seen") for f in framed)  # a mention is kept at 1 - NAME_FRAME_SHARE
     assert any(f.startswith("{PATIENT_") for f in framed)
     assert any(re.search(r"his wife,? \{FAMILY_", f) for f in framed)
     assert all("tolerated the procedure" in f for f in framed)  # only mentions change
@@ -75,7 +75,7 @@ def test_real_sentences_get_names_where_the_patient_or_a_relative_is_mentioned()
 
 def test_chinese_lines_get_a_relative_a_physician_and_a_hospital_where_one_is_mentioned():
     framed = [B.name_frames_zh(Random(seed), ZH_LINE) for seed in range(40)]
-    assert ZH_LINE in framed  # each mention is kept with probability 1 - NAME_FRAME_SHARE
+    assert any(f.startswith("我媽說") for f in framed)  # a mention is kept at 1 - NAME_FRAME_SHARE
     assert any("我媽{FAMILY_ZH}說" in f for f in framed)
     assert any("{DOCTOR_TITLED_ZH}叫她" in f and "醫生" not in f for f in framed)
     assert any("去{HOSPITAL_ZH}再檢查" in f for f in framed)
@@ -94,11 +94,11 @@ def test_pronouns_become_names_in_both_languages():
     is a person, not only those with a kinship or title word."""
     line = "Pain improved and she walked, so he was told to rest."
     framed = [B.name_frames(Random(seed), line) for seed in range(40)]
-    assert line in framed
+    assert any("and she walked" in f for f in framed)  # a pronoun is kept at 1 - PRONOUN_FRAME_SHARE
     assert any(f.startswith("Pain improved and {") and f.endswith("} was told to rest.") for f in framed)
     zh = "他說你最近睡不好，他們都很擔心。"
     framed_zh = [B.name_frames_zh(Random(seed), zh) for seed in range(40)]
-    assert zh in framed_zh
+    assert any(f.startswith("他說") for f in framed_zh)
     assert any(f.startswith("{") and "說{PATIENT_TITLED_ZH}最近" in f for f in framed_zh)
     assert all("他們都很擔心" in f for f in framed_zh)  # plural pronouns stay
     records = list(generate(12, seed=3, split="train", backgrounds=(line, zh)))
