@@ -96,11 +96,11 @@ def test_pronouns_become_names_in_both_languages():
     framed = [B.name_frames(Random(seed), line) for seed in range(40)]
     assert any("and she walked" in f for f in framed)  # a pronoun is kept at 1 - PRONOUN_FRAME_SHARE
     assert any(f.startswith("Pain improved and {") and f.endswith("} was told to rest.") for f in framed)
-    zh = "他說你最近睡不好，他們都很擔心。"
+    zh = "他說你最近睡不好，其他人和他們都很擔心。"
     framed_zh = [B.name_frames_zh(Random(seed), zh) for seed in range(40)]
     assert any(f.startswith("他說") for f in framed_zh)
     assert any(f.startswith("{") and "說{PATIENT_TITLED_ZH}最近" in f for f in framed_zh)
-    assert all("他們都很擔心" in f for f in framed_zh)  # plural pronouns stay
+    assert all("其他人和他們都很擔心" in f for f in framed_zh)  # `other` and plural pronouns stay
     records = list(generate(12, seed=3, split="train", backgrounds=(line, zh)))
     _assert_exact(records)
     subjects = [s for r in records for s in r.spans if s.label in ("PATIENT", "FAMILY", "PERSON")

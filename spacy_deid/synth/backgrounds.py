@@ -60,7 +60,7 @@ _KIN_MENTION_ZH = re.compile(r"(?:我|他|她|你)的?(?:媽媽|爸爸|爺爺|�
                              r"哥哥|姐姐|姊姊|妹妹|弟弟|媽|爸)")
 _DOCTOR_MENTION_ZH = re.compile(r"醫生|大夫")
 _HOSPITAL_MENTION_ZH = re.compile(r"(?<=[去到在])醫院|(?:當地|正規|大)醫院")
-_THIRD_PERSON_ZH = re.compile(r"[他她](?!們)")
+_THIRD_PERSON_ZH = re.compile(r"(?<!其)[他她](?!們)")  # not 其他 (other) nor 他們
 _ADDRESSEE_ZH = re.compile(r"你(?!們)")
 _HAN = re.compile(r"[\u4e00-\u9fff]")
 PATIENT_FRAME_SLOTS = ("PATIENT_TITLED_EN", "PATIENT_TITLED_EN", "PATIENT_GIVEN_SUR_EN", "PATIENT_EN",
@@ -162,7 +162,8 @@ def _case(text: str, mode: str) -> str:
 
 def name_frames(rng: Random, line: str) -> str:
     """`The patient was seen` -> `{PATIENT_TITLED_EN} was seen`, `his wife` -> `his wife {FAMILY_EN}`,
-    each mention with probability NAME_FRAME_SHARE: slots the template slots fill with gold spans."""
+    each mention with probability NAME_FRAME_SHARE, and `so he was` -> `so {PATIENT_EN} was` at
+    PRONOUN_FRAME_SHARE: slots the template slots fill with gold spans."""
     def patient(m: "re.Match[str]") -> str:
         return "{" + rng.choice(PATIENT_FRAME_SLOTS) + "}" if rng.random() < NAME_FRAME_SHARE else m.group()
 
@@ -177,7 +178,8 @@ def name_frames(rng: Random, line: str) -> str:
 
 def name_frames_zh(rng: Random, line: str) -> str:
     """`我媽說` -> `我媽{FAMILY_ZH}說`, `醫生` -> `{DOCTOR_TITLED_ZH}`, `去醫院` -> `去{HOSPITAL_ZH}`, each mention
-    with probability NAME_FRAME_SHARE."""
+    with probability NAME_FRAME_SHARE; `他說` -> `{PERSON_ZH}說`, `建議你` -> `建議{PATIENT_TITLED_ZH}` at
+    PRONOUN_FRAME_SHARE."""
     def frame(slots: Tuple[str, ...], keep: bool, share: float) -> "Callable[[re.Match[str]], str]":
         def sub(m: "re.Match[str]") -> str:
             if rng.random() >= share:
