@@ -160,37 +160,38 @@ def _case(text: str, mode: str) -> str:
     return text
 
 
+def _framer(rng: Random, slots: Tuple[str, ...], share: float,
+            keep: bool = False) -> "Callable[[re.Match[str]], str]":
+    """A `re.sub` callback: with probability `share` a mention becomes one of `slots` (after the mention when
+    `keep`), else it stays."""
+    def sub(m: "re.Match[str]") -> str:
+        if rng.random() >= share:
+            return m.group()
+        return (m.group() if keep else "") + "{" + rng.choice(slots) + "}"
+    return sub
+
+
 def name_frames(rng: Random, line: str) -> str:
     """`The patient was seen` -> `{PATIENT_TITLED_EN} was seen`, `his wife` -> `his wife {FAMILY_EN}`,
     each mention with probability NAME_FRAME_SHARE, and `so he was` -> `so {PATIENT_EN} was` at
     PRONOUN_FRAME_SHARE: slots the template slots fill with gold spans."""
-    def patient(m: "re.Match[str]") -> str:
-        return "{" + rng.choice(PATIENT_FRAME_SLOTS) + "}" if rng.random() < NAME_FRAME_SHARE else m.group()
-
     def kin(m: "re.Match[str]") -> str:
         if rng.random() >= NAME_FRAME_SHARE:
             return m.group()
         return m.group() + rng.choice((" ", ", ")) + "{" + rng.choice(KIN_FRAME_SLOTS) + "}"
-    def pronoun(m: "re.Match[str]") -> str:
-        return "{" + rng.choice(PRONOUN_FRAME_SLOTS) + "}" if rng.random() < PRONOUN_FRAME_SHARE else m.group()
-    return _PRONOUN.sub(pronoun, _PATIENT_MENTION.sub(patient, _KIN_MENTION.sub(kin, line)))
+    line = _PATIENT_MENTION.sub(_framer(rng, PATIENT_FRAME_SLOTS, NAME_FRAME_SHARE), _KIN_MENTION.sub(kin, line))
+    return _PRONOUN.sub(_framer(rng, PRONOUN_FRAME_SLOTS, PRONOUN_FRAME_SHARE), line)
 
 
 def name_frames_zh(rng: Random, line: str) -> str:
     """`我媽說` -> `我媽{FAMILY_ZH}說`, `醫生` -> `{DOCTOR_TITLED_ZH}`, `去醫院` -> `去{HOSPITAL_ZH}`, each mention
     with probability NAME_FRAME_SHARE; `他說` -> `{PERSON_ZH}說`, `建議你` -> `建議{PATIENT_TITLED_ZH}` at
     PRONOUN_FRAME_SHARE."""
-    def frame(slots: Tuple[str, ...], keep: bool, share: float) -> "Callable[[re.Match[str]], str]":
-        def sub(m: "re.Match[str]") -> str:
-            if rng.random() >= share:
-                return m.group()
-            return (m.group() if keep else "") + "{" + rng.choice(slots) + "}"
-        return sub
-    line = _KIN_MENTION_ZH.sub(frame(("FAMILY_ZH",), True, NAME_FRAME_SHARE), line)
-    line = _DOCTOR_MENTION_ZH.sub(frame(("DOCTOR_TITLED_ZH",), False, NAME_FRAME_SHARE), line)
-    line = _HOSPITAL_MENTION_ZH.sub(frame(("HOSPITAL_ZH",), False, NAME_FRAME_SHARE), line)
-    line = _THIRD_PERSON_ZH.sub(frame(THIRD_PERSON_SLOTS_ZH, False, PRONOUN_FRAME_SHARE), line)
-    return _ADDRESSEE_ZH.sub(frame(("PATIENT_TITLED_ZH",), False, PRONOUN_FRAME_SHARE), line)
+    line = _KIN_MENTION_ZH.sub(_framer(rng, ("FAMILY_ZH",), NAME_FRAME_SHARE, keep=True), line)
+    line = _DOCTOR_MENTION_ZH.sub(_framer(rng, ("DOCTOR_TITLED_ZH",), NAME_FRAME_SHARE), line)
+    line = _HOSPITAL_MENTION_ZH.sub(_framer(rng, ("HOSPITAL_ZH",), NAME_FRAME_SHARE), line)
+    line = _THIRD_PERSON_ZH.sub(_framer(rng, THIRD_PERSON_SLOTS_ZH, PRONOUN_FRAME_SHARE), line)
+    return _ADDRESSEE_ZH.sub(_framer(rng, ("PATIENT_TITLED_ZH",), PRONOUN_FRAME_SHARE), line)
 
 
 def render_line(line: str, ctx: Context) -> List[Piece]:
