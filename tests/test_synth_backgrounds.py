@@ -96,13 +96,17 @@ def test_pronouns_become_names_in_both_languages():
     framed = [B.name_frames(Random(seed), line) for seed in range(40)]
     assert any("and she walked" in f for f in framed)  # a pronoun is kept at 1 - PRONOUN_FRAME_SHARE
     assert any(f.startswith("Pain improved and {") and f.endswith("} was told to rest.") for f in framed)
+    objects = [B.name_frames(Random(seed), "His wife gave him his meds.") for seed in range(40)]
+    assert any(re.fullmatch(r"His wife,? \{[A-Z_]+\} gave \{[A-Z_]+\} \{[A-Z_]+\}'s meds\.", f) for f in objects)
+    assert all(f.startswith("His wife") for f in objects)  # a kinship word's `his` is no owner to name
     zh = "他說你最近睡不好，其他人和他們都很擔心。"
     framed_zh = [B.name_frames_zh(Random(seed), zh) for seed in range(40)]
     assert any(f.startswith("他說") for f in framed_zh)
     assert any(f.startswith("{") and "說{PATIENT_TITLED_ZH}最近" in f for f in framed_zh)
     assert all("其他人和他們都很擔心" in f for f in framed_zh)  # `other` and plural pronouns stay
-    records = list(generate(12, seed=3, split="train", backgrounds=(line, zh)))
+    records = list(generate(12, seed=3, split="train", backgrounds=(line, zh, "His wife gave him his meds.")))
     _assert_exact(records)
+    assert any(r.text[s.end:s.end + 8] == "'s meds." for r in records for s in r.spans)
     subjects = [s for r in records for s in r.spans if s.label in ("PATIENT", "FAMILY", "PERSON")
                 and (r.text[s.end:s.end + 4].lower() in (" was", " wal") or r.text[s.end:s.end + 1] in ("說", "最"))]
     assert subjects

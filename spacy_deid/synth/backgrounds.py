@@ -47,13 +47,15 @@ UPPER_LINE_SHARE = 0.3
 # below) the NER lost fewer names to the real lines on all four real corpora (H9 against H,
 # docs/results_history.md, forty-second session).
 NAME_FRAME_SHARE = 0.9
-# Share of the other third-person pronouns (`he`/`she` inside a sentence; Chinese `他`/`她`, the `你` a
-# physician addresses) that become a name: real sentences whose subject is a person, in both languages.
+# Share of the other third-person pronouns (`he`/`she` inside a sentence, `him`, the possessive `his`; Chinese
+# `他`/`她`, the `你` a physician addresses) that become a name: real sentences whose subject, object or owner
+# is a person, in both languages.
 PRONOUN_FRAME_SHARE = 0.9
 _PATIENT_MENTION = re.compile(r"\b[Tt]he (?:patient|pt)\b|(?:^|(?<=\. ))(?:He|She)\b")
-_PRONOUN = re.compile(r"\b(?:he|she)\b")
-_KIN_MENTION = re.compile(r"\b(?:[Hh]is|[Hh]er|[Tt]he patient's) (?:wife|husband|son|daughter|mother|father|"
-                          r"brother|sister|sons|daughters|friend)\b")
+_PRONOUN = re.compile(r"\b(?:he|she|him)\b")
+_KINSHIP = r"(?:wife|husband|son|daughter|mother|father|brother|sister|sons|daughters|friend)\b"
+_KIN_MENTION = re.compile(r"\b(?:[Hh]is|[Hh]er|[Tt]he patient's) " + _KINSHIP)
+_POSSESSIVE = re.compile(r"\b[Hh]is\b(?! " + _KINSHIP + ")")  # `his meds` -> `{name}'s meds`; not `her` (object too)
 # The Chinese lines' frames: a relative after a kinship word (`我媽` -> `我媽{FAMILY_ZH}`), a titled
 # physician for `醫生`/`大夫`, a hospital for `醫院` after a verb of going or a generic modifier.
 _KIN_MENTION_ZH = re.compile(r"(?:我|他|她|你)的?(?:媽媽|爸爸|爺爺|奶奶|外婆|外公|老公|老婆|太太|丈夫|妻子|兒子|女兒|"
@@ -160,27 +162,29 @@ def _case(text: str, mode: str) -> str:
     return text
 
 
-def _framer(rng: Random, slots: Tuple[str, ...], share: float,
-            keep: bool = False) -> "Callable[[re.Match[str]], str]":
+def _framer(rng: Random, slots: Tuple[str, ...], share: float, keep: bool = False,
+            suffix: str = "") -> "Callable[[re.Match[str]], str]":
     """A `re.sub` callback: with probability `share` a mention becomes one of `slots` (after the mention when
-    `keep`), else it stays."""
+    `keep`; followed by `suffix`), else it stays."""
     def sub(m: "re.Match[str]") -> str:
         if rng.random() >= share:
             return m.group()
-        return (m.group() if keep else "") + "{" + rng.choice(slots) + "}"
+        return (m.group() if keep else "") + "{" + rng.choice(slots) + "}" + suffix
     return sub
 
 
 def name_frames(rng: Random, line: str) -> str:
     """`The patient was seen` -> `{PATIENT_TITLED_EN} was seen`, `his wife` -> `his wife {FAMILY_EN}`,
-    each mention with probability NAME_FRAME_SHARE, and `so he was` -> `so {PATIENT_EN} was` at
-    PRONOUN_FRAME_SHARE: slots the template slots fill with gold spans."""
+    each mention with probability NAME_FRAME_SHARE, and `so he was` -> `so {PATIENT_EN} was`, `told him` ->
+    `told {PERSON_EN}`, `his meds` -> `{FAMILY_EN}'s meds` at PRONOUN_FRAME_SHARE: slots the template slots fill
+    with gold spans."""
     def kin(m: "re.Match[str]") -> str:
         if rng.random() >= NAME_FRAME_SHARE:
             return m.group()
         return m.group() + rng.choice((" ", ", ")) + "{" + rng.choice(KIN_FRAME_SLOTS) + "}"
     line = _PATIENT_MENTION.sub(_framer(rng, PATIENT_FRAME_SLOTS, NAME_FRAME_SHARE), _KIN_MENTION.sub(kin, line))
-    return _PRONOUN.sub(_framer(rng, PRONOUN_FRAME_SLOTS, PRONOUN_FRAME_SHARE), line)
+    line = _PRONOUN.sub(_framer(rng, PRONOUN_FRAME_SLOTS, PRONOUN_FRAME_SHARE), line)
+    return _POSSESSIVE.sub(_framer(rng, PRONOUN_FRAME_SLOTS, PRONOUN_FRAME_SHARE, suffix="'s"), line)
 
 
 def name_frames_zh(rng: Random, line: str) -> str:
