@@ -160,6 +160,22 @@ def test_noise_keeps_lengths_where_spans_need_it():
     assert len(B.drop_a_space(Random(0), "alert, oriented. calm")) == len("alert, oriented. calm") - 1
 
 
+def test_long_words_are_clipped_as_charts_abbreviate():
+    """`tolerated` -> `tol` or `tlrtd`: a prefix of 3-5 letters or the first letter and consonants; short words stay."""
+    text = "Patient tolerated suction with frequent secretions and was calm."
+    clipped = [B.clip_words(Random(seed), text) for seed in range(30)]
+    assert len(set(clipped)) > 5 and clipped == [B.clip_words(Random(seed), text) for seed in range(30)]
+    for out in clipped:
+        words, originals = out.split(), text.split()
+        assert len(words) == len(originals)
+        for word, original in zip(words, originals):
+            core, full = word.strip(".,"), original.strip(".,")
+            if core != full:
+                assert len(full) >= 6 and 3 <= len(core) <= 5
+                assert full.startswith(core) or core == (full[0] + re.sub("[aeiou]", "", full[1:]))[:len(core)]
+    assert all(" with " in out and " was " in out for out in clipped)
+
+
 def test_asset_lines_hold_no_dates_or_identifiers():
     lines = B.load_lines()
     if not lines:
