@@ -35,13 +35,13 @@ _SPACE_AFTER_RE = re.compile(r"(?<=[.,;:)])\s(?=\S)")
 ALL_LOWER_SHARE = 0.08
 # Per inserted line: shorthand, one missing space, the line's case.
 SHORTHAND_SHARE = 0.5
-# In a shorthand line, share of the other long words a nurse clips (`tolerated` -> `tol`, `suction` -> `sctn`):
+NO_SPACE_SHARE = 0.2
+# In a shorthand line, share of the remaining long words clipped (`tolerated` -> `tol`, `suction` -> `sctn`):
 # real charts abbreviate far more words than any list holds, and an unknown short word in clinical prose is
-# rarely a name (PhysioNet's most frequent false names are such clips).
+# rarely a name. N's false names fell 854 -> 189 tokens on PhysioNet (docs/results_history.md, forty-third session).
 CLIP_SHARE = 0.25
 _LONG_WORD = re.compile(r"\b[A-Za-z]{6,}\b")
 _VOWELS = re.compile(r"[aeiouAEIOU]")
-NO_SPACE_SHARE = 0.2
 # Mostly in one case, as nursing notes are typed: with 0.15 / 0.05 the NER learned that capitalised words
 # in prose are no names and lost 11 points of Presidio's recall; with 0.5 / 0.3, 4.5 (docs/results_history.md,
 # forty-first session).
