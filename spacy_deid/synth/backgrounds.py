@@ -40,6 +40,8 @@ NO_SPACE_SHARE = 0.2
 # real charts abbreviate far more words than any list holds, and an unknown short word in clinical prose is
 # rarely a name. N's false names fell 854 -> 189 tokens on PhysioNet (docs/results_history.md, forty-third session).
 CLIP_SHARE = 0.25
+# Of the clipped words, share cut to a prefix (`freq`); the rest keep their first letter and consonants (`sctn`).
+CLIP_PREFIX_SHARE = 0.6
 _LONG_WORD = re.compile(r"\b[A-Za-z]{6,}\b")
 _VOWELS = re.compile(r"[aeiouAEIOU]")
 # Mostly in one case, as nursing notes are typed: with 0.15 / 0.05 the NER learned that capitalised words
@@ -157,7 +159,7 @@ def clip_words(rng: Random, text: str) -> str:
         if rng.random() >= CLIP_SHARE:
             return m.group()
         word = m.group()
-        if rng.random() < 0.6:
+        if rng.random() < CLIP_PREFIX_SHARE:
             return word[:rng.randint(3, 5)]
         skeleton = word[0] + _VOWELS.sub("", word[1:])
         return skeleton[:rng.randint(3, 5)]
@@ -183,13 +185,17 @@ def _case(text: str, mode: str) -> str:
 
 
 def _framer(rng: Random, slots: Tuple[str, ...], share: float, keep: bool = False,
-            suffix: str = "") -> "Callable[[re.Match[str]], str]":
-    """A `re.sub` callback: with probability `share` a mention becomes one of `slots` (after the mention when
-    `keep`; followed by `suffix`), else it stays."""
+            suffix: str = "", separators: Tuple[str, ...] = ("",)) -> "Callable[[re.Match[str]], str]":
+    """A `re.sub` callback: with probability `share` a mention becomes one of `slots` (after the mention and one
+    of `separators` when `keep`; followed by `suffix`), else it stays. A separator is drawn only where there is
+    a choice, so a single one leaves the random stream as it was."""
     def sub(m: "re.Match[str]") -> str:
         if rng.random() >= share:
             return m.group()
-        return (m.group() if keep else "") + "{" + rng.choice(slots) + "}" + suffix
+        before = ""
+        if keep:
+            before = m.group() + (rng.choice(separators) if len(separators) > 1 else separators[0])
+        return before + "{" + rng.choice(slots) + "}" + suffix
     return sub
 
 
@@ -198,10 +204,7 @@ def name_frames(rng: Random, line: str) -> str:
     each mention with probability NAME_FRAME_SHARE, and `so he was` -> `so {PATIENT_EN} was`, `told him` ->
     `told {PERSON_EN}`, `his meds` -> `{FAMILY_EN}'s meds` at PRONOUN_FRAME_SHARE: slots the template slots fill
     with gold spans."""
-    def kin(m: "re.Match[str]") -> str:
-        if rng.random() >= NAME_FRAME_SHARE:
-            return m.group()
-        return m.group() + rng.choice((" ", ", ")) + "{" + rng.choice(KIN_FRAME_SLOTS) + "}"
+    kin = _framer(rng, KIN_FRAME_SLOTS, NAME_FRAME_SHARE, keep=True, separators=(" ", ", "))
     line = _PATIENT_MENTION.sub(_framer(rng, PATIENT_FRAME_SLOTS, NAME_FRAME_SHARE), _KIN_MENTION.sub(kin, line))
     line = _PRONOUN.sub(_framer(rng, PRONOUN_FRAME_SLOTS, PRONOUN_FRAME_SHARE), line)
     return _POSSESSIVE.sub(_framer(rng, PRONOUN_FRAME_SLOTS, PRONOUN_FRAME_SHARE, suffix="'s"), line)
