@@ -9,6 +9,10 @@ notes with `nlp.pipe` at one process (demo key, after a warm-up; loading exclude
 counts are printed, never its text) and `--synthetic-notes` held-out synthetic notes. Reported:
 words/s (tokens of the code-mixing tokenizer) of each, and the ratio variant / base per note set, by
 wall time and by this process's CPU time (steadier on a busy machine).
+
+`--base-tagger-ops numpy` puts the base's English tagger back on thinc's `NumpyOps` (its `blis` matrix
+products, as before the forty-fourth session), so `bench_knowledge.py default --base-tagger-ops numpy`
+measures what numpy's BLAS gives the tagger, in one run.
 """
 import argparse
 import sys
@@ -33,6 +37,19 @@ def words_per_second(nlp, texts: List[str], repeat: int) -> Dict[str, float]:
     return {"words": words, "seconds": seconds, "cpu_seconds": cpu, "words_per_s": words / seconds}
 
 
+def english_tagger_on_numpy_ops(nlp) -> int:
+    """Give the English tagger's model nodes plain `NumpyOps` (blis products); returns how many."""
+    from thinc.api import NumpyOps
+
+    list(nlp.pipe(["Warm-up loads the taggers."]))
+    english = nlp.get_pipe("knowledge")._taggers["english"]
+    nodes = [node for _, component in english.nlp.components if hasattr(component, "model")
+             for node in component.model.walk()]
+    for node in nodes:
+        node.ops = NumpyOps()
+    return len(nodes)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("variant")
@@ -41,11 +58,15 @@ def main() -> None:
     parser.add_argument("--notes", type=int, default=300)
     parser.add_argument("--synthetic-notes", type=int, default=300)
     parser.add_argument("--repeat", type=int, default=1)
+    parser.add_argument("--base-tagger-ops", choices=("blas", "numpy"), default="blas")
     args = parser.parse_args()
     sets = {"synthetic held-out": [n["text"] for n in make_notes(args.synthetic_notes, 0)]}
     if args.corpus is not None and args.corpus.is_file():
         sets[args.corpus.stem] = read_texts(args.corpus, args.notes)
-    pipelines = {"base": load_pipeline(resolve_model(args.base)[0]), "variant": load_pipeline(args.variant)}
+    pipelines = {label: load_pipeline(resolve_model(name)[0])
+                 for label, name in (("base", args.base), ("variant", args.variant))}
+    if args.base_tagger_ops == "numpy":
+        print(f"base: English tagger on NumpyOps ({english_tagger_on_numpy_ops(pipelines['base'])} model nodes)")
     for name, texts in sets.items():
         results = {label: words_per_second(nlp, texts, args.repeat) for label, nlp in pipelines.items()}
         for label, r in results.items():
