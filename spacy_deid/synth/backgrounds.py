@@ -53,9 +53,8 @@ LOWER_LINE_SHARE = 0.5
 UPPER_LINE_SHARE = 0.3
 # Share of the patient's mentions in a real line (`the patient`, `the pt`) that become the patient's name,
 # and of kinship words (`his wife`) followed by a relative's name: names as the subjects and objects of real
-# sentences, not only after `Dr.`. At 0.9 rather than 0.5 (with the pronouns
-# below) the NER lost fewer names to the real lines on all four real corpora (H9 against H,
-# docs/results_history.md, forty-second session).
+# sentences, not only after `Dr.`. At 0.9 rather than 0.5 (with the pronouns below) the NER lost fewer names
+# to the real lines on all four real corpora (H9 against H, docs/results_history.md, forty-second session).
 NAME_FRAME_SHARE = 0.9
 # Share of the other third-person pronouns (`he`/`she` inside a sentence, `him`, the possessive `his`; Chinese
 # `他`/`她`, the `你` a physician addresses) that become a name: real sentences whose subject, object or owner
