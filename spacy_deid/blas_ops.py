@@ -23,7 +23,7 @@ from typing import Callable, Optional
 import numpy
 from spacy.language import Language
 from spacy.util import registry
-from thinc.api import Model, NumpyOps
+from thinc.api import Model, NumpyOps, Ops
 from threadpoolctl import threadpool_limits
 
 _checked_pid: Optional[int] = None
@@ -65,19 +65,23 @@ class BlasOps(NumpyOps):
 registry.ops("BlasOps")(BlasOps)
 
 
-def use_blas_ops(nlp: Language) -> int:
-    """Give every model node of `nlp` that runs on plain NumpyOps a BlasOps; return how many."""
-    ops = BlasOps()
+def swap_ops(nlp: Language, old: type, new: Ops) -> int:
+    """Give every model node of `nlp` whose ops are exactly of type `old` the ops `new`; return how many."""
     replaced = 0
     for _, component in nlp.components:
         model = getattr(component, "model", None)
         if not isinstance(model, Model):
             continue
         for node in model.walk():
-            if type(node.ops) is NumpyOps:
-                node.ops = ops
+            if type(node.ops) is old:
+                node.ops = new
                 replaced += 1
     return replaced
+
+
+def use_blas_ops(nlp: Language) -> int:
+    """Give every model node of `nlp` that runs on plain NumpyOps a BlasOps; return how many."""
+    return swap_ops(nlp, NumpyOps, BlasOps())
 
 
 @registry.callbacks("spacy_deid.BlasOps.v1")

@@ -58,7 +58,8 @@ class LacTagger:
 class SpacyTagger:
     """A spaCy pipeline's entity recognizer (any pipeline, loaded by package name or given as a
     `Language`), with the components that do not feed its NER disabled. Its matrix products go to numpy's
-    BLAS as our own NER's do (`blas_ops`): on thinc's default `blis` they were 43 % of the taggers' time."""
+    BLAS as our own NER's do (`blas_ops`): on thinc's default `blis` they were 43 % of the taggers' time. A
+    `Language` given is the tagger's from then on: its NumpyOps nodes are changed in place."""
 
     name = "spacy"
 

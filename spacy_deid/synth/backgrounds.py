@@ -188,17 +188,18 @@ def _case(text: str, mode: str) -> str:
     return text
 
 
-def _framer(rng: Random, slots: Tuple[str, ...], share: float, keep: bool = False,
-            suffix: str = "", separators: Tuple[str, ...] = ("",)) -> "Callable[[re.Match[str]], str]":
-    """A `re.sub` callback: with probability `share` a mention becomes one of `slots` (after the mention and one
-    of `separators` when `keep`; followed by `suffix`), else it stays. A separator is drawn only where there is
-    a choice, so a single one leaves the random stream as it was."""
+def _framer(rng: Random, slots: Tuple[str, ...], share: float, keep: Tuple[str, ...] = (),
+            suffix: str = "") -> "Callable[[re.Match[str]], str]":
+    """A `re.sub` callback: with probability `share` a mention becomes one of `slots` followed by `suffix`, else it
+    stays. `keep`: the separators one of which joins the kept mention to the slot (`his wife, {FAMILY_EN}`);
+    empty, the slot replaces the mention. A separator is drawn only where there is a choice, so a single one
+    leaves the random stream as it was."""
     def sub(m: "re.Match[str]") -> str:
         if rng.random() >= share:
             return m.group()
         before = ""
         if keep:
-            before = m.group() + (rng.choice(separators) if len(separators) > 1 else separators[0])
+            before = m.group() + (rng.choice(keep) if len(keep) > 1 else keep[0])
         return before + "{" + rng.choice(slots) + "}" + suffix
     return sub
 
@@ -208,7 +209,7 @@ def name_frames(rng: Random, line: str) -> str:
     each mention with probability NAME_FRAME_SHARE, and `so he was` -> `so {PATIENT_EN} was`, `told him` ->
     `told {PERSON_EN}`, `his meds` -> `{FAMILY_EN}'s meds` at PRONOUN_FRAME_SHARE: slots the template slots fill
     with gold spans."""
-    kin = _framer(rng, KIN_FRAME_SLOTS, NAME_FRAME_SHARE, keep=True, separators=(" ", ", "))
+    kin = _framer(rng, KIN_FRAME_SLOTS, NAME_FRAME_SHARE, keep=(" ", ", "))
     line = _PATIENT_MENTION.sub(_framer(rng, PATIENT_FRAME_SLOTS, NAME_FRAME_SHARE), _KIN_MENTION.sub(kin, line))
     line = _PRONOUN.sub(_framer(rng, PRONOUN_FRAME_SLOTS, PRONOUN_FRAME_SHARE), line)
     return _POSSESSIVE.sub(_framer(rng, PRONOUN_FRAME_SLOTS, PRONOUN_FRAME_SHARE, suffix="'s"), line)
@@ -218,7 +219,7 @@ def name_frames_zh(rng: Random, line: str) -> str:
     """`我媽說` -> `我媽{FAMILY_ZH}說`, `醫生` -> `{DOCTOR_TITLED_ZH}`, `去醫院` -> `去{HOSPITAL_ZH}`, each mention
     with probability NAME_FRAME_SHARE; `他說` -> `{PERSON_ZH}說`, `建議你` -> `建議{PATIENT_TITLED_ZH}` at
     PRONOUN_FRAME_SHARE."""
-    line = _KIN_MENTION_ZH.sub(_framer(rng, ("FAMILY_ZH",), NAME_FRAME_SHARE, keep=True), line)
+    line = _KIN_MENTION_ZH.sub(_framer(rng, ("FAMILY_ZH",), NAME_FRAME_SHARE, keep=("",)), line)
     line = _DOCTOR_MENTION_ZH.sub(_framer(rng, ("DOCTOR_TITLED_ZH",), NAME_FRAME_SHARE), line)
     line = _HOSPITAL_MENTION_ZH.sub(_framer(rng, ("HOSPITAL_ZH",), NAME_FRAME_SHARE), line)
     line = _THIRD_PERSON_ZH.sub(_framer(rng, THIRD_PERSON_SLOTS_ZH, PRONOUN_FRAME_SHARE), line)
