@@ -21,6 +21,11 @@ _zh_spec = importlib.util.spec_from_file_location("build_chinese_backgrounds",
 build_zh = importlib.util.module_from_spec(_zh_spec)
 _zh_spec.loader.exec_module(build_zh)
 
+_abbr_spec = importlib.util.spec_from_file_location("build_chart_abbreviations",
+                                                    ROOT / "scripts" / "build_chart_abbreviations.py")
+build_abbr = importlib.util.module_from_spec(_abbr_spec)
+_abbr_spec.loader.exec_module(build_abbr)
+
 MARKER = "Quokka zebrafish marker line, patient stable."
 ZH_LINE = "我媽說醫生叫她去醫院再檢查一次，不要太擔心。"
 FRAME = "Seen by Dr. {DOCTOR_SUR_EN} today, a {AGE_OTHER}-year-old with history of asthma."
@@ -159,6 +164,39 @@ def test_noise_keeps_lengths_where_spans_need_it():
     short = B.shorthand(Random(1), text)
     assert short != text and short == B.shorthand(Random(1), text)
     assert len(B.drop_a_space(Random(0), "alert, oriented. calm")) == len("alert, oriented. calm") - 1
+
+
+def test_the_clinicians_inventory_abbreviates_phrases_the_table_lacks(tmp_path):
+    """A phrase of the inventory file is written in one of its forms; the hand-written table keeps its own."""
+    (tmp_path / B.ABBREVIATIONS).write_text("blood culture\tBCx|bcx\nweeks\twks\npatient\tPATIENTX\n", encoding="utf8")
+    pattern, table = B.shorthand_table(str(tmp_path))
+    assert table["blood culture"] == ("BCx", "bcx") and table["patient"] == dict(B.SHORTHAND)["patient"]
+    assert pattern.search("Two Blood Cultures") is None and pattern.search("drew blood culture today")
+    assert set(B.shorthand_table(str(tmp_path / "absent"))[1]) == {k for k, _ in B.SHORTHAND}
+
+
+def test_the_shipped_inventory_is_used_and_written_forms_are_short():
+    _, table = B.shorthand_table()
+    inventory = dict(line.split("\t") for line in
+                     (B.CLINICAL_TEXT / B.ABBREVIATIONS).read_text(encoding="utf8").splitlines())
+    assert len(inventory) > 1000 and set(inventory) <= set(table)
+    text = "Seen for 3 weeks, blood culture drawn, catheter removed."
+    outs = {B.shorthand(Random(seed), text) for seed in range(40)}
+    assert any("wks" in out for out in outs) and any(re.search(r"\bcath\b", out, re.I) for out in outs)
+    for forms in inventory.values():
+        assert all(1 <= len(form) <= 6 for form in forms.split("|"))
+
+
+def test_inventory_building_keeps_dominant_senses_and_drops_names(tmp_path):
+    vanderbilt = tmp_path / "v.txt"
+    vanderbilt.write_text("abbreviation\tsense\tvariation\tCUI\tfrequency\n"
+                          "bld\tblood\tbld_9|BLD_2\tc1\t0.9\n"
+                          "bld\tbold\tbld_1\tc2\t0.1\n"
+                          "pat\tpatellar\tPat_3\tc3\t0.8\n"
+                          "x\tthe sign 3/4\tx_1\tc4\t1\n", encoding="utf8")
+    table = {}
+    build_abbr.read_vanderbilt(vanderbilt, table, {"pat"})
+    assert table == {"blood": {"bld", "BLD"}}
 
 
 def test_long_words_are_clipped_as_charts_abbreviate():

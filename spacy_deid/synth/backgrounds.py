@@ -19,7 +19,7 @@ import re
 from functools import lru_cache
 from pathlib import Path
 from random import Random
-from typing import Callable, List, Sequence, Tuple
+from typing import Callable, Dict, List, Sequence, Tuple
 
 from .slots import SLOTS, Context, Piece
 
@@ -118,9 +118,23 @@ SHORTHAND: Tuple[Tuple[str, Tuple[str, ...]], ...] = (
     ("lower extremity", ("LE", "le")), ("upper extremity", ("UE", "ue")), ("consult", ("c/s",)),
     ("anterior", ("ant",)), ("posterior", ("post",)),
 )
-_SHORTHAND_RE = re.compile(r"\b(" + "|".join(sorted((re.escape(k) for k, _ in SHORTHAND), key=len, reverse=True))
-                           + r")\b", re.IGNORECASE)
-_SHORTHAND = {k: v for k, v in SHORTHAND}
+ABBREVIATIONS = "chart_abbreviations.tsv"  # long form -> written forms, scripts/build_chart_abbreviations.py
+
+
+@lru_cache(maxsize=4)
+def shorthand_table(folder: str = str(CLINICAL_TEXT)) -> "Tuple[re.Pattern[str], Dict[str, Tuple[str, ...]]]":
+    """The phrases `shorthand` abbreviates and their forms: SHORTHAND, then the clinicians' inventory in
+    `folder` (absent in an installed wheel) for the phrases SHORTHAND lacks."""
+    table: Dict[str, Tuple[str, ...]] = {k: v for k, v in SHORTHAND}
+    path = Path(folder) / ABBREVIATIONS
+    if path.is_file():
+        for line in path.read_text(encoding="utf8").splitlines():
+            long_form, _, forms = line.partition("\t")
+            if forms and long_form not in table:
+                table[long_form] = tuple(forms.split("|"))
+    pattern = re.compile(r"\b(" + "|".join(sorted(map(re.escape, table), key=len, reverse=True)) + r")\b",
+                         re.IGNORECASE)
+    return pattern, table
 
 
 @lru_cache(maxsize=4)
@@ -149,11 +163,13 @@ def from_environment() -> Tuple[str, ...]:
 
 def shorthand(rng: Random, text: str) -> str:
     """Each expandable phrase becomes a chart abbreviation with probability 0.7."""
+    pattern, table = shorthand_table()
+
     def swap(m: "re.Match[str]") -> str:
         if rng.random() >= 0.7:
             return m.group()
-        return rng.choice(_SHORTHAND[m.group().lower()])
-    return _SHORTHAND_RE.sub(swap, text)
+        return rng.choice(table[m.group().lower()])
+    return pattern.sub(swap, text)
 
 
 def clip_words(rng: Random, text: str) -> str:
