@@ -5,7 +5,10 @@ drug names) for PHI; it has never seen a sentence no template wrote. The lines c
 `assets/clinical_text/` (MTSamples, CC0, cleaned by `scripts/build_clinical_backgrounds.py`, plus
 nursing shorthand written for this project; Chinese consultations, MIT, cleaned by
 `scripts/build_chinese_backgrounds.py`). A line may hold frames (`Dr. {DOCTOR_SUR_EN}`) that the
-template slots fill, so PHI values also appear inside real sentences with exact gold spans.
+template slots fill, so PHI values also appear inside real sentences with exact gold spans. English lines are
+typed with chart shorthand: a hand-written table, then clinicians' own abbreviations (`chart_abbreviations.tsv`,
+the Meta-Inventory's clinical-note sources, `scripts/build_chart_abbreviations.py`), so the NER sees from data that
+`bld`, `rm` or `wks` are the chart's words (against P's table alone: PhysioNet false tokens 1,468 -> 1,079).
 
 Only the train split calls this, with its own random stream: the held-out, fresh and blind splits are
 byte-identical whether or not the files exist (tests/test_synth_backgrounds.py).
