@@ -127,7 +127,8 @@ ABBREVIATIONS = "chart_abbreviations.tsv"  # long form -> written forms, scripts
 @lru_cache(maxsize=4)
 def shorthand_table(folder: str = str(CLINICAL_TEXT)) -> "Tuple[re.Pattern[str], Dict[str, Tuple[str, ...]]]":
     """The phrases `shorthand` abbreviates and their forms: SHORTHAND, then the clinicians' inventory in
-    `folder` (absent in an installed wheel) for the phrases SHORTHAND lacks."""
+    `folder` (absent in an installed wheel) for the phrases SHORTHAND lacks. `shorthand` reads the package's
+    own folder, also when $SPACY_DEID_SYNTH_BACKGROUNDS names another folder of lines."""
     table: Dict[str, Tuple[str, ...]] = {k: v for k, v in SHORTHAND}
     path = Path(folder) / ABBREVIATIONS
     if path.is_file():
