@@ -3,7 +3,7 @@
 The list `clinical_vocabulary_en` holds chart and nursing abbreviations and shorthand (`npo`, `vss`,
 `bilat`, `heme`, `pulm`) and medication names, generic and brand (`lopressor`, `combivent`), written
 as the word list file `clinical_vocabulary.json` (`{"description": ..., "lists": {"clinical_vocabulary_en":
-[sorted lower-case words]}}`, `spacy_deid/resources/word_lists/`) to `--out`. `spacy_deid.common_words`
+[sorted lower-case words]}}`, `spacy_deid/resources/word_lists/`) to `--out`. `spacy_deid.wordlists.common_words`
 reads it: where capitals say nothing (a line typed in one case), a name or place span made only of
 these words is chart language, not PHI.
 
@@ -38,7 +38,7 @@ Sources (each a file given on the command line; the reader is chosen by the file
 
 Rules: an entry is kept only if, lower-cased, stripped of surrounding space and of trailing periods
 (and, for section headers, of a trailing colon), it is one token of 2-25 ASCII letters and digits
-with at least one letter. Removed: every word of a person's name (`spacy_deid.common_words.name_words`:
+with at least one letter. Removed: every word of a person's name (`spacy_deid.wordlists.common_words.name_words`:
 given names, surnames, romanized Chinese syllables) and the same name and place words that
 `scripts/build_common_words.py` leaves out of `common_words_en` (`name_and_place_words()`: the words of
 every value of the package's name and place lexicons, and `faker_names()`: Faker's names, cities,
@@ -79,7 +79,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from build_common_words import (NAME_ATTRIBUTES, NAME_LOCALES, chinese_word_filter, faker_names,  # noqa: E402
                                 traditional_forms)
 
-from spacy_deid.common_words import NAME_AND_PLACE_LEXICONS, name_words  # noqa: E402
+from spacy_deid.wordlists.common_words import NAME_AND_PLACE_LEXICONS, name_words  # noqa: E402
 from spacy_deid.lexicons import load  # noqa: E402
 from spacy_deid.wordlists import default_word_lists  # noqa: E402
 

@@ -1,7 +1,7 @@
 """Build `spacy_deid/resources/word_lists/common_words.json`: frequent words that are no name or place.
 
-Its list `common_words_en` backs `spacy_deid.common_words`, `common_words_zh` backs
-`spacy_deid.common_words_zh` (why: see there); like every word list it is saved with a pipeline
+Its list `common_words_en` backs `spacy_deid.wordlists.common_words`, `common_words_zh` backs
+`spacy_deid.wordlists.common_words_zh` (why: see there); like every word list it is saved with a pipeline
 (`spacy_deid.wordlists`). Source: wordfreq's English frequency list
 (CC-BY-SA 4.0; the written list carries the attribution). Removed from it: every word of a value of
 the package's name and place lexicons, and every name, and every city, state and country Faker
@@ -54,7 +54,7 @@ from faker import Faker
 from wordfreq import top_n_list
 from wordfreq.util import data_path
 
-from spacy_deid.common_words import NAME_AND_PLACE_LEXICONS, name_and_place_words
+from spacy_deid.wordlists.common_words import NAME_AND_PLACE_LEXICONS, name_and_place_words
 from spacy_deid.han import HAN_RUN
 from spacy_deid.lexicons import load
 from spacy_deid.wordlists import default_word_lists
@@ -240,16 +240,16 @@ def main() -> None:
         "MTSamples' clinical transcriptions (CC0, assets/clinical_text/) write in lower case at least "
         f"{'once' if args.clinical_min_count == 1 else f'{args.clinical_min_count} times'}, less one-letter words "
         "and every word of a name or place value of "
-        "the package's lexicons and of Faker's name and place lists; read by spacy_deid.common_words. "
+        "the package's lexicons and of Faker's name and place lists; read by spacy_deid.wordlists.common_words. "
         f"frequent_words_en: the words of wordfreq's {args.frequent_size} most frequent English words that "
         "common_words_en leaves out as words of a name or a place, less every word of a person's name of the "
         "lexicons and Faker and the particles of surnames: in a line typed in one case they are no name "
-        "(spacy_deid.common_words.ordinary_word). "
+        "(spacy_deid.wordlists.common_words.ordinary_word). "
         f"common_words_zh: the {args.size_zh} most frequent Chinese words of wordfreq, those of two or more "
         "Han characters, in their Simplified and Traditional forms, less every name or place value of the "
         "package's lexicons and of Faker's Chinese lists, every part of one, every word shaped like a "
         "person's name, and every word jieba's dictionary (MIT) tags as a proper noun; read by "
-        "spacy_deid.common_words_zh. Built by scripts/build_common_words.py. This file, as a derivative "
+        "spacy_deid.wordlists.common_words_zh. Built by scripts/build_common_words.py. This file, as a derivative "
         "of wordfreq, is CC-BY-SA 4.0.")
     data = {"description": description, "lists": {"common_words_en": words, "common_words_zh": words_zh,
                                                    "frequent_words_en": frequent}}

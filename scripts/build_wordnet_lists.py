@@ -14,7 +14,7 @@
 - `dictionary_words_en`: the English words of a dictionary, every part of speech (`nebulizer`,
   `diaphoretic`, `pallor`, `ambulate`), less every word of a person's name or a place. A nursing note
   typed in lower case writes chart words that are too rare for wordfreq's list (`common_words_en`), and
-  a NER calls them names; `spacy_deid.common_words` counts these as common words too.
+  a NER calls them names; `spacy_deid.wordlists.common_words` counts these as common words too.
 
 - `common_given_names_en`: frequent English given names that are no word of a dictionary (`Trevor`, `Nadine`,
   `Mary`; not `Mark`, `Grace`, `Will`, `May`, `Christian`: WordNet holds them as words, in lower case, as an
@@ -84,7 +84,7 @@ DESCRIPTION = (
     "the cue rule `may_before_a_verb` (`month_words.json`) reads them "
     "(`pt [may] require` is the modal, no month). `dictionary_words_en`: the one-word "
     "lemmas of every part of speech, less every word of a name or place of the package's lexicons, Faker "
-    "and the US Census name lists; `spacy_deid.common_words` counts them as common words (`nebulizer`, "
+    "and the US Census name lists; `spacy_deid.wordlists.common_words` counts them as common words (`nebulizer`, "
     "`pallor`: where capitals say nothing, chart words no name). `common_given_names_en`: the 1,000 most "
     "frequent female and male given names of the US Census lists (PyPI `names` 0.3.0, MIT) that WordNet holds "
     "as no word and that are no common word (`Trevor`, `Nadine`; not `Mark`, `Grace`, `May`, `Ted`), capitalised; the cue rule `common_given_name` "

@@ -14,7 +14,7 @@ import re
 from functools import lru_cache
 from typing import Dict, FrozenSet, Optional, Tuple
 
-from .common_words_zh import common_words_zh, surnames_zh
+from .wordlists.common_words_zh import common_words_zh, surnames_zh
 from .han import HAN_RANGES
 from .lexicons import load, names as lexicon_names
 from .romanize import full_forms, given_forms, initials_forms, spellings

@@ -6,9 +6,9 @@ a department (`departments`).
 """
 from typing import FrozenSet, Optional
 
-from .common_words_zh import plain_han_words
+from .wordlists.common_words_zh import plain_han_words
 from .predicates import name_like, named_otherwise
-from .titles_zh import titles_after_name_zh
+from .wordlists.titles_zh import titles_after_name_zh
 from .wordlists import word_set, words
 
 

@@ -10,7 +10,7 @@ from bisect import bisect_right
 from functools import lru_cache
 from typing import Dict, FrozenSet, List, Optional, Tuple
 
-from .common_words import ordinary_word
+from .wordlists.common_words import ordinary_word
 from .han import HAN_CHAR, HAN_RANGES
 from .labels import LOCATION_LABELS
 from .rules.loading import load_default_patterns

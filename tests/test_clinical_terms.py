@@ -2,9 +2,9 @@
 import pytest
 
 import spacy_deid
-from spacy_deid.clinical_terms import clinical_terms, is_clinical_term
+from spacy_deid.wordlists.clinical_terms import clinical_terms, is_clinical_term
 from spacy_deid.lexicons import lexicon
-from spacy_deid.spanshape import drop_misshapen, fits_label
+from spacy_deid.refine.spanshape import drop_misshapen, fits_label
 
 US_STATE_CODES = set("""AL AK AZ AR CA CO CT DE FL GA HI ID IL IN IA KS KY LA ME MD MA MI MN MS MO MT NE NV NH NJ NM
 NY NC ND OH OK OR PA RI SC SD TN TX UT VT VA WA WV WI WY DC""".split())

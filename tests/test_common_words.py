@@ -1,11 +1,11 @@
 """common_words: an ordinary English word in a case that marks no name is no name or place."""
 import pytest
 
-from spacy_deid.common_words import (NAME_AND_PLACE_LEXICONS, common_words, name_and_place_words, name_words,
+from spacy_deid.wordlists.common_words import (NAME_AND_PLACE_LEXICONS, common_words, name_and_place_words, name_words,
                                      ordinary_word, plain_words)
 from spacy_deid.wordlists import default_word_lists, word_set
 from spacy_deid.lexicons import lexicon
-from spacy_deid.spanshape import drop_misshapen, plain_word_name
+from spacy_deid.refine.spanshape import drop_misshapen, plain_word_name
 
 from helpers.marked_doc import doc_with_ents
 from linear import assert_linear

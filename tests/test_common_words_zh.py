@@ -1,12 +1,12 @@
 """common_words_zh: common Chinese words are no name or place, and no name or place is a common word."""
 import pytest
 
-from spacy_deid.common_words import NAME_AND_PLACE_LEXICONS
+from spacy_deid.wordlists.common_words import NAME_AND_PLACE_LEXICONS
 from spacy_deid.han import HAN_RUN
-from spacy_deid.common_words_zh import _LONGEST_WORD, common_words_zh, plain_han_words, spoken_before_words
+from spacy_deid.wordlists.common_words_zh import _LONGEST_WORD, common_words_zh, plain_han_words, spoken_before_words
 from spacy_deid.lexicons import load
 from spacy_deid.wordlists import default_word_lists
-from spacy_deid.spanshape import drop_misshapen, plain_word_name
+from spacy_deid.refine.spanshape import drop_misshapen, plain_word_name
 
 from helpers.marked_doc import doc_with_ents
 from linear import assert_linear

@@ -3,7 +3,7 @@ import pytest
 
 import spacy_deid
 from spacy_deid.refine import DEFAULT_NOTE_STEPS
-from spacy_deid.cued_names import SOURCE, _after_cue, _name_before_a_word, _surname_before_title, cued_names
+from spacy_deid.refine.cued_names import SOURCE, _after_cue, _name_before_a_word, _surname_before_title, cued_names
 
 from linear import assert_linear
 

@@ -4,7 +4,7 @@ import pytest
 import spacy_deid
 from spacy_deid.han import HAN_RUN, has_han, is_han
 from spacy_deid.scoring.sentences import token_language
-from spacy_deid.spanshape import lone_surname
+from spacy_deid.refine.spanshape import lone_surname
 
 
 @pytest.mark.parametrize("char", ["王", "㐀", "\uf9a8", "𡘙", "𠀋"])  # BMP, Extension A, compatibility, Extension B

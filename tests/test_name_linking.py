@@ -10,7 +10,7 @@ from spacy.language import Language
 
 import spacy_deid
 from linear import assert_linear
-from spacy_deid.address_parts import _street
+from spacy_deid.refine.address_parts import _street
 from spacy_deid.batch import deidentify
 from spacy_deid.labels import NAME_LABELS
 from spacy_deid.name_forms import han_name_parts, identifying_forms, name_forms

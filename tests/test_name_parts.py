@@ -8,7 +8,7 @@ from spacy.language import Language
 
 import spacy_deid
 from linear import assert_linear
-from spacy_deid.name_parts import given_name_roles, is_given_name, relabel_given_names, romanized_given_names
+from spacy_deid.refine.name_parts import given_name_roles, is_given_name, relabel_given_names, romanized_given_names
 
 # Stands in for a trained NER that reads a full name after a kinship word or `Dr.` by that word, and
 # every other capitalised word after `with`, `by` or at a line's start as a friend (a PERSON), as a

@@ -6,7 +6,7 @@ import spacy_deid
 from spacy_deid.dates import finder
 from spacy_deid.dates.finder import FinderSettings, find_dates
 from spacy_deid.dates.nondates import clock_time, unit_after, years_of_duration
-from spacy_deid.spanshape import drop_misshapen, measured_amount
+from spacy_deid.refine.spanshape import drop_misshapen, measured_amount
 
 from linear import assert_linear
 

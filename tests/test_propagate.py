@@ -9,7 +9,7 @@ from spacy.tokens import Span
 import spacy_deid
 from linear import assert_linear
 from spacy_deid.cues import default_cue_rules
-from spacy_deid.propagate import SOURCE, found_strings, propagate, spread_relations, spreads
+from spacy_deid.refine.propagate import SOURCE, found_strings, propagate, spread_relations, spreads
 from spacy_deid.refine import RefineStage
 from spacy_deid.refine.builtin import GIVEN_NAMES_GROUP
 

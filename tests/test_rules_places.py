@@ -8,7 +8,7 @@ from importlib import resources
 import pytest
 
 import spacy_deid
-from spacy_deid.clinical_terms import inside_clinical_term
+from spacy_deid.wordlists.clinical_terms import inside_clinical_term
 from spacy_deid.lexicons import load as load_lexicon
 from spacy_deid.rules import PatternRule, RuleError, load_patterns
 from spacy_deid.rules.known_places import runs_on

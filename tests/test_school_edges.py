@@ -2,7 +2,7 @@
 glued before, a type word cut short or run past, one name cut in two."""
 import pytest
 
-from spacy_deid.institutions import joined
+from spacy_deid.refine.institutions import joined
 from spacy_deid.refine import RefineStage
 from spacy_deid.rules.validators import validate_place_name
 
@@ -183,13 +183,13 @@ def test_a_join_never_reaches_into_the_next_entity():
 
 @pytest.mark.parametrize("text,start,end", [("中成大醫院", 0, 5), ("研究所台北", 3, 5), ("所台北", 1, 3)])
 def test_edges_at_the_start_of_a_text_read_no_character_before_it(text, start, end):
-    from spacy_deid.spanedges import place_bounds
+    from spacy_deid.refine.spanedges import place_bounds
     assert place_bounds(text, start, end, "CITY") == (start, end)
     assert place_bounds("仁區", 0, 2, "CITY") == (0, 2)  # a district's name cut short, nothing before it
 
 
 def test_edges_of_a_long_span_cost_linear_time():
-    from spacy_deid.spanedges import place_bounds
+    from spacy_deid.refine.spanedges import place_bounds
     from linear import assert_linear
 
     def run(n: int) -> None:

@@ -4,9 +4,9 @@ import pytest
 
 import spacy_deid
 from spacy_deid.cues.labels import relation_label
-from spacy_deid.relations import by_relation
+from spacy_deid.refine.relations import by_relation
 from spacy_deid.refine.builtin import apply_span_repair
-from spacy_deid.spanedges import place_bounds, trimmed
+from spacy_deid.refine.spanedges import place_bounds, trimmed
 
 from linear import assert_linear
 from ner_spans import doc_with_ents, ents_of, repair_ner_spans, repaired, stepped
@@ -382,7 +382,7 @@ def test_a_guardian_may_be_a_relative_or_not(text, start, end):
 
 def test_a_physicians_title_elsewhere_leaves_a_mention_with_an_honorific():
     # `Dr. Chou` and `Mr. Chou` share a surname, not a person: the honorific's mention is no physician
-    from spacy_deid.propagate import spread_relations
+    from spacy_deid.refine.propagate import spread_relations
     text = "S: claims Dr. Chou said so.\nLevel on 5/4, update Mr. Chou by phone.\nChou agreed."
     doc = doc_with_ents(text, [("Chou", "PERSON")], source="ner")
     spans = [doc.char_span(m, m + 4, label="PERSON") for m in (text.index("Chou", 20), text.rindex("Chou"))]
@@ -394,7 +394,7 @@ def test_a_physicians_title_elsewhere_leaves_a_mention_with_an_honorific():
 
 
 def test_a_kinship_word_elsewhere_makes_the_guardian_family():
-    from spacy_deid.propagate import spread_relations
+    from spacy_deid.refine.propagate import spread_relations
     text = "監護人為劉鴻恆, 會同開具財產清冊.\n家系圖: 父 劉鴻恆 (歿)"
     doc = doc_with_ents(text, [("劉鴻恆", "PERSON")], source="ner")
     second = text.rindex("劉鴻恆")

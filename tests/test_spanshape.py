@@ -10,7 +10,7 @@ import spacy_deid
 from spacy_deid.cues import CueRuleSet, active_cue_rules
 from spacy_deid.pipeline.deid import CODE_GROUPS
 from spacy_deid.refine import DEFAULT_NOTE_STEPS
-from spacy_deid.spanshape import drop_misshapen, fits_label, lone_surname
+from spacy_deid.refine.spanshape import drop_misshapen, fits_label, lone_surname
 
 from ner_spans import deid_after
 

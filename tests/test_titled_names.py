@@ -5,7 +5,7 @@ import pytest
 
 from spacy_deid.cues import default_cue_rules
 from spacy_deid.refine.cue_steps import cue_repair
-from spacy_deid.relations import by_relation
+from spacy_deid.refine.relations import by_relation
 
 from linear import assert_linear
 from ner_spans import doc_with_ents, ents_of, repair_ner_spans, repaired, stepped

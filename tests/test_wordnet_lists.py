@@ -6,7 +6,7 @@ import re
 from pathlib import Path
 
 import spacy_deid
-from spacy_deid.common_words import common_words
+from spacy_deid.wordlists.common_words import common_words
 from spacy_deid.cues import current_cue_rules
 from spacy_deid.lexicons import load
 from spacy_deid.overlap import add_where_free

@@ -7,10 +7,10 @@ words it adds, and a rule engine module imports no pass.
 import re
 from typing import FrozenSet, Optional
 
-from ..common_words_zh import common_words_zh, starts_with_surname, surnames_zh
+from ..wordlists.common_words_zh import common_words_zh, starts_with_surname, surnames_zh
 from ..name_forms import han_name_parts
 from ..predicates import TypeWords, name_like
-from ..titles_zh import titles_after_name, titles_after_name_zh
+from ..wordlists.titles_zh import titles_after_name, titles_after_name_zh
 from ..wordlists import WordLists, compiled, word_set
 
 

@@ -50,7 +50,7 @@ from .resolve import (DEFAULT_MINGUO_MIN_YEAR, RT, as_tuple, choose_readings, re
                       resolve_spans)
 from .scoring import score_dates
 from ..doctext import doc_text
-from ..spanedges import EDGE_LABELS, place_bounds
+from ..refine.spanedges import EDGE_LABELS, place_bounds
 from .entcolumns import has_entities, set_ents_outside, token_bounds
 from .spanvalues import set_span_values
 

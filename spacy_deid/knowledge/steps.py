@@ -24,9 +24,9 @@ from typing import Callable, Dict, FrozenSet, List, Optional, Sequence
 
 from spacy.tokens import Doc, Span
 
-from ..clinical_terms import is_clinical_term
-from ..common_words import common_words
-from ..common_words_zh import plain_han_words
+from ..wordlists.clinical_terms import is_clinical_term
+from ..wordlists.common_words import common_words
+from ..wordlists.common_words_zh import plain_han_words
 from ..han import has_han
 from ..labels import CATEGORY_OF
 from ..lexicons import load

@@ -47,7 +47,7 @@ from ..doctext import doc_text
 from ..surrogates.keys import discard_config_with_key, is_literal_key, refuse_literal_key
 from ..cues import CueRuleSet, active_cue_rules
 from ..cues.labels import RELATION_GROUPS
-from ..spanshape import SHAPES_GROUP
+from ..refine.spanshape import SHAPES_GROUP
 from ..overlap import OverlapPolicy, merge_into_ents
 from ..principles import Principle, PrincipleMatcher, read_principles, write_principles
 from ..refine import DEFAULT_NOTE_STEPS, DEFAULT_PATIENT_STEPS, RefineStage

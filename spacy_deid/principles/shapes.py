@@ -11,7 +11,7 @@ import re
 from functools import lru_cache
 from typing import Dict, List
 
-from ..common_words_zh import surnames_zh
+from ..wordlists.common_words_zh import surnames_zh
 from ..han import HAN_CHAR, HAN_RANGES
 
 _LONGEST_SURNAME = 2

@@ -32,17 +32,17 @@ from typing import Dict, Sequence, Tuple
 
 from spacy.tokens import Doc
 
-from ..cued_names import cued_names
+from .cued_names import cued_names
 from ..cues import current_cue_rules
 from ..doctext import doc_text
 from ..departments import by_department
-from ..institutions import completed, joined
-from ..name_parts import relabel_given_names
+from .institutions import completed, joined
+from .name_parts import relabel_given_names
 from ..overlap import restore_displaced
-from ..propagate import propagate, spread_relations
-from ..relations import by_relation
-from ..spanedges import trimmed
-from ..spanshape import drop_misshapen
+from .propagate import propagate, spread_relations
+from .relations import by_relation
+from .spanedges import trimmed
+from .spanshape import drop_misshapen
 from .cue_steps import CueStep
 from .prototypes import relabel_by_prototype
 from .registry import note_steps, patient_steps

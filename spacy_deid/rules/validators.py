@@ -11,7 +11,7 @@ from typing import Callable, Dict, Iterator, Optional, Tuple
 
 from spacy.util import registry
 
-from ..clinical_terms import inside_clinical_term, is_clinical_term
+from ..wordlists.clinical_terms import inside_clinical_term, is_clinical_term
 from ..cues import cue_frame
 from ..departments import cut_into_department, department_start
 from ..place_names_zh import named_place_zh, validate_employer_zh, validate_school_zh

@@ -70,18 +70,18 @@ from typing import Callable, Dict, Iterable, List
 
 from spacy.tokens import Doc, Span
 
-from .clinical_terms import clinical_terms_joined, is_clinical_term
-from .common_words import hyphenated_word, plain_words
-from .common_words_zh import plain_han_words, spoken_before_words
-from .dates.finder import FIRST_YEAR, LAST_YEAR, find_readings
-from .dates.nondates import (clock_time, hhmm, is_amount, is_number_or_range, unit_after, unmistakable_clock,
+from ..wordlists.clinical_terms import clinical_terms_joined, is_clinical_term
+from ..wordlists.common_words import hyphenated_word, plain_words
+from ..wordlists.common_words_zh import plain_han_words, spoken_before_words
+from ..dates.finder import FIRST_YEAR, LAST_YEAR, find_readings
+from ..dates.nondates import (clock_time, hhmm, is_amount, is_number_or_range, unit_after, unmistakable_clock,
                              years_of_duration)
-from .dates.numerals import NUMERAL_CHARS
-from .doctext import doc_text
-from .han import HAN_CHAR
-from .labels import LOCATION_LABELS, NAME_LABELS
-from .cues import current_cue_rules
-from .cues.labels import titled
+from ..dates.numerals import NUMERAL_CHARS
+from ..doctext import doc_text
+from ..han import HAN_CHAR
+from ..labels import LOCATION_LABELS, NAME_LABELS
+from ..cues import current_cue_rules
+from ..cues.labels import titled
 
 _HAS_ALNUM = re.compile(r"[^\W_]")
 _HAS_DIGIT = re.compile(r"\d")

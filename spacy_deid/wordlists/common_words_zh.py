@@ -25,9 +25,9 @@ medical terms, less names, places and the words of units and institutions; `[肝
 from functools import lru_cache
 from typing import FrozenSet
 
-from .labels import NAME_LABELS
-from .lexicons import load
-from .wordlists import word_set
+from ..labels import NAME_LABELS
+from ..lexicons import load
+from . import word_set
 
 _LONGEST_WORD = 8
 

@@ -50,18 +50,18 @@ from typing import Iterator, List, Optional, Tuple
 
 from spacy.tokens import Doc, Span
 
-from .clinical_terms import is_clinical_term
-from .common_words import common_words, ordinary_word
-from .common_words_zh import common_words_zh, plain_han_words, starts_a_word, starts_with_surname, surnames_zh
-from .doctext import doc_text
-from .han import HAN_RANGES
-from .overlap import add_where_free
-from .predicates import latin_line, one_case_line
+from ..wordlists.clinical_terms import is_clinical_term
+from ..wordlists.common_words import common_words, ordinary_word
+from ..wordlists.common_words_zh import common_words_zh, plain_han_words, starts_a_word, starts_with_surname, surnames_zh
+from ..doctext import doc_text
+from ..han import HAN_RANGES
+from ..overlap import add_where_free
+from ..predicates import latin_line, one_case_line
 from .relations import BETWEEN_WORD_AND_NAME, words_before_a_name
-from .cues.labels import kin_address_label, person_label, relation_after, relation_label
-from .cues.people import names_an_institution, title_after_surname
-from .titles_zh import titles_after_name
-from .wordlists import WordLists, compiled, word_set
+from ..cues.labels import kin_address_label, person_label, relation_after, relation_label
+from ..cues.people import names_an_institution, title_after_surname
+from ..wordlists.titles_zh import titles_after_name
+from ..wordlists import WordLists, compiled, word_set
 
 SOURCE = "cued"
 _EN_WORD = r"[A-Z][a-z]+(?:[-'][A-Za-z][a-z]*)*"

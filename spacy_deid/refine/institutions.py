@@ -48,13 +48,13 @@ from typing import List, Optional, Tuple, Union
 
 from spacy.tokens import Doc, Span
 
-from .common_words_zh import plain_han_words
-from .labels import LOCATION_LABELS, NAME_LABELS
-from .cues.labels import relation_label
-from .han import HAN_CHAR
-from .predicates import (is_type_word, name_like,
+from ..wordlists.common_words_zh import plain_han_words
+from ..labels import LOCATION_LABELS, NAME_LABELS
+from ..cues.labels import relation_label
+from ..han import HAN_CHAR
+from ..predicates import (is_type_word, name_like,
                          type_word_after, type_word_ending, type_words)
-from .wordlists import word_set, words
+from ..wordlists import word_set, words
 
 
 

@@ -17,8 +17,8 @@ from typing import List, Pattern, Sequence, Tuple
 
 from spacy.tokens import Doc, Span
 
-from .doctext import doc_text
-from .labels import LOCATION_LABELS
+from ..doctext import doc_text
+from ..labels import LOCATION_LABELS
 
 SOURCE = "propagated"
 _GAP = re.compile(r"[ ,.]{0,3}")

@@ -28,15 +28,15 @@ from typing import Dict, FrozenSet, Optional, Sequence, Set, Tuple
 
 from spacy.tokens import Doc, Span
 
-from .common_words_zh import surnames_zh
-from .doctext import doc_text
-from .han import HAN_RANGES
-from .labels import NAME_LABELS
-from .lexicons import load
-from .name_forms import (_LATIN_NAME, _WORD, han_name_parts, is_full_name, is_given_name, latin_surnames,
+from ..wordlists.common_words_zh import surnames_zh
+from ..doctext import doc_text
+from ..han import HAN_RANGES
+from ..labels import NAME_LABELS
+from ..lexicons import load
+from ..name_forms import (_LATIN_NAME, _WORD, han_name_parts, is_full_name, is_given_name, latin_surnames,
                          name_forms)
 from .propagate import SOURCE, not_a_physician, relabel_ents
-from .cues.labels import relation_label
+from ..cues.labels import relation_label
 
 _HAN_NAME = re.compile(f"[{HAN_RANGES}]{{2,4}}")
 

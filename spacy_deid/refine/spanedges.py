@@ -17,10 +17,10 @@ from typing import Optional, Tuple
 
 from spacy.tokens import Doc, Span
 
-from .cues import current_cue_rules
-from .common_words import common_words
-from .labels import LOCATION_LABELS, NAME_LABELS
-from .wordlists import word_set
+from ..cues import current_cue_rules
+from ..wordlists.common_words import common_words
+from ..labels import LOCATION_LABELS, NAME_LABELS
+from ..wordlists import word_set
 
 EDGE_LABELS = LOCATION_LABELS - {"STREET", "DEPARTMENT"}
 EDGES_GROUP = "edges"  # the cue rules (`resources/cue_rules/edges.json`) of the edge words that need no code

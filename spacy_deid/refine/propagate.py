@@ -49,13 +49,13 @@ from typing import Dict, List, Optional, Sequence, Set, Tuple
 from spacy.tokens import Doc, Span
 
 from .address_parts import street_parts
-from .clinical_terms import is_clinical_term
-from .doctext import doc_text
-from .labels import LOCATION_LABELS, NAME_LABELS
-from .cues.labels import honorific_beside, relation_label
-from .name_forms import MIN_ASCII_CHARS, is_full_name, name_forms
-from .romanize import NAME_LINK
-from .rules.phrases import phrase_spans
+from ..wordlists.clinical_terms import is_clinical_term
+from ..doctext import doc_text
+from ..labels import LOCATION_LABELS, NAME_LABELS
+from ..cues.labels import honorific_beside, relation_label
+from ..name_forms import MIN_ASCII_CHARS, is_full_name, name_forms
+from ..romanize import NAME_LINK
+from ..rules.phrases import phrase_spans
 
 SOURCE = "propagated"
 PROPAGATED_LABELS = frozenset(NAME_LABELS | {"PROFESSION"} | (LOCATION_LABELS - {"DEPARTMENT", "NUMBER", "ROOM"}))

@@ -19,10 +19,10 @@ from typing import Iterator, Optional
 
 from spacy.tokens import Doc, Span
 
-from .labels import NAME_LABELS
-from .rules.phrases import phrase_regex
-from .cues.labels import label_by_ner_label, relation_label
-from .wordlists import WordLists, compiled
+from ..labels import NAME_LABELS
+from ..rules.phrases import phrase_regex
+from ..cues.labels import label_by_ner_label, relation_label
+from ..wordlists import WordLists, compiled
 
 # An English title between a relation word and the name.
 _TITLE = r"(?:(?i:mr|mrs|ms|miss|mx|dr|doctor)\.?[ ])?"

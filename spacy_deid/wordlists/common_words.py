@@ -28,8 +28,8 @@ from functools import lru_cache
 from typing import FrozenSet, Set
 
 from .clinical_terms import is_clinical_term
-from .lexicons import load
-from .wordlists import word_set
+from ..lexicons import load
+from . import word_set
 
 # The lexicons whose values' words the list leaves out (`scripts/build_common_words.py`; tested).
 NAME_AND_PLACE_LEXICONS = ("cities", "companies", "countries", "departments", "districts", "given_chars_zh",

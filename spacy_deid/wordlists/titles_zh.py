@@ -10,7 +10,7 @@ known to one step was unknown to the next.
 """
 from typing import Tuple
 
-from .wordlists import WordLists, compiled, sorted_longest_first
+from . import WordLists, compiled, sorted_longest_first
 
 
 def titles_after_name(lists: WordLists) -> Tuple[str, ...]:
