@@ -7,8 +7,12 @@ from random import Random
 
 import pytest
 
+from spacy_deid.lexicons import load
 from spacy_deid.synth import generate
 from spacy_deid.synth import backgrounds as B
+from spacy_deid.synth.slots import Context
+from spacy_deid.synth.values import Pools, make_patient
+from spacy_deid.wordlists.clinical_terms import is_clinical_term
 
 ROOT = Path(__file__).resolve().parents[1]
 _spec = importlib.util.spec_from_file_location("build_clinical_backgrounds",
@@ -29,6 +33,11 @@ _abbr_spec.loader.exec_module(build_abbr)
 MARKER = "Quokka zebrafish marker line, patient stable."
 ZH_LINE = "我媽說醫生叫她去醫院再檢查一次，不要太擔心。"
 FRAME = "Seen by Dr. {DOCTOR_SUR_EN} today, a {AGE_OTHER}-year-old with history of asthma."
+
+
+def _context() -> Context:
+    rng = Random(7)
+    return Context(rng, Pools("train"), make_patient(rng, Pools("train"), "P1"), None)
 
 
 def _dump(records):
@@ -213,6 +222,44 @@ def test_long_words_are_clipped_as_charts_abbreviate():
                 assert len(full) >= 6 and 3 <= len(core) <= 5
                 assert full.startswith(core) or core == (full[0] + re.sub("[aeiou]", "", full[1:]))[:len(core)]
     assert all(" with " in out and " was " in out for out in clipped)
+
+
+def test_real_lines_name_people_the_lexicons_do_not_hold():
+    """About WIDE_NAME_SHARE of the English lines name their people from `person_names_en.tsv`, with exact
+    spans; the rest keep the note's own (romanized) people."""
+    given, surnames = B.person_names()
+    assert len(given) > 5000 and len(surnames) > 10000
+    lexicon_surnames = {v.casefold() for v in load("surnames_en").values()}
+    pool = {v.casefold() for v in surnames}
+    line = "The patient was seen with his wife in clinic today."
+    records = list(generate(20, seed=5, split="train", backgrounds=(line,)))
+    _assert_exact(records)
+    people = [s.text for r in records for s in r.spans if s.label in ("PATIENT", "FAMILY")
+              and re.match(r"(?i) (was seen|in clinic)", r.text[s.end:s.end + 10])]
+    last_words = [p.split()[-1].strip(",").casefold() for p in people]
+    strangers = [w for w in last_words if w in pool and w not in lexicon_surnames]
+    romanized = [p for p in people if "-" in p]
+    assert len(people) >= 20 and strangers and romanized
+
+
+def test_strangers_rename_every_person_and_keep_the_note_without_the_list(tmp_path):
+    ctx = _context()
+    renamed = B.strangers(ctx)
+    patient = renamed.patient
+    assert patient.name != ctx.patient.name and patient.family[0].surname == patient.name.surname
+    assert patient.attending is patient.doctors[0] and all(p.gender in ("M", "F") for p in patient.doctors)
+    assert patient.hospital == ctx.patient.hospital and renamed.rng is ctx.rng
+    assert B.strangers(ctx, str(tmp_path)) is ctx
+
+
+def test_person_names_hold_no_held_out_name_and_no_chart_word():
+    """The synthetic held-out, fresh and blind splits are filled with the lexicons' held-out names: no training
+    line may hold one. A chart word as a name would teach that a drug is a person."""
+    given, surnames = B.person_names()
+    held_out = {v.casefold() for name in ("given_names_en", "surnames_en") for v in load(name).values(part="heldout")}
+    assert not held_out & {name.casefold() for name, _ in given} and not held_out & {s.casefold() for s in surnames}
+    assert not [name for name in [n for n, _ in given] + list(surnames) if is_clinical_term(name)]
+    assert {sex for _, sex in given} == {"M", "F", "U"}
 
 
 def test_asset_lines_hold_no_dates_or_identifiers():

@@ -9,6 +9,9 @@ template slots fill, so PHI values also appear inside real sentences with exact 
 typed with chart shorthand: a hand-written table, then clinicians' own abbreviations (`chart_abbreviations.tsv`,
 the Meta-Inventory's clinical-note sources, `scripts/build_chart_abbreviations.py`), so the NER sees from data that
 `bld`, `rm` or `wks` are the chart's words (against P's table alone: PhysioNet false tokens 1,468 -> 1,079).
+Half of the English lines name their people from tens of thousands of Census and Faker names
+(`person_names_en.tsv`, `scripts/build_person_names.py`), so that a frame's context, not a lexicon's name, carries
+the label.
 
 Only the train split calls this, with its own random stream: the held-out, fresh and blind splits are
 byte-identical whether or not the files exist (tests/test_synth_backgrounds.py).
@@ -19,12 +22,14 @@ stay reproducible.
 """
 import os
 import re
+from dataclasses import replace
 from functools import lru_cache
 from pathlib import Path
 from random import Random
 from typing import Callable, Dict, List, Sequence, Tuple
 
 from .slots import SLOTS, Context, Piece
+from .values import EnglishName
 
 CLINICAL_TEXT = Path(__file__).resolve().parents[2] / "assets" / "clinical_text"
 FILES = ("mtsamples_lines.txt", "nursing_shorthand.txt", "zh_consultation_lines.txt")
@@ -122,6 +127,11 @@ SHORTHAND: Tuple[Tuple[str, Tuple[str, ...]], ...] = (
     ("anterior", ("ant",)), ("posterior", ("post",)),
 )
 ABBREVIATIONS = "chart_abbreviations.tsv"  # long form -> written forms, scripts/build_chart_abbreviations.py
+PERSON_NAMES = "person_names_en.tsv"  # Census and Faker names, scripts/build_person_names.py
+# Share of English lines whose name frames take people named from PERSON_NAMES rather than the note's
+# Taiwanese patient, family and doctors: names the lexicons do not hold, so that a frame's context, not the
+# name, carries the label.
+WIDE_NAME_SHARE = 0.5
 
 
 @lru_cache(maxsize=4)
@@ -151,6 +161,41 @@ def load_lines(folder: str = str(CLINICAL_TEXT)) -> Tuple[str, ...]:
             lines.extend(line for line in path.read_text(encoding="utf8").splitlines()
                          if line.strip() and not line.startswith("#"))
     return tuple(lines)
+
+
+@lru_cache(maxsize=4)
+def person_names(folder: str = str(CLINICAL_TEXT)) -> Tuple[Tuple[Tuple[str, str], ...], Tuple[str, ...]]:
+    """(given name, sex M/F/U) pairs and surnames of `folder`'s PERSON_NAMES; empty when absent (a wheel)."""
+    given: List[Tuple[str, str]] = []
+    surnames: List[str] = []
+    path = Path(folder) / PERSON_NAMES
+    if path.is_file():
+        for line in path.read_text(encoding="utf8").splitlines():
+            kind, _, rest = line.partition("\t")
+            sex, _, name = rest.partition("\t")
+            if kind == "given" and name:
+                given.append((name, sex))
+            elif kind == "surname" and name:
+                surnames.append(name)
+    return tuple(given), tuple(surnames)
+
+
+def strangers(ctx: Context, folder: str = str(CLINICAL_TEXT)) -> Context:
+    """`ctx` with its patient, family, persons and doctors renamed from `person_names(folder)`: the people of
+    one real line. `ctx` itself when the list is absent."""
+    given, surnames = person_names(folder)
+    if not given or not surnames:
+        return ctx
+    rng = ctx.rng
+
+    def person(surname: str = "") -> EnglishName:
+        name, sex = rng.choice(given)
+        return EnglishName(name, surname or rng.choice(surnames), sex if sex in ("M", "F") else rng.choice("MF"))
+    patient = person()
+    doctors = [person() for _ in range(3)]
+    people = dict(name=patient, family=[person(patient.surname), person(), person()], persons=[person()],
+                  doctors=doctors, attending=doctors[0], resident=doctors[1])
+    return replace(ctx, patient=replace(ctx.patient, **people))
 
 
 ENV = "SPACY_DEID_SYNTH_BACKGROUNDS"
@@ -252,6 +297,8 @@ def render_line(line: str, ctx: Context) -> List[Piece]:
     if _HAN.search(line):  # Chinese: frames, no English shorthand or case
         return _fill(name_frames_zh(rng, line), ctx, lambda part: part, "")
     line = name_frames(rng, line)
+    if rng.random() < WIDE_NAME_SHARE:
+        ctx = strangers(ctx)
     short = rng.random() < SHORTHAND_SHARE
     no_space = rng.random() < NO_SPACE_SHARE
     r = rng.random()

@@ -161,6 +161,7 @@ def make_name(rng: Random, pools: Pools, gender: str, surname: Optional[Dict[str
 class EnglishName:
     given: str
     surname: str
+    gender: str = "M"  # the titles a mention takes (`Mr.`, `Ms.`)
 
     @property
     def zh(self) -> str:  # foreigners keep their Latin name in Chinese sentences too
