@@ -127,6 +127,16 @@ def test_pronouns_become_names_in_both_languages():
     assert subjects
 
 
+def test_chinese_lines_name_people_by_their_given_name_too():
+    """`他說` -> `美玲說` or `阿玲說`: a given name alone, one span, as dialogues name family and friends."""
+    records = list(generate(30, seed=2, split="train", backgrounds=("他說最近睡不好。",)))
+    _assert_exact(records)
+    spoken = [s.text for r in records for s in r.spans if s.label in ("PATIENT", "FAMILY", "PERSON")
+              and r.text[s.end:s.end + 6] == "說最近睡不好"]
+    given_only = [t for t in spoken if 1 <= len(t) <= 2 and all("\u4e00" <= c <= "\u9fff" for c in t)]
+    assert given_only and any(t.startswith("阿") for t in given_only) and len(given_only) < len(spoken)
+
+
 def test_the_english_mix_is_unchanged_by_chinese_lines():
     """Chinese lines come after the English ones from the same stream: a split without them is as before."""
     english_only = _dump(generate(4, seed=6, split="train", backgrounds=(MARKER,)))

@@ -89,7 +89,10 @@ PATIENT_FRAME_SLOTS = ("PATIENT_TITLED_EN", "PATIENT_TITLED_EN", "PATIENT_GIVEN_
                        "PATIENT_SUR_EN")
 KIN_FRAME_SLOTS = ("FAMILY_GIVEN_EN", "FAMILY_EN", "FAMILY_TITLED_EN")
 PRONOUN_FRAME_SLOTS = ("PATIENT_EN", "PATIENT_SUR_EN", "PATIENT_TITLED_EN", "FAMILY_EN", "PERSON_EN")
-THIRD_PERSON_SLOTS_ZH = ("PATIENT_ZH", "FAMILY_ZH", "PERSON_ZH", "PATIENT_TITLED_ZH")
+# Given names alone (`美玲`, `阿玲`) too: dialogues name people as family and friends call them, and a NER that
+# saw only full names in real sentences took a two-character given name for a word.
+THIRD_PERSON_SLOTS_ZH = ("PATIENT_ZH", "FAMILY_ZH", "PERSON_ZH", "PATIENT_TITLED_ZH", "PERSON_GIVEN_ZH",
+                         "FAMILY_GIVEN_ZH")
 
 # Standard chart abbreviations (general clinical usage, not read from any evaluation corpus).
 SHORTHAND: Tuple[Tuple[str, Tuple[str, ...]], ...] = (

@@ -391,6 +391,13 @@ def _given_en(ctx: Context, n) -> str:
     return g.replace("-", "").capitalize() if r < 0.15 else g.lower() if r < 0.22 else g
 
 
+def _given_zh(ctx: Context, n) -> str:
+    """`美玲`, or the nickname `阿玲`: how family and friends name a person in a Chinese sentence."""
+    if isinstance(n, EnglishName):
+        return n.given
+    return "阿" + n.given[-1] if ctx.rng.random() < 0.15 else n.given
+
+
 def _register_mention_slots(prefix: str, label: str, getter: Callable[[Context], object], doctor: bool = False) -> None:
     def titled_zh(ctx: Context) -> List[Piece]:
         n = getter(ctx)
@@ -427,6 +434,7 @@ def _register_mention_slots(prefix: str, label: str, getter: Callable[[Context],
     SLOTS[f"{prefix}_TITLED_ZH"] = titled_zh
     SLOTS[f"{prefix}_TITLED_EN"] = titled_en
     SLOTS[f"{prefix}_GIVEN_EN"] = lambda ctx: _one(_given_en(ctx, getter(ctx)), label)
+    SLOTS[f"{prefix}_GIVEN_ZH"] = lambda ctx: _one(_given_zh(ctx, getter(ctx)), label)
     SLOTS[f"{prefix}_GIVEN_SUR_EN"] = given_surname_en
     SLOTS[f"{prefix}_ANY"] = any_form
 
