@@ -46,7 +46,7 @@ import itertools
 import json
 import re
 from pathlib import Path
-from typing import Callable, Dict, List, Set, Tuple
+from typing import Callable, Dict, Iterator, List, Set, Tuple
 
 import jieba
 import msgpack
@@ -81,16 +81,21 @@ PERSON_LEXICONS = ("given_names_en", "surnames_en", "given_names_romanized", "su
 ENGLISH_LOCALES = tuple(locale for locale in NAME_LOCALES if locale.startswith("en_"))
 
 
+def provider_values(fake: Faker, attribute: str) -> Iterator[str]:
+    """Every value of one list attribute (`last_names`) of a Faker's providers."""
+    for provider in fake.providers:
+        values = getattr(provider, attribute, None)
+        if values and not callable(values):
+            yield from (str(value) for value in values)
+
+
 def faker_names(attributes=NAME_ATTRIBUTES, locales=NAME_LOCALES) -> set:
     words = set()
     for locale in locales:
         person = Faker(locale)
         for attr in attributes:
-            for provider in person.providers:
-                values = getattr(provider, attr, None)
-                if values and not callable(values):
-                    for value in values:
-                        words.update(_WORD.findall(str(value).casefold()))
+            for value in provider_values(person, attr):
+                words.update(_WORD.findall(value.casefold()))
     return words
 
 

@@ -21,24 +21,28 @@ a drug or a chart abbreviation is a person; names not made of letters, spaces, h
 Output: `assets/clinical_text/person_names_en.tsv`, one name per line, `given<TAB>M|F|U<TAB>Name` or
 `surname<TAB><TAB>Name`, sorted; read by `spacy_deid.synth.backgrounds.person_names`.
 
-    pip install names faker
+    pip install names faker wordfreq jieba   # the last two for build_common_words.py, whose lists it shares
     python scripts/build_person_names.py [--census-surnames 20000]
 """
 import argparse
 import re
+import sys
 from pathlib import Path
 from typing import Dict, Iterable, Set, Tuple
 
 import names as census
 from faker import Faker
 
-from spacy_deid.lexicons import load
-from spacy_deid.wordlists.clinical_terms import is_clinical_term
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from build_common_words import NAME_LOCALES, provider_values  # noqa: E402
+
+from spacy_deid.lexicons import load  # noqa: E402
+from spacy_deid.wordlists.clinical_terms import is_clinical_term  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[1]
 DEFAULT_OUT = ROOT / "assets" / "clinical_text" / "person_names_en.tsv"
-LOCALES = ("en_US", "en_GB", "en_AU", "en_CA", "en_IE", "en_NZ", "en_IN", "en_PH", "id_ID", "vi_VN", "fil_PH",
-           "tl_PH", "es_ES", "es_MX", "pt_BR", "fr_FR", "de_DE", "it_IT", "nl_NL", "tr_TR", "pl_PL")
+LOCALES = tuple(locale for locale in NAME_LOCALES if not locale.startswith("zh_"))  # Latin-script names only
 _NAME = re.compile(r"[^\W\d_]+(?:[ '\-][^\W\d_]+)*")
 
 
@@ -52,9 +56,9 @@ def census_names(max_surnames: int) -> Tuple[Dict[str, Set[str]], Set[str]]:
     folder = Path(census.__file__).parent
     given: Dict[str, Set[str]] = {}
     for sex, file in (("M", "dist.male.first"), ("F", "dist.female.first")):
-        for line in (folder / file).read_text(encoding="ascii").splitlines():
-            if line.split():
-                given.setdefault(census_case(line.split()[0]), set()).add(sex)
+        for fields in map(str.split, (folder / file).read_text(encoding="ascii").splitlines()):
+            if fields:
+                given.setdefault(census_case(fields[0]), set()).add(sex)
     surnames = set()
     for line in (folder / "dist.all.last").read_text(encoding="ascii").splitlines():
         fields = line.split()
@@ -63,24 +67,17 @@ def census_names(max_surnames: int) -> Tuple[Dict[str, Set[str]], Set[str]]:
     return given, surnames
 
 
-def _provider_values(fake: Faker, attribute: str) -> Iterable[str]:
-    for provider in fake.providers:
-        values = getattr(provider, attribute, None)
-        if values and not callable(values):
-            yield from (str(v) for v in values)
-
-
 def faker_names(locales: Iterable[str]) -> Tuple[Dict[str, Set[str]], Set[str]]:
     given: Dict[str, Set[str]] = {}
     surnames: Set[str] = set()
     for locale in locales:
         fake = Faker(locale)
         for attribute, sex in (("first_names_male", "M"), ("first_names_female", "F"), ("first_names", "")):
-            for value in _provider_values(fake, attribute):
+            for value in provider_values(fake, attribute):
                 sexes = given.setdefault(value, set())
                 if sex:
                     sexes.add(sex)
-        surnames.update(_provider_values(fake, "last_names"))
+        surnames.update(provider_values(fake, "last_names"))
     return given, surnames
 
 
