@@ -378,10 +378,6 @@ _DOC_ZH_TITLES = ["醫師", "醫師", "醫生", "主任", "大夫", "教授"]
 _DOC_EN_TITLES = ["Dr.", "Dr.", "Dr", "DR.", "Doctor"]
 
 
-def _gender(n) -> str:
-    return getattr(n, "gender", "M")
-
-
 def _given_en(ctx: Context, n) -> str:
     """`Ya-Feng` (or `Yafeng`, `ya-feng`), or an English given name: what friends and staff call people."""
     if isinstance(n, EnglishName):
@@ -403,13 +399,13 @@ def _register_mention_slots(prefix: str, label: str, getter: Callable[[Context],
         n = getter(ctx)
         if isinstance(n, EnglishName):
             return [(n.surname, label, None), (ctx.rng.choice(_DOC_ZH_TITLES if doctor else ["先生", "小姐"]), None, None)]
-        title = ctx.rng.choice(_DOC_ZH_TITLES if doctor else _ZH_TITLES[_gender(n)])
+        title = ctx.rng.choice(_DOC_ZH_TITLES if doctor else _ZH_TITLES[n.gender])
         text = n.zh if doctor and ctx.rng.random() < 0.4 else n.surname
         return [(text, label, None), (title, None, None)]
 
     def titled_en(ctx: Context) -> List[Piece]:
         n = getter(ctx)
-        title = ctx.rng.choice(_DOC_EN_TITLES if doctor else _EN_TITLES[_gender(n)])
+        title = ctx.rng.choice(_DOC_EN_TITLES if doctor else _EN_TITLES[n.gender])
         text = _surname_en(ctx, n) if ctx.rng.random() < 0.6 else _name_en(ctx, n)
         return [(title, None, None), (" ", None, None), (text, label, None)]
 
