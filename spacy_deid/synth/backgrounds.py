@@ -85,11 +85,8 @@ _HOSPITAL_MENTION_ZH = re.compile(r"(?<=[去到在])醫院|(?:當地|正規|大)
 _THIRD_PERSON_ZH = re.compile(r"(?<!其)[他她](?!們)")  # not 其他 (other) nor 他們
 _ADDRESSEE_ZH = re.compile(r"你(?!們)")
 _HAN = re.compile(r"[\u4e00-\u9fff]")
-# `The patient` becomes a titled or a full name (`Mr. Lee`, `John Lee`), never one word alone (`PATIENT_SUR_EN`,
-# and `PATIENT_EN`, a surname alone for a third of the listed names): a one-word name where a sentence starts taught
-# the NER that a chart's first word (a header, a drug, a clipped word) may be the patient (S8: 253 of its 482 false
-# PhysioNet PATIENT tokens sat at a clause's start; B, trained without real lines, had 40 false PATIENT in all).
-PATIENT_FRAME_SLOTS = ("PATIENT_TITLED_EN", "PATIENT_TITLED_EN", "PATIENT_GIVEN_SUR_EN")
+PATIENT_FRAME_SLOTS = ("PATIENT_TITLED_EN", "PATIENT_TITLED_EN", "PATIENT_GIVEN_SUR_EN", "PATIENT_EN",
+                       "PATIENT_SUR_EN")
 KIN_FRAME_SLOTS = ("FAMILY_GIVEN_EN", "FAMILY_EN", "FAMILY_TITLED_EN")
 PRONOUN_FRAME_SLOTS = ("PATIENT_EN", "PATIENT_SUR_EN", "PATIENT_TITLED_EN", "FAMILY_EN", "PERSON_EN")
 # Given names alone (`美玲`, `阿玲`) too: dialogues name people as family and friends call them, and a NER that
