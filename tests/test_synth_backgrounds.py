@@ -88,6 +88,25 @@ def test_real_sentences_get_names_where_the_patient_or_a_relative_is_mentioned()
     assert patients and relatives
 
 
+def test_real_sentences_name_people_in_apposition_and_places_after_a_preposition():
+    line = "The patient is a 45-year-old man who was transferred to the hospital. Pain improved."
+    framed = [B.name_frames(Random(seed), line) for seed in range(40)]
+    assert any(re.match(r"The patient, \{PATIENT_[A-Z_]+\}, is a ", f) for f in framed)
+    assert all(not f.startswith("The patient, {PATIENT") or f.count("{PATIENT") == 1 for f in framed)  # named once
+    assert any(re.search(r"-year-old man (from|of|who lives in) \{(CITY|DISTRICT|COUNTRY)_EN\} who", f) for f in framed)
+    assert any("transferred to {HOSPITAL_EN}." in f for f in framed)
+    assert any("transferred to the hospital." in f for f in framed)  # kept at 1 - NAME_FRAME_SHARE
+    assert all(f.endswith(" Pain improved.") for f in framed)  # only mentions change
+    assert B.name_frames(Random(0), "Hospital course was smooth; the clinic called.") == (
+        "Hospital course was smooth; the clinic called.")  # no preposition, no place
+    records = list(generate(12, seed=3, split="train", backgrounds=(line,)))
+    _assert_exact(records)
+    named = [s for r in records for s in r.spans if s.label == "PATIENT" and r.text[s.start - 2:s.start] == ", "]
+    places = [s for r in records for s in r.spans if s.label == "HOSPITAL"
+              and r.text[s.end:s.end + 14].lower() == ". pain improve"]
+    assert named and places
+
+
 def test_chinese_lines_get_a_relative_a_physician_and_a_hospital_where_one_is_mentioned():
     framed = [B.name_frames_zh(Random(seed), ZH_LINE) for seed in range(40)]
     assert any(f.startswith("我媽說") for f in framed)  # a mention is kept at 1 - NAME_FRAME_SHARE

@@ -71,7 +71,7 @@ PRONOUN_FRAME_SHARE = 0.9
 # Not a sentence's first `He`/`She`: framed there, it taught the NER that a sentence's first word may be the
 # patient, and clinical words at a sentence's start became PATIENT (P against N: blind strict F 93.03 -> 93.88,
 # PhysioNet false PATIENT tokens 467 -> 355; docs/results_history.md, forty-fourth session).
-_PATIENT_MENTION = re.compile(r"\b[Tt]he (?:patient|pt)\b")
+_PATIENT_MENTION = re.compile(r"\b[Tt]he (?:patient|pt)\b(?!, \{)")  # not one APPOSITION_SHARE named already
 _PRONOUN = re.compile(r"\b(?:he|she|him)\b")
 _KINSHIP = r"(?:wife|husband|son|daughter|mother|father|brother|sister|sons|daughters|friend)\b"
 _KIN_MENTION = re.compile(r"\b(?:[Hh]is|[Hh]er|[Tt]he patient's) " + _KINSHIP)
@@ -85,6 +85,23 @@ _HOSPITAL_MENTION_ZH = re.compile(r"(?<=[去到在])醫院|(?:當地|正規|大)
 _THIRD_PERSON_ZH = re.compile(r"(?<!其)[他她](?!們)")  # not 其他 (other) nor 他們
 _ADDRESSEE_ZH = re.compile(r"你(?!們)")
 _HAN = re.compile(r"[\u4e00-\u9fff]")
+# Share of the patient's mentions before a verb that keep the mention and add the name in apposition (`The patient,
+# {PATIENT_GIVEN_SUR_EN}, is a ...`): prose introduces people after a comma, where S8 lost names B found
+# (docs/results_history.md, fiftieth session).
+APPOSITION_SHARE = 0.5
+_APPOSITION = re.compile(r"\b[Tt]he (?:patient|pt)(?= (?:is|was|has|had|presents|presented|reports|denies|states|"
+                         r"underwent|returns)\b)")
+APPOSITION_SLOTS = ("PATIENT_GIVEN_SUR_EN", "PATIENT_TITLED_EN", "PATIENT_EN")
+# Places in English prose: an institution after a preposition (`transferred to the hospital` -> `to {HOSPITAL_EN}`,
+# at NAME_FRAME_SHARE), and a person's origin after the age (`a 45-year-old man` -> `... man from {CITY_EN}`,
+# at ORIGIN_SHARE): the real lines name no place, and a NER that saw places only in templates lost those
+# after `in`/`at` in real sentences (S8 against B on ASQ-PHI, fiftieth session).
+_INSTITUTION = re.compile(r"(?:(?<=\bto )|(?<=\bat )|(?<=\bin )|(?<=\bfrom ))[Tt]he (?:outside |local )?(?:hospital|"
+                          r"clinic|facility|nursing home|rehab|rehabilitation center|medical center)\b")
+_ORIGIN = re.compile(r"-year-old (?:white |black |african-american |hispanic |caucasian |asian )?(?:male|female|man|"
+                     r"woman|gentleman|lady|boy|girl)\b", re.IGNORECASE)
+ORIGIN_SHARE = 0.6
+ORIGIN_SLOTS = ("CITY_EN", "CITY_EN", "DISTRICT_EN", "COUNTRY_EN")
 PATIENT_FRAME_SLOTS = ("PATIENT_TITLED_EN", "PATIENT_TITLED_EN", "PATIENT_GIVEN_SUR_EN", "PATIENT_EN",
                        "PATIENT_SUR_EN")
 KIN_FRAME_SLOTS = ("FAMILY_GIVEN_EN", "FAMILY_EN", "FAMILY_TITLED_EN")
@@ -274,10 +291,14 @@ def _framer(rng: Random, slots: Tuple[str, ...], share: float, keep: Tuple[str, 
 
 def name_frames(rng: Random, line: str) -> str:
     """`The patient was seen` -> `{PATIENT_TITLED_EN} was seen`, `his wife` -> `his wife {FAMILY_EN}`,
-    each mention with probability NAME_FRAME_SHARE, and `so he was` -> `so {PATIENT_EN} was`, `told him` ->
+    each mention with probability NAME_FRAME_SHARE (or `The patient, {PATIENT_EN}, is` at APPOSITION_SHARE; places
+    after `to`/`at`/`in`/`from` and a person's age likewise), and `so he was` -> `so {PATIENT_EN} was`, `told him` ->
     `told {PERSON_EN}`, `his meds` -> `{FAMILY_EN}'s meds` at PRONOUN_FRAME_SHARE: slots the template slots fill
     with gold spans."""
     kin = _framer(rng, KIN_FRAME_SLOTS, NAME_FRAME_SHARE, keep=(" ", ", "))
+    line = _APPOSITION.sub(_framer(rng, APPOSITION_SLOTS, APPOSITION_SHARE, keep=(", ",), suffix=","), line)
+    line = _INSTITUTION.sub(_framer(rng, ("HOSPITAL_EN",), NAME_FRAME_SHARE), line)
+    line = _ORIGIN.sub(_framer(rng, ORIGIN_SLOTS, ORIGIN_SHARE, keep=(" from ", " of ", " who lives in ")), line)
     line = _PATIENT_MENTION.sub(_framer(rng, PATIENT_FRAME_SLOTS, NAME_FRAME_SHARE), _KIN_MENTION.sub(kin, line))
     line = _PRONOUN.sub(_framer(rng, PRONOUN_FRAME_SLOTS, PRONOUN_FRAME_SHARE), line)
     return _POSSESSIVE.sub(_framer(rng, PRONOUN_FRAME_SLOTS, PRONOUN_FRAME_SHARE, suffix="'s"), line)
