@@ -11,7 +11,7 @@ from spacy_deid.lexicons import load
 from spacy_deid.synth import generate
 from spacy_deid.synth import backgrounds as B
 from spacy_deid.synth.slots import Context
-from spacy_deid.synth.values import Pools, make_patient
+from spacy_deid.synth.values import EnglishName, Pools, make_patient
 from spacy_deid.wordlists.clinical_terms import is_clinical_term
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -269,6 +269,23 @@ def test_real_lines_name_people_the_lexicons_do_not_hold():
     strangers = [w for w in last_words if w in pool and w not in lexicon_surnames]
     romanized = [p for p in people if "-" in p]
     assert len(people) >= 20 and strangers and romanized
+
+
+def test_real_lines_write_their_people_with_initials_too():
+    """`Smith J.`, `J. Smith`, `John A. Smith`: the initial belongs to the span. Only the real lines' people are
+    written so; a generated line's English names never are."""
+    line = "The patient was seen with his wife in clinic today."
+    records = list(generate(20, seed=5, split="train", backgrounds=(line,)))
+    _assert_exact(records)
+    people = [s.text for r in records for s in r.spans if s.label in ("PATIENT", "FAMILY")
+              and re.match(r"(?i) (was seen|in clinic)", r.text[s.end:s.end + 10])]
+    initialed = [p for p in people if re.search(r"(?i)\b[a-z]\.", p)]
+    assert initialed and len(initialed) < len(people)
+    assert any(re.fullmatch(r"(?i)[a-z'-]+ [a-z]\.", p) for p in initialed)  # the trailing initial kept
+    plain = EnglishName("John", "Smith")
+    rng = Random(0)
+    assert {plain.en(rng) for _ in range(200)} == {"John Smith", "Smith"}
+    assert B.strangers(_context()).patient.name.with_initials
 
 
 def test_strangers_rename_every_person_and_keep_the_note_without_the_list(tmp_path):

@@ -210,7 +210,8 @@ def strangers(ctx: Context, folder: str = str(CLINICAL_TEXT)) -> Context:
 
     def person(surname: str = "") -> EnglishName:
         name, sex = rng.choice(given)
-        return EnglishName(name, surname or rng.choice(surnames), sex if sex in ("M", "F") else rng.choice("MF"))
+        return EnglishName(name, surname or rng.choice(surnames), sex if sex in ("M", "F") else rng.choice("MF"),
+                           with_initials=True)
     patient = person()
     doctors = [person() for _ in range(3)]
     people = dict(name=patient, family=[person(patient.surname), person(), person()], persons=[person()],

@@ -10,7 +10,7 @@ from random import Random
 from typing import Callable, Dict, List, Optional, Tuple
 
 from . import dates as D
-from .values import EnglishName, Name, Patient, Pools
+from .values import INITIALED_SHARE, EnglishName, Name, Patient, Pools
 
 Piece = Tuple[str, Optional[str], Optional[str]]
 
@@ -47,6 +47,8 @@ def _name_en(ctx: Context, n) -> str:
 
 
 def _surname_en(ctx: Context, n) -> str:
+    if isinstance(n, EnglishName) and n.with_initials and ctx.rng.random() < INITIALED_SHARE:
+        return n.initialed(ctx.rng)
     s = n.surname if isinstance(n, EnglishName) else n.rom_surname
     return s.lower() if ctx.rng.random() < 0.05 else s
 
