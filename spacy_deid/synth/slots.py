@@ -47,9 +47,12 @@ def _name_en(ctx: Context, n) -> str:
 
 
 def _surname_en(ctx: Context, n) -> str:
-    if isinstance(n, EnglishName) and n.with_initials and ctx.rng.random() < INITIALED_SHARE:
-        return n.initialed(ctx.rng)
-    s = n.surname if isinstance(n, EnglishName) else n.rom_surname
+    if isinstance(n, EnglishName):
+        if n.with_initials and ctx.rng.random() < INITIALED_SHARE:
+            return n.initialed(ctx.rng)
+        s = n.surname
+    else:
+        s = n.rom_surname
     return s.lower() if ctx.rng.random() < 0.05 else s
 
 

@@ -157,8 +157,8 @@ def make_name(rng: Random, pools: Pools, gender: str, surname: Optional[Dict[str
                 "-".join(p["romanized"].capitalize() for p in picked), gender)
 
 
-# Share of an initialed name's mentions (full or surname) written with initials: S8 and U found `Smith` but not the `J.` after it
-# (ASQ-PHI: 118 names cut short against B's 20, fifty-first session).
+# Share of an initialed name's mentions (full or surname) written with initials: S8 and U found `Smith` but not
+# the `J.` after it (ASQ-PHI: 118 names cut short against B's 20, fifty-first session).
 INITIALED_SHARE = 0.5
 
 
