@@ -154,6 +154,21 @@ def test_chinese_lines_name_people_by_their_given_name_too():
               and r.text[s.end:s.end + 6] == "說最近睡不好"]
     given_only = [t for t in spoken if 1 <= len(t) <= 2 and all("\u4e00" <= c <= "\u9fff" for c in t)]
     assert given_only and any(t.startswith("阿") for t in given_only) and len(given_only) < len(spoken)
+    assert any(t.startswith("小") for t in given_only)  # `小玲`, `小陳`: nicknames the NER had never seen
+
+
+def test_chinese_lines_address_the_patient_by_name():
+    """`建議你` -> `建議美玲`, and `美玲，` before a turn: the listener named as a dialogue names them."""
+    framed = [B.name_frames_zh(Random(seed), "建議你多喝水。") for seed in range(80)]
+    assert any(f.startswith("建議{PATIENT_GIVEN_ZH}") for f in framed)
+    assert any(f.startswith("{PATIENT_GIVEN_ZH}，建議") for f in framed)
+    assert sum(f.startswith("建議") for f in framed) > len(framed) // 2  # most lines open as they were
+    assert B.name_frames_zh(Random(0), "CT 正常。").startswith("CT")  # a vocative comes before Chinese only
+    records = list(generate(30, seed=2, split="train", backgrounds=("建議你多喝水。",)))
+    _assert_exact(records)
+    vocatives = [s for r in records for s in r.spans if s.label in ("PATIENT", "FAMILY")
+                 and r.text[s.end:s.end + 3] in ("，建議", "小姐，", "先生，", "女士，", "太太，", "伯伯，", "大哥，", "阿姨，")]
+    assert vocatives
 
 
 def test_the_english_mix_is_unchanged_by_chinese_lines():

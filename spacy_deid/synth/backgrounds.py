@@ -84,6 +84,11 @@ _DOCTOR_MENTION_ZH = re.compile(r"醫生|大夫")
 _HOSPITAL_MENTION_ZH = re.compile(r"(?<=[去到在])醫院|(?:當地|正規|大)醫院")
 _THIRD_PERSON_ZH = re.compile(r"(?<!其)[他她](?!們)")  # not 其他 (other) nor 他們
 _ADDRESSEE_ZH = re.compile(r"你(?!們)")
+# The listener named at a turn's start (`美玲，...`, `陳先生，...`), at VOCATIVE_SHARE of the Chinese lines.
+_VOCATIVE_ZH = re.compile(r"^(?=[\u4e00-\u9fff])")
+VOCATIVE_SHARE = 0.15
+ADDRESSEE_SLOTS_ZH = ("PATIENT_TITLED_ZH", "PATIENT_TITLED_ZH", "PATIENT_GIVEN_ZH", "PATIENT_ZH")
+VOCATIVE_SLOTS_ZH = ("PATIENT_GIVEN_ZH", "PATIENT_GIVEN_ZH", "PATIENT_TITLED_ZH", "FAMILY_GIVEN_ZH")
 _HAN = re.compile(r"[\u4e00-\u9fff]")
 # Share of the patient's mentions before a verb that keep the mention and add the name in apposition (`The patient,
 # {PATIENT_GIVEN_SUR_EN}, is a ...`): prose introduces people after a comma, where S8 lost names B found
@@ -307,13 +312,14 @@ def name_frames(rng: Random, line: str) -> str:
 
 def name_frames_zh(rng: Random, line: str) -> str:
     """`我媽說` -> `我媽{FAMILY_ZH}說`, `醫生` -> `{DOCTOR_TITLED_ZH}`, `去醫院` -> `去{HOSPITAL_ZH}`, each mention
-    with probability NAME_FRAME_SHARE; `他說` -> `{PERSON_ZH}說`, `建議你` -> `建議{PATIENT_TITLED_ZH}` at
-    PRONOUN_FRAME_SHARE."""
+    with probability NAME_FRAME_SHARE; `他說` -> `{PERSON_ZH}說`, `建議你` -> `建議{PATIENT_TITLED_ZH}` (or the
+    patient's given or full name) at PRONOUN_FRAME_SHARE; `{PATIENT_GIVEN_ZH}，` before a line at VOCATIVE_SHARE."""
+    line = _VOCATIVE_ZH.sub(_framer(rng, VOCATIVE_SLOTS_ZH, VOCATIVE_SHARE, suffix="，"), line, count=1)
     line = _KIN_MENTION_ZH.sub(_framer(rng, ("FAMILY_ZH",), NAME_FRAME_SHARE, keep=("",)), line)
     line = _DOCTOR_MENTION_ZH.sub(_framer(rng, ("DOCTOR_TITLED_ZH",), NAME_FRAME_SHARE), line)
     line = _HOSPITAL_MENTION_ZH.sub(_framer(rng, ("HOSPITAL_ZH",), NAME_FRAME_SHARE), line)
     line = _THIRD_PERSON_ZH.sub(_framer(rng, THIRD_PERSON_SLOTS_ZH, PRONOUN_FRAME_SHARE), line)
-    return _ADDRESSEE_ZH.sub(_framer(rng, ("PATIENT_TITLED_ZH",), PRONOUN_FRAME_SHARE), line)
+    return _ADDRESSEE_ZH.sub(_framer(rng, ADDRESSEE_SLOTS_ZH, PRONOUN_FRAME_SHARE), line)
 
 
 def render_line(line: str, ctx: Context) -> List[Piece]:

@@ -393,10 +393,18 @@ def _given_en(ctx: Context, n) -> str:
 
 
 def _given_zh(ctx: Context, n) -> str:
-    """`美玲`, or the nickname `阿玲`: how family and friends name a person in a Chinese sentence."""
+    """`美玲`, or a nickname: `阿玲`, `小玲` (family and friends), `小陳`, `老陳` (colleagues, neighbours). Taiwanese
+    speech names people this way, and a NER that never saw `小` + a name character took it for a word."""
     if isinstance(n, EnglishName):
         return n.given
-    return "阿" + n.given[-1] if ctx.rng.random() < 0.15 else n.given
+    r = ctx.rng.random()
+    if r < 0.15:
+        return "阿" + n.given[-1]
+    if r < 0.3:
+        return "小" + n.given[-1]
+    if r < 0.36:
+        return ("小" if r < 0.33 else "老") + n.surname
+    return n.given
 
 
 def _register_mention_slots(prefix: str, label: str, getter: Callable[[Context], object], doctor: bool = False) -> None:
