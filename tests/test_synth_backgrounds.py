@@ -211,6 +211,28 @@ def test_backgrounds_are_opt_in_through_the_environment(monkeypatch, tmp_path):
     assert _dump(generate(4, seed=2, split="heldout")) == _dump(generate(4, seed=2, split="heldout", backgrounds=()))
 
 
+def test_the_synth_command_takes_backgrounds_as_an_option(monkeypatch, tmp_path):
+    """`--backgrounds FOLDER` mixes that folder's lines in, `--backgrounds 0` none, whatever the environment says:
+    `spacy project run synth` passes it from a project variable, where an environment variable cannot be set."""
+    from typer.testing import CliRunner
+    from spacy_deid.cli import app
+    folder = tmp_path / "bg"
+    folder.mkdir()
+    (folder / B.FILES[0]).write_text(MARKER + "\n", encoding="utf8")
+    monkeypatch.setenv(B.ENV, str(folder))
+    runs = {}
+    for value in (str(folder), "0", None):
+        if value is None:
+            monkeypatch.delenv(B.ENV)
+        out = tmp_path / f"{len(runs)}.jsonl"
+        option = [] if value is None else ["--backgrounds", value]
+        result = CliRunner().invoke(app, ["synth", str(out), "-n", "3", "--seed", "1", *option])
+        assert result.exit_code == 0, result.output
+        runs[value] = out.read_text(encoding="utf8")
+    assert "quokka" in runs[str(folder)].lower() and "quokka" not in runs["0"].lower()
+    assert runs["0"] == runs[None]  # 0 is the train split as it is without backgrounds
+
+
 def test_noise_keeps_lengths_where_spans_need_it():
     assert B.lower_ascii("Dr. Smith 王") == "dr. smith 王"
     text = "The patient was seen in the intensive care unit with shortness of breath."

@@ -31,10 +31,14 @@ def synth_command(
     values: Optional[str] = typer.Option(
         None, "--values", help="Lexicon split of the values (default: --split; heldout for fresh and blind); train with --split "
                                "heldout scores unseen contexts alone, heldout with --split train unseen values alone."),
+    backgrounds: Optional[str] = typer.Option(
+        None, "--backgrounds", help="Real clinical lines mixed into a train split: 1 (assets/clinical_text/), 0 (none) "
+                                    "or a folder of such files (default: $SPACY_DEID_SYNTH_BACKGROUNDS, else none)."),
 ) -> None:
     """Generate OUTPUT with notes of PATIENTS synthetic patients (discharge, progress, OPD, nursing)."""
     from ..corpus.jsonl import write_jsonl
     from ..synth import SPLITS, VALUE_SPLITS, generate
+    from ..synth.backgrounds import requested
 
     if split not in SPLITS:
         raise typer.BadParameter(f"--split must be one of {', '.join(SPLITS)}")
@@ -42,6 +46,6 @@ def synth_command(
         raise typer.BadParameter(f"--values must be one of {', '.join(VALUE_SPLITS)}")
     output.parent.mkdir(parents=True, exist_ok=True)
     n = write_jsonl(generate(patients, seed=seed, split=split, notes_per_patient=_range(notes_per_patient),
-                             values=values), output)
+                             values=values, backgrounds=None if backgrounds is None else requested(backgrounds)), output)
     kind = split if values in (None, split) else f"{split} templates, {values} values"
     typer.echo(f"Wrote {n} notes of {patients} patients ({kind}, seed {seed}) to {output}")

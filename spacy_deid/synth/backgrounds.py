@@ -15,7 +15,8 @@ the label.
 
 Only the train split calls this, with its own random stream: the held-out, fresh and blind splits are
 byte-identical whether or not the files exist (tests/test_synth_backgrounds.py).
-Opt-in (`SPACY_DEID_SYNTH_BACKGROUNDS=1 spacy-deid synth ... --split train`, or a folder instead of 1):
+Opt-in (`spacy-deid synth ... --split train --backgrounds 1`, or a folder instead of 1; $SPACY_DEID_SYNTH_BACKGROUNDS
+where the option is not given):
 weights retrained with it lost recall on Chinese names, at best (V, fifty-first session) while gaining on every
 English corpus, and were not shipped (docs/results_history.md), so by default the train split is as before and the
 shipped weights stay reproducible.
@@ -227,13 +228,18 @@ def strangers(ctx: Context, folder: str = str(CLINICAL_TEXT)) -> Context:
 ENV = "SPACY_DEID_SYNTH_BACKGROUNDS"
 
 
-def from_environment() -> Tuple[str, ...]:
-    """The lines $SPACY_DEID_SYNTH_BACKGROUNDS asks for: unset, empty or 0 -> none; 1 -> assets/clinical_text/;
-    anything else -> that folder."""
-    value = os.environ.get(ENV, "").strip()
+def requested(value: str) -> Tuple[str, ...]:
+    """The lines a setting asks for: empty or 0 -> none; 1 -> assets/clinical_text/; anything else -> that
+    folder. `spacy-deid synth --backgrounds` and $SPACY_DEID_SYNTH_BACKGROUNDS take the same values."""
+    value = value.strip()
     if value in ("", "0"):
         return ()
     return load_lines() if value == "1" else load_lines(value)
+
+
+def from_environment() -> Tuple[str, ...]:
+    """The lines $SPACY_DEID_SYNTH_BACKGROUNDS asks for (unset: none)."""
+    return requested(os.environ.get(ENV, ""))
 
 
 def shorthand(rng: Random, text: str) -> str:
