@@ -18,3 +18,10 @@ def dev_records():
     from spacy_deid.corpus import Record
 
     return [Record.from_dict(d) for d in srsly.read_jsonl(DATA / "dev_notes.jsonl")]
+
+
+@pytest.fixture(scope="session")
+def shipped_recall_bias() -> float:
+    """The NER's operating point `spacy project run assemble` gives (project.yml `recall_bias`): the shipped
+    default must carry it, or the project would not rebuild what ships."""
+    return float(srsly.read_yaml(Path(__file__).parent.parent / "project.yml")["vars"]["recall_bias"])

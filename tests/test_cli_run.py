@@ -247,13 +247,13 @@ def test_csv_row_with_bad_bytes_is_reported(tmp_path):
     assert [(e["line"], "UTF-8" in e["error"]) for e in read_jsonl(errors)] == [(3, True)]
 
 
-def test_recall_bias_reaches_the_ner_and_keeps_the_deid_settings(tmp_path):
+def test_recall_bias_reaches_the_ner_and_keeps_the_deid_settings(tmp_path, shipped_recall_bias):
     from spacy_deid.cli.run_cmd import load_pipeline
 
     nlp = load_pipeline(None, {"demo_key": True, "policy": "hipaa-safe-harbor"}, 1000, -1, 1.5)
     assert nlp.get_pipe("ner").recall_bias == 1.5
     assert nlp.config["components"]["deid"]["policy"] == "hipaa-safe-harbor"
-    assert load_pipeline(None, {"demo_key": True}, 1000).get_pipe("ner").recall_bias == 2.0  # the shipped one
+    assert load_pipeline(None, {"demo_key": True}, 1000).get_pipe("ner").recall_bias == shipped_recall_bias
     out = tmp_path / "out.jsonl"
     result = run(SAMPLE, out, "--demo-key", "--no-progress", "--recall-bias", "1.5")
     assert result.exit_code == 0, result.output
@@ -275,7 +275,7 @@ def test_recall_bias_for_a_pipeline_without_its_ner_is_a_clear_error(tmp_path):
     assert predicted.exit_code == 2 and "deid_ner" in predicted.output
 
 
-def test_the_config_of_a_packaged_pipeline_is_found_one_folder_down(tmp_path):
+def test_the_config_of_a_packaged_pipeline_is_found_one_folder_down(tmp_path, shipped_recall_bias):
     import spacy_deid
     from spacy_deid.loading import default_pipeline_path, recall_bias_overrides, saved_config
 
@@ -285,5 +285,5 @@ def test_the_config_of_a_packaged_pipeline_is_found_one_folder_down(tmp_path):
     config = saved_config(tmp_path / "xx_deid")
     assert config["components"]["ner"]["factory"] == "deid_ner"
     assert recall_bias_overrides(config, 2) == {"components": {"ner": {"recall_bias": 2.0}}}
-    assert saved_config(default_pipeline_path())["components"]["ner"]["recall_bias"] == 2.0
+    assert saved_config(default_pipeline_path())["components"]["ner"]["recall_bias"] == shipped_recall_bias
     assert saved_config(tmp_path / "missing") is None
