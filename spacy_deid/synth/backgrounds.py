@@ -16,10 +16,9 @@ the label.
 Only the train split calls this, with its own random stream: the held-out, fresh and blind splits are
 byte-identical whether or not the files exist (tests/test_synth_backgrounds.py).
 Opt-in (`spacy-deid synth ... --split train --backgrounds 1`, or a folder instead of 1; $SPACY_DEID_SYNTH_BACKGROUNDS
-where the option is not given):
-weights retrained with it lost recall on Chinese names, at best (V, fifty-first session) while gaining on every
-English corpus, and were not shipped (docs/results_history.md), so by default the train split is as before and the
-shipped weights stay reproducible.
+where the option is not given). project.yml's `synth_backgrounds` turns it on: the shipped weights (W, fifty-third
+session) are trained on this mix, the first mix-trained weights to gain on both PhysioNet and AI CUP recall
+(docs/results_history.md); off, the train split is the generator's alone, as a user's own experiments may want.
 """
 import os
 import re
