@@ -145,6 +145,9 @@ def built(tmp_path_factory):
     assert config["ner"]["recall_bias"] == 0.5
     # the taggers' tags also vote after the NER: the knowledge steps close the default note steps
     assert config["deid"]["note_steps"] == list(DEFAULT_NOTE_STEPS) + list(TAGGER_NOTE_STEPS)
+    # the training run's files (here the test's temporary vectors) are not named in what ships
+    assert spacy.util.load_config(model / "config.cfg")["paths"]["vectors"] is not None
+    assert all(value is None for value in spacy.util.load_config(pipeline / "config.cfg")["paths"].values())
     packages.mkdir()
     run([sys.executable, "-m", "spacy", "package", pipeline, packages, "--name", PACKAGE,
          "--version", VERSION, "--build", "wheel"], cwd=tmp, env=clean_env())

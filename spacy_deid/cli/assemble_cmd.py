@@ -36,6 +36,10 @@ def assemble_command(
         steps = list(DEFAULT_NOTE_STEPS) + (list(TAGGER_NOTE_STEPS) if knowledge else [])
         nlp.add_pipe("deid", config={"note_steps": steps})
         nlp.get_pipe("deid").initialize(nlp=nlp)
+    # a shipped pipeline names no file of the machine that trained it: [paths] is read only to train, and
+    # whoever trains from the pipeline names their own corpora and vectors (as `spacy init config` leaves them)
+    for key in nlp.config["paths"]:
+        nlp.config["paths"][key] = None
     nlp.meta["name"] = name
     nlp.meta["requirements"] = [f"spacy-deid{'[knowledge]' if knowledge else ''}>={__version__}"]
     nlp.meta["description"] = "Code-mixed Chinese-English clinical de-identification (spacy-deid)"
