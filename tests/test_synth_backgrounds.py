@@ -179,17 +179,56 @@ def test_the_english_mix_is_unchanged_by_chinese_lines():
     assert any("不要太擔心" in r.text for r in both)
 
 
+def _hospitals_masked(record) -> str:
+    text = record.text
+    for s in sorted(record.spans, key=lambda s: -s.start):
+        if s.label == "HOSPITAL":
+            text = text[:s.start] + "<HOSPITAL>" + text[s.end:]
+    return text
+
+
 def test_generated_lines_are_unchanged_by_the_backgrounds():
-    """Background lines come from their own random stream: the generated lines stay as they were."""
+    """Background lines come from their own random stream: the generated lines stay as they were, but for the
+    English names of the patient's hospital (`wide_institution`)."""
     plain = list(generate(8, seed=5, split="train", backgrounds=()))
     mixed = list(generate(8, seed=5, split="train", backgrounds=(MARKER,)))
     assert len(plain) == len(mixed)
     for a, b in zip(plain, mixed):
         if b.text == b.text.lower() and a.text != a.text.lower():
             continue  # a note typed all in lower case
-        lines = iter(b.text.split("\n"))
-        assert all(any(line == other for other in lines) for line in a.text.split("\n"))
+        lines = iter(_hospitals_masked(b).split("\n"))
+        assert all(any(line == other for other in lines) for line in _hospitals_masked(a).split("\n"))
         assert len(b.text) > len(a.text)
+
+
+def test_train_notes_name_institutions_as_english_speaking_countries_do():
+    """About WIDE_PLACE_SHARE of the mixed train notes give the patient's hospital an English name that the
+    lexicon does not hold, possessive ones among them, with exact spans; the Chinese names stay."""
+    records = list(generate(40, seed=3, split="train", backgrounds=(MARKER,)))
+    _assert_exact(records)
+    lexicon = {h["en"] for h in Pools("train").entries("hospitals")} | {
+        h["abbr_en"] for h in Pools("train").entries("hospitals")}
+    english = [s.text for r in records for s in r.spans if s.label == "HOSPITAL" and s.text.isascii()]
+    wide = [t for t in english if t.casefold() not in {v.casefold() for v in lexicon}]
+    assert wide and len(wide) < len(english)
+    assert any(re.search(r"(?i)[a-z]'s\b", t) for t in wide)
+    plain = list(generate(40, seed=3, split="train", backgrounds=()))
+    folded = {v.casefold() for v in lexicon}
+    assert all(s.text.casefold() in folded for r in plain for s in r.spans  # codes such as `805` aside
+               if s.label == "HOSPITAL" and re.search("[A-Za-z]", s.text) and s.text.isascii())
+
+
+def test_an_institution_names_the_same_people_and_town_in_its_full_and_short_forms(tmp_path):
+    rng = Random(11)
+    pairs = [B.institution(rng) for _ in range(400)]
+    for full, short in pairs:
+        assert full and short
+        for word in re.findall(r"[A-Z][A-Za-z'-]+", short):
+            assert word in full or word in ("St", "University", "Rehab"), (full, short)
+    assert len({full for full, _ in pairs}) > 300 and not any(full.isupper() for full, _ in pairs)
+    assert B.institution(rng, str(tmp_path)) == ("", "")
+    ctx = _context()
+    assert B.wide_institution(Random(0), ctx).patient.hospital["zh"] == ctx.patient.hospital["zh"]
 
 
 def test_train_split_with_backgrounds_is_deterministic():

@@ -118,6 +118,8 @@ def build_note(rng: Random, pools: Pools, patient: Patient, plan: _NotePlan, spl
     layout = layouts["types"][plan.note_type]
     sections = by_section(split)
     ctx = Context(rng, pools, patient, plan.date)
+    if background is not None:  # draws from the background stream only: the generated lines' draws stay
+        ctx = B.wide_institution(background[0], ctx)
     lines: List[List[Piece]] = []
     used: List[str] = []
     if rng.random() < 0.5:
@@ -143,7 +145,7 @@ def build_note(rng: Random, pools: Pools, patient: Patient, plan: _NotePlan, spl
     shout = rng.random() < ALL_CAPS_SHARE  # nursing notes are often typed in capitals
     whisper = False
     if background is not None:
-        bg_ctx = Context(background[0], pools, patient, plan.date)
+        bg_ctx = Context(background[0], pools, ctx.patient, plan.date)
         B.mix_in(bg_ctx, background[1], lines)
         whisper = not shout and B.lower_note(bg_ctx)
     text_parts: List[str] = []
