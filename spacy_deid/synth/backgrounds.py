@@ -21,7 +21,6 @@ session; W before it) are trained on this mix, which since X also names the pati
 countries do (`wide_institution`; ASQ-PHI place recall 81.4 -> 90.9, docs/results_history.md); off, the train
 split is the generator's alone, as a user's own experiments may want.
 """
-import json
 import os
 import re
 from dataclasses import replace
@@ -30,6 +29,7 @@ from pathlib import Path
 from random import Random
 from typing import Callable, Dict, List, Sequence, Tuple
 
+from ..rules.loading import load_default_patterns
 from .slots import SLOTS, Context, Piece
 from .values import EnglishName
 
@@ -231,7 +231,6 @@ def strangers(ctx: Context, folder: str = str(CLINICAL_TEXT)) -> Context:
 # possessive), and W cut `X's Hospital` at the apostrophe on ASQ-PHI (fifty-third session). The real lines name
 # almost no institution (14 of 9,369 match _INSTITUTION), so the note's own hospital carries the names.
 WIDE_PLACE_SHARE = 0.5
-PLACE_RULES = Path(__file__).resolve().parents[1] / "resources" / "patterns" / "places.json"
 # How such institutions are named: after a saint, a donor or founder, a town or state, a faith or a charity.
 # `{S}` a surname, `{G}` a given name, `{T}` a town or state; the second form is the short one charts write.
 INSTITUTION_FORMS: Tuple[Tuple[str, str], ...] = (
@@ -254,9 +253,8 @@ INSTITUTION_FORMS: Tuple[Tuple[str, str], ...] = (
 
 @lru_cache(maxsize=1)
 def towns() -> Tuple[str, ...]:
-    """English city and state names of the places rules (CLDR exemplar cities, first-level divisions)."""
-    rules = json.loads(PLACE_RULES.read_text(encoding="utf8"))["patterns"]
-    return tuple(sorted({p for r in rules if r["label"] in ("CITY", "STATE") for p in r["phrases"]
+    """English city and state names of the shipped places rules (CLDR exemplar cities, first-level divisions)."""
+    return tuple(sorted({p for r in load_default_patterns() if r.label in ("CITY", "STATE") for p in r.phrases or ()
                          if p.isascii() and p[:1].isupper() and not p.isupper()}))  # not the upper-case copies
 
 
