@@ -30,6 +30,7 @@ from random import Random
 from typing import Callable, Dict, List, Sequence, Tuple
 
 from ..rules.loading import load_default_patterns
+from . import nursing
 from .slots import SLOTS, Context, Piece
 from .values import EnglishName
 
@@ -40,6 +41,9 @@ FILES = ("mtsamples_lines.txt", "nursing_shorthand.txt", "zh_consultation_lines.
 # forty-fourth sessions).
 ENGLISH_LINE_EVERY = 4
 CHINESE_LINE_EVERY = 6
+# Share of the English lines that are an ICU nurse's charted body system (`nursing.line`) rather than a real
+# line: the real lines hold almost no vital sign, clock time or nurse's shorthand.
+NURSING_SHARE = 0.4
 _SLOT_RE = re.compile(r"\{([A-Z_]+)\}")
 _SPACE_AFTER_RE = re.compile(r"(?<=[.,;:)])\s(?=\S)")
 
@@ -431,7 +435,8 @@ def by_language(backgrounds: Tuple[str, ...]) -> Tuple[Tuple[str, ...], Tuple[st
 
 def mix_in(ctx: Context, backgrounds: Sequence[str], lines: List[List[Piece]]) -> None:
     """Insert real lines between the note's lines: about one English line per ENGLISH_LINE_EVERY generated
-    lines, and up to one Chinese line per CHINESE_LINE_EVERY."""
+    lines (NURSING_SHARE of them a nurse's charted body system), and up to one Chinese line per
+    CHINESE_LINE_EVERY."""
     english, chinese = by_language(tuple(backgrounds))
     for pool, share in ((english, ENGLISH_LINE_EVERY), (chinese, CHINESE_LINE_EVERY)):
         if not pool:
@@ -439,7 +444,8 @@ def mix_in(ctx: Context, backgrounds: Sequence[str], lines: List[List[Piece]]) -
         n = ctx.rng.randint(1, max(2, len(lines) // share))
         for _ in range(n):
             at = ctx.rng.randint(1, len(lines)) if lines else 0
-            lines.insert(at, render_line(ctx.rng.choice(pool), ctx))
+            nurse = pool is english and ctx.rng.random() < NURSING_SHARE
+            lines.insert(at, render_line(nursing.line(ctx.rng) if nurse else ctx.rng.choice(pool), ctx))
 
 
 def lower_note(ctx: Context) -> bool:

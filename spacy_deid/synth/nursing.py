@@ -1,0 +1,125 @@
+"""PHI-free ICU nursing-note lines, made up of a body system and its findings with numbers in them.
+
+Why: the real lines of the training mix are dictated transcriptions (MTSamples) whose cleaning dropped clock
+times and most numbers, and 31 hand-written nursing lines. A NER that never saw a nurse's body text took its
+numbers for PHI (`HR 70s` a ROOM, `at 2200` a DATE, `PTT 60` a NUMBER) and its shorthand subjects (`ho aware`,
+`levo titrated`) for names. The annotation scheme says vital signs, lab values, doses and times of day are not
+PHI; these lines teach it from data. Written for this project from general ICU charting usage; no line or
+value is read from any evaluation corpus.
+"""
+from random import Random
+from typing import Callable, Dict, Tuple
+
+
+def _trend(lo: int, hi: int) -> Callable[[Random], str]:
+    """A charted range of a vital sign: `70s`, `70's`, `70s-80s`, `high 70s`, `72`, `70-90`."""
+    def value(r: Random) -> str:
+        n = r.randrange(lo // 10, hi // 10 + 1) * 10
+        return r.choice((f"{n}s", f"{n}'s", f"{n}s-{n + 10}s", f"high {n}s", f"low {n}s", str(n + r.randint(0, 9)),
+                         f"{n}-{n + r.choice((10, 20, 30))}", f"{n}'s-{n + 20}'s"))
+    return value
+
+
+def _clock(r: Random) -> str:
+    """A time of day as nurses chart it: `0400`, `2230`, `4am`, `4 pm`, `16:30`."""
+    hour, minute = r.randint(0, 23), r.choice((0, 0, 0, 15, 30, 45))
+    return r.choice((f"{hour:02d}{minute:02d}", f"{hour:02d}{minute:02d}", f"{hour % 12 or 12}{r.choice(('am', 'pm'))}",
+                     f"{hour % 12 or 12} {r.choice(('am', 'pm', 'AM', 'PM'))}", f"{hour:02d}00", f"{hour:02d}:{minute:02d}"))
+
+
+def _decimal(lo: float, hi: float, places: int = 1) -> Callable[[Random], str]:
+    return lambda r: f"{r.uniform(lo, hi):.{places}f}"
+
+
+def _integer(lo: int, hi: int) -> Callable[[Random], str]:
+    return lambda r: str(r.randint(lo, hi))
+
+
+VALUES: Dict[str, Callable[[Random], str]] = {
+    "hr": _trend(40, 140), "sbp": _trend(70, 190), "map": _trend(50, 90), "rr": _trend(10, 30),
+    "bp": lambda r: f"{r.randint(75, 195)}/{r.randint(35, 105)}",
+    "bpt": lambda r: f"{r.randrange(8, 19) * 10}s/{r.randrange(4, 10) * 10}s",
+    "time": _clock, "temp": _decimal(97.0, 103.2), "tempc": _decimal(36.0, 39.6),
+    "sat": _integer(86, 100), "fio2": lambda r: str(r.choice((21, 28, 30, 35, 40, 50, 60, 70, 100))),
+    "o2": lambda r: r.choice((f"{r.randint(1, 6)}L NC", f"{r.randint(1, 6)}l nc", f"{r.choice((35, 40, 50, 70))}% FM",
+                              f"{r.choice((40, 50, 100))}% face tent", "RA", "NRB", f"{r.randint(2, 6)}LNP")),
+    "tv": _integer(350, 800), "peep": lambda r: str(r.choice((5, 5, 8, 10, 12, 15))), "ps": _integer(5, 20),
+    "drip": _decimal(0.01, 0.3, 2), "dose": _integer(1, 80), "mg": lambda r: r.choice(("0.5", "1", "2", "5", "10", "20",
+                                                                                      "40", "80", "650", "1000")),
+    "units": lambda r: str(r.randrange(4, 20) * 100), "ptt": _integer(25, 120), "inr": _decimal(0.9, 4.5),
+    "k": _decimal(2.8, 5.9), "meq": lambda r: str(r.choice((10, 20, 40, 60, 80))), "mag": _decimal(1.2, 2.8),
+    "hct": _decimal(19.0, 42.0), "wbc": _decimal(2.0, 28.0), "plt": _integer(20, 450), "bs": _trend(60, 320),
+    "ck": _integer(80, 3500), "abg": lambda r: f"7.{r.randint(18, 52)}/{r.randint(25, 70)}/{r.randint(50, 300)}"
+                                                   f"/{r.randint(-8, 8)}",
+    "co": _decimal(2.0, 8.5), "ci": _decimal(1.4, 4.5, 2), "svr": _integer(500, 2200), "cvp": _integer(2, 22),
+    "pad": lambda r: f"{r.randint(8, 30)}-{r.randint(12, 35)}",
+    "rate": lambda r: str(r.randrange(1, 10) * 10), "frac": lambda r: r.choice(("1/2", "1/3", "1/4", "3/4", "2/3")),
+    "cc": lambda r: str(r.randrange(1, 40) * 25), "uop": lambda r: f"{r.randint(10, 80)}-{r.randint(40, 200)}",
+    "io": lambda r: f"{r.choice(('+', '-', 'neg ', 'pos '))}{r.randint(1, 30) * 100}",
+    "n": _integer(1, 4), "gcs": _integer(3, 15), "pupil": lambda r: f"{r.randint(2, 6)}",
+    "plus": lambda r: r.choice(("1", "2", "3", "trace ")),
+}
+
+# Findings charted under each body system: `{kind}` is a value of VALUES; an upper-case `{SLOT}` is a template
+# slot that `backgrounds.render_line` fills with a gold span (a few people, as nurses chart who was told).
+SYSTEMS: Tuple[Tuple[Tuple[str, ...], Tuple[str, ...]], ...] = (
+    (("neuro", "NEURO", "Neuro"), (
+        "a&ox{n}", "alert, oriented x{n}", "perrl {pupil}mm brisk", "mae", "follows commands", "withdraws to pain",
+        "sedated on propofol {dose} mcg/kg/min", "gcs {gcs}", "restless overnight, ativan {mg}mg iv x1 at {time}",
+        "opens eyes to voice", "nonverbal, nods appropriately", "fentanyl gtt at {dose} mcg/hr",
+        "sedation held at {time} for neuro check", "denies pain", "morphine {mg}mg iv prn with good effect")),
+    (("cv", "CV", "cardiac", "CARDIAC", "c/v"), (
+        "hr {hr} sr", "hr {hr} afib", "nsr {hr}, no ectopy", "st {hr} with occ pvc's", "sbp {sbp}", "bp {bp}",
+        "bp {bpt}", "map {map}", "levo at {drip} mcg/kg/min", "dopa weaned to {dose} mcg/kg/min",
+        "neo titrated to keep map >{map}", "k {k}, repleted w/ {meq}meq kcl", "mg {mag} repleted",
+        "pad {pad}, cvp {cvp}", "co/ci/svr {co}/{ci}/{svr}", "ci {ci}", "heparin gtt at {units}u/hr, ptt {ptt}",
+        "inr {inr}", "pulses palpable", "{plus}+ pedal edema", "a-paced at {hr}", "ck's {ck}, trending down")),
+    (("resp", "RESP", "Resp", "pulm", "PULM"), (
+        "ls clear", "ls coarse, diminished at bases", "sats {sat}% on {o2}", "sats {sat}-{sat}%",
+        "vent a/c {tv}x{rr}, peep {peep}, fio2 {fio2}%", "cpap {ps}/{peep}", "ps {ps}/{peep}, fio2 {fio2}%",
+        "tv {tv}-{tv}'s", "rr {rr}", "abg {abg}", "weaned to {o2}", "sx'd for thick tan secretions",
+        "sxn'd x{n} sm amt white", "cxr at {time}", "crackles {frac} up bilat", "rt in for neb at {time}",
+        "extubated at {time}, on {o2}")),
+    (("gi", "GI", "gi/gu", "GI/GU"), (
+        "abd soft, +bs", "abd distended, hypoactive bs", "tf at {rate}cc/hr, goal {rate}", "tf at {frac} strength",
+        "ngt to lcs, {cc}cc bilious out", "bm x{n}, guaiac neg", "npo except meds", "tolerating clears",
+        "tf held at {time} for residual {cc}cc", "protonix {mg}mg iv")),
+    (("gu", "GU", "renal", "RENAL"), (
+        "uop {uop}cc/hr", "foley patent, {uop}cc/hr", "lasix {mg}mg iv at {time}, diuresed {cc}cc",
+        "i/o {io}cc", "bun/cr {dose}/{k}", "cvvh running at {rate}0cc/hr", "neg {cc}cc since midnight")),
+    (("id", "ID", "endo", "ENDO", "heme", "HEME"), (
+        "tmax {temp}", "t max {tempc}", "afebrile", "wbc {wbc}", "bs {bs}, covered w/ ss insulin",
+        "insulin gtt at {n}u/hr", "cx sent at {time}", "hct {hct}, stable", "plt {plt}", "vanco at {time}",
+        "tylenol {mg}mg at {time} for temp {temp}", "transfused {n} u prbc, post hct {hct}")),
+    (("skin", "SKIN", "access", "ACCESS", "lines"), (
+        "intact", "r ij tlc, a-line intact", "piv x{n}", "coccyx dsg changed", "turned q2h", "groin site c/d/i",
+        "stage {n} decub to sacrum, dsg changed at {time}", "chest tube to sx, {cc}cc serosang out")),
+    (("social", "SOCIAL", "plan", "PLAN", "a/p", "A/P"), (
+        "family in at {time}, updated on poc", "ho aware", "team aware", "md notified of sbp {sbp}",
+        "wean vent as tol", "f/u am labs", "cont to monitor", "pt resting comfortably", "oob to chair x{n} hrs",
+        "code status full", "repeat k at {time}", "np made aware of uop {uop}cc/hr", "resident aware, no new orders",
+        "pt c/o pain at {time}, medicated", "pt tolerated turning", "pt sleeping most of shift",
+        "dr {DOCTOR_SUR_EN} aware", "{DOCTOR_TITLED_EN} notified of sbp {sbp}", "wife {FAMILY_GIVEN_EN} in at {time}",
+        "{FAMILY_TITLED_EN} called at {time}, updated")),
+)
+SEPARATORS = (": ", ": ", "- ", "--", " - ", ":")
+JOINERS = (", ", ", ", "; ", ". ", " ")
+
+
+def fill(template: str, r: Random) -> str:
+    """`template` with each `{kind}` replaced by a fresh value of that kind; template slots kept."""
+    out, rest = [], template
+    while "{" in rest:
+        before, _, after = rest.partition("{")
+        kind, _, rest = after.partition("}")
+        out.append(before + (VALUES[kind](r) if kind in VALUES else "{" + kind + "}"))
+    return "".join(out) + rest
+
+
+def line(r: Random) -> str:
+    """One charted body system: `cv: hr 70s sr, bp 110s/60s, levo at 0.05 mcg/kg/min.`"""
+    headings, findings = r.choice(SYSTEMS)
+    picked = r.sample(findings, r.randint(2, min(5, len(findings))))
+    joiner = r.choice(JOINERS)
+    body = joiner.join(fill(f, r) for f in picked)
+    return r.choice(headings) + r.choice(SEPARATORS) + body + r.choice((".", "", ".", ";"))

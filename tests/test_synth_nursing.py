@@ -1,0 +1,65 @@
+"""ICU nursing lines in the TRAIN mix: numbers a nurse charts (vitals, clock times, drips, labs) as plain text,
+the few people they name as gold spans with exact offsets."""
+import re
+from random import Random
+
+from spacy_deid.synth import backgrounds as B
+from spacy_deid.synth import generate, nursing
+from spacy_deid.synth.slots import SLOTS
+
+MARKER = "Quokka zebrafish marker line, patient stable."
+_KIND = re.compile(r"\{([A-Za-z_0-9]+)\}")
+
+
+def test_every_value_kind_is_used_and_every_finding_is_filled():
+    used = {k for _, findings in nursing.SYSTEMS for f in findings for k in _KIND.findall(f)}
+    assert {k for k in used if k.islower()} == set(nursing.VALUES)
+    assert {k for k in used if k.isupper()} <= set(SLOTS)
+    r = Random(1)
+    lines = [nursing.line(r) for _ in range(2000)]
+    assert all(k in SLOTS for line in lines for k in _KIND.findall(line))  # only template slots are left
+    assert len(set(lines)) > 1900
+    assert any(re.search(r"\b(?:[01]\d|2[0-3])[0-5]\d\b", line) for line in lines)  # clock times as charted
+    assert any(re.search(r"\b\d0'?s\b", line) for line in lines)  # vital-sign ranges
+    assert any(re.search(r"\b\d/\d\b", line) for line in lines)  # fractions that read as dates
+
+
+def test_a_value_is_drawn_afresh_for_each_use():
+    rng = Random(4)
+    pairs = [nursing.fill("sats {sat}-{sat}%", rng) for _ in range(200)]
+    assert any(re.match(r"sats (\d+)-(?!\1%)\d+%", p) for p in pairs)
+    assert nursing.fill("dr {DOCTOR_SUR_EN} aware at {time}", rng).startswith("dr {DOCTOR_SUR_EN} aware at ")
+
+
+def test_train_notes_chart_nurses_numbers_as_plain_text(monkeypatch):
+    """With every English line a nurse's, the lines the plain split lacks are the nursing ones."""
+    monkeypatch.setattr(B, "NURSING_SHARE", 1.0)
+    records = list(generate(20, seed=3, split="train", backgrounds=(MARKER,)))
+    generated = {line for r in generate(20, seed=3, split="train", backgrounds=()) for line in r.text.split("\n")}
+    charted, people = 0, 0
+    for record in records:
+        record.validate()
+        offset = 0
+        for line in record.text.split("\n"):
+            start, end = offset, offset + len(line)
+            offset = end + 1
+            if line in generated or record.text == record.text.lower() or "HOSPITAL" in {
+                    s.label for s in record.spans if start <= s.start < end}:
+                continue  # a generated line; a note typed in lower case; the hospital's English name
+            spans = [s for s in record.spans if start <= s.start < end]
+            assert {s.label for s in spans} <= {"DOCTOR", "FAMILY"}, line
+            assert all(record.text[s.start:s.end] == s.text for s in spans)
+            assert not any(re.search(r"\d", s.text) for s in spans)
+            charted += bool(re.search(r"\d", line))
+            people += bool(spans)
+    assert charted > 20 and people
+    assert all("quokka" not in r.text.lower() for r in records)  # every English line is a nurse's
+
+
+def test_without_the_share_no_nursing_line_is_mixed_in(monkeypatch):
+    monkeypatch.setattr(B, "NURSING_SHARE", 0.0)
+    records = list(generate(10, seed=3, split="train", backgrounds=(MARKER,)))
+    marker_lines = sum(r.text.lower().count("quokka") for r in records)
+    monkeypatch.setattr(B, "NURSING_SHARE", 1.0)
+    nursing_records = list(generate(10, seed=3, split="train", backgrounds=(MARKER,)))
+    assert marker_lines and not any("quokka" in r.text.lower() for r in nursing_records)
