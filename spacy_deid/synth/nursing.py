@@ -2,9 +2,9 @@
 
 Why: the real lines of the training mix are dictated transcriptions (MTSamples) whose cleaning dropped clock
 times and most numbers, and 31 hand-written nursing lines. A NER that never saw a nurse's body text took its
-numbers for PHI (`HR 70s` a ROOM, `at 2200` a DATE, `PTT 60` a NUMBER) and its shorthand subjects (`ho aware`,
-`levo titrated`) for names. The annotation scheme says vital signs, lab values, doses and times of day are not
-PHI; these lines teach it from data. Written for this project from general ICU charting usage; no line or
+numbers for PHI (a heart-rate range for a ROOM, a clock time for a DATE, a lab value for a NUMBER) and its
+shorthand subjects for names. The annotation scheme says vital signs, lab values, doses and times of day are
+not PHI; these lines teach it from data. Written for this project from general ICU charting usage; no line or
 value is read from any evaluation corpus.
 """
 from random import Random
@@ -24,7 +24,8 @@ def _clock(r: Random) -> str:
     """A time of day as nurses chart it: `0400`, `2230`, `4am`, `4 pm`, `16:30`."""
     hour, minute = r.randint(0, 23), r.choice((0, 0, 0, 15, 30, 45))
     return r.choice((f"{hour:02d}{minute:02d}", f"{hour:02d}{minute:02d}", f"{hour % 12 or 12}{r.choice(('am', 'pm'))}",
-                     f"{hour % 12 or 12} {r.choice(('am', 'pm', 'AM', 'PM'))}", f"{hour:02d}00", f"{hour:02d}:{minute:02d}"))
+                     f"{hour % 12 or 12} {r.choice(('am', 'pm', 'AM', 'PM'))}", f"{hour:02d}00",
+                     f"{hour:02d}:{minute:02d}"))
 
 
 def _decimal(lo: float, hi: float, places: int = 1) -> Callable[[Random], str]:
@@ -52,7 +53,7 @@ VALUES: Dict[str, Callable[[Random], str]] = {
     "ck": _integer(80, 3500), "abg": lambda r: f"7.{r.randint(18, 52)}/{r.randint(25, 70)}/{r.randint(50, 300)}"
                                                    f"/{r.randint(-8, 8)}",
     "co": _decimal(2.0, 8.5), "ci": _decimal(1.4, 4.5, 2), "svr": _integer(500, 2200), "cvp": _integer(2, 22),
-    "pad": lambda r: f"{r.randint(8, 30)}-{r.randint(12, 35)}",
+    "wedge": lambda r: f"{r.randint(8, 30)}-{r.randint(12, 35)}",
     "rate": lambda r: str(r.randrange(1, 10) * 10), "frac": lambda r: r.choice(("1/2", "1/3", "1/4", "3/4", "2/3")),
     "cc": lambda r: str(r.randrange(1, 40) * 25), "uop": lambda r: f"{r.randint(10, 80)}-{r.randint(40, 200)}",
     "io": lambda r: f"{r.choice(('+', '-', 'neg ', 'pos '))}{r.randint(1, 30) * 100}",
@@ -72,16 +73,18 @@ SYSTEMS: Tuple[Tuple[Tuple[str, ...], Tuple[str, ...]], ...] = (
         "hr {hr} sr", "hr {hr} afib", "nsr {hr}, no ectopy", "st {hr} with occ pvc's", "sbp {sbp}", "bp {bp}",
         "bp {bpt}", "map {map}", "levo at {drip} mcg/kg/min", "dopa weaned to {dose} mcg/kg/min",
         "neo titrated to keep map >{map}", "k {k}, repleted w/ {meq}meq kcl", "mg {mag} repleted",
-        "pad {pad}, cvp {cvp}", "co/ci/svr {co}/{ci}/{svr}", "ci {ci}", "heparin gtt at {units}u/hr, ptt {ptt}",
-        "inr {inr}", "pulses palpable", "{plus}+ pedal edema", "a-paced at {hr}", "ck's {ck}, trending down")),
+        "cvp {cvp}", "cardiac output {co}, index {ci}, svr {svr}", "wedge {wedge}",
+        "heparin gtt at {units}u/hr, ptt {ptt}",
+        "inr {inr}", "pulses palpable", "{plus}+ pedal edema", "v-paced, rate {hr}", "ck {ck}, trending down")),
     (("resp", "RESP", "Resp", "pulm", "PULM"), (
         "ls clear", "ls coarse, diminished at bases", "sats {sat}% on {o2}", "sats {sat}-{sat}%",
         "vent a/c {tv}x{rr}, peep {peep}, fio2 {fio2}%", "cpap {ps}/{peep}", "ps {ps}/{peep}, fio2 {fio2}%",
-        "tv {tv}-{tv}'s", "rr {rr}", "abg {abg}", "weaned to {o2}", "sx'd for thick tan secretions",
-        "sxn'd x{n} sm amt white", "cxr at {time}", "crackles {frac} up bilat", "rt in for neb at {time}",
-        "extubated at {time}, on {o2}")),
+        "tidal volumes {tv}-{tv}", "rr {rr}", "abg {abg}", "weaned to {o2}", "sx'd for thick tan secretions",
+        "suctioned x{n} for sm amt white", "cxr at {time}", "crackles at bases bilat", "rt in for neb at {time}",
+        "trach collar trial at {time}, on {o2}")),
     (("gi", "GI", "gi/gu", "GI/GU"), (
-        "abd soft, +bs", "abd distended, hypoactive bs", "tf at {rate}cc/hr, goal {rate}", "tf at {frac} strength",
+        "abd soft, +bs", "abd distended, hypoactive bs", "tf at {rate}cc/hr, goal {rate}",
+        "ativan {frac} tab po at {time}",
         "ngt to lcs, {cc}cc bilious out", "bm x{n}, guaiac neg", "npo except meds", "tolerating clears",
         "tf held at {time} for residual {cc}cc", "protonix {mg}mg iv")),
     (("gu", "GU", "renal", "RENAL"), (
@@ -95,7 +98,7 @@ SYSTEMS: Tuple[Tuple[Tuple[str, ...], Tuple[str, ...]], ...] = (
         "intact", "r ij tlc, a-line intact", "piv x{n}", "coccyx dsg changed", "turned q2h", "groin site c/d/i",
         "stage {n} decub to sacrum, dsg changed at {time}", "chest tube to sx, {cc}cc serosang out")),
     (("social", "SOCIAL", "plan", "PLAN", "a/p", "A/P"), (
-        "family in at {time}, updated on poc", "ho aware", "team aware", "md notified of sbp {sbp}",
+        "family phoned at {time}, updated on poc", "team aware", "md notified of sbp {sbp}",
         "wean vent as tol", "f/u am labs", "cont to monitor", "pt resting comfortably", "oob to chair x{n} hrs",
         "code status full", "repeat k at {time}", "np made aware of uop {uop}cc/hr", "resident aware, no new orders",
         "pt c/o pain at {time}, medicated", "pt tolerated turning", "pt sleeping most of shift",
