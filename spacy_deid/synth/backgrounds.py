@@ -31,7 +31,7 @@ from random import Random
 from typing import Callable, Dict, List, Sequence, Tuple
 
 from ..rules.loading import load_default_patterns
-from . import nursing
+from . import nursing, spoken
 from .slots import SLOTS, Context, Piece
 from .values import EnglishName
 
@@ -45,6 +45,9 @@ CHINESE_LINE_EVERY = 6
 # Share of the English lines that are an ICU nurse's charted body system (`nursing.line`) rather than a real
 # line: the real lines hold almost no vital sign, clock time or nurse's shorthand.
 NURSING_SHARE = 0.4
+# Share of the Chinese insertions that are one to three spoken turns of a consultation (`spoken.py`) rather than
+# a written line: the lines are written consultations, and dialogue transcripts are speech.
+SPOKEN_SHARE = 0.5
 _SLOT_RE = re.compile(r"\{([A-Z_]+)\}")
 _SPACE_AFTER_RE = re.compile(r"(?<=[.,;:)])\s(?=\S)")
 
@@ -437,7 +440,7 @@ def by_language(backgrounds: Tuple[str, ...]) -> Tuple[Tuple[str, ...], Tuple[st
 def mix_in(ctx: Context, backgrounds: Sequence[str], lines: List[List[Piece]]) -> None:
     """Insert real lines between the note's lines: about one English line per ENGLISH_LINE_EVERY generated
     lines (NURSING_SHARE of them a nurse's charted body system), and up to one Chinese line per
-    CHINESE_LINE_EVERY."""
+    CHINESE_LINE_EVERY (SPOKEN_SHARE of them turns of a dialogue)."""
     english, chinese = by_language(tuple(backgrounds))
     for pool, share in ((english, ENGLISH_LINE_EVERY), (chinese, CHINESE_LINE_EVERY)):
         if not pool:
@@ -445,8 +448,23 @@ def mix_in(ctx: Context, backgrounds: Sequence[str], lines: List[List[Piece]]) -
         n = ctx.rng.randint(1, max(2, len(lines) // share))
         for _ in range(n):
             at = ctx.rng.randint(1, len(lines)) if lines else 0
+            if pool is chinese and ctx.rng.random() < SPOKEN_SHARE:
+                lines.insert(at, dialogue(ctx, pool))
+                continue
             nurse = pool is english and ctx.rng.random() < NURSING_SHARE
             lines.insert(at, render_line(nursing.line(ctx.rng) if nurse else ctx.rng.choice(pool), ctx))
+
+
+def dialogue(ctx: Context, pool: Sequence[str]) -> List[Piece]:
+    """One to spoken.MAX_TURNS turns in one line, each a Chinese line said aloud, a short answer between two."""
+    rng = ctx.rng
+    pieces: List[Piece] = []
+    for i in range(rng.randint(1, spoken.MAX_TURNS)):
+        if i and rng.random() < spoken.SHORT_TURN_SHARE:
+            pieces.append(spoken.short_turn(rng))
+        said = _fill(name_frames_zh(rng, rng.choice(pool)), ctx, lambda part: spoken.particles(rng, part), "")
+        pieces.extend(spoken.turn(rng, said))
+    return pieces
 
 
 def lower_note(ctx: Context) -> bool:

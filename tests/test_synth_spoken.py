@@ -1,0 +1,72 @@
+"""Chinese lines said aloud in the TRAIN mix: a speaker opens each turn, fillers and particles sit in the plain
+text, and the people in a turn are still the template slots' spans, with exact offsets."""
+import re
+from random import Random
+
+from spacy_deid.synth import backgrounds as B
+from spacy_deid.synth import generate, spoken
+
+ZH_LINE = "他說最近睡不好，建議你多喝水。"
+_SPEAKER = "(?:" + "|".join(spoken.SPEAKERS) + ")[：:]"
+
+
+def test_particles_go_before_punctuation_and_the_clause_is_kept(monkeypatch):
+    monkeypatch.setattr(spoken, "PARTICLE_SHARE", 1.0)
+    monkeypatch.setattr(spoken, "CLAUSE_OPENER_SHARE", 0.0)
+    monkeypatch.setattr(spoken, "ELLIPSIS_SHARE", 0.0)
+    said = [spoken.particles(Random(seed), "血壓還好，藥要吃，不要停。") for seed in range(30)]
+    pattern = "血壓還好(?:{0})，藥要吃(?:{0})，不要停(?:{0})。".format("|".join(spoken.PARTICLES))
+    assert all(re.fullmatch(pattern, s) for s in said), said
+    assert len(set(said)) > 10
+    assert spoken.particles(Random(0), "CT, MRI.") == "CT, MRI."  # only after a Han character
+
+
+def test_fillers_open_clauses_glued_or_before_a_comma(monkeypatch):
+    monkeypatch.setattr(spoken, "PARTICLE_SHARE", 0.0)
+    monkeypatch.setattr(spoken, "CLAUSE_OPENER_SHARE", 1.0)
+    monkeypatch.setattr(spoken, "ELLIPSIS_SHARE", 0.0)
+    said = [spoken.particles(Random(seed), "報告出來了，都正常。") for seed in range(60)]
+    openers = {re.fullmatch("報告出來了，(.+?)，?都正常。", s).group(1) for s in said}
+    assert openers <= set(spoken.OPENERS) and len(openers) > 8
+    assert any(s.startswith("報告出來了，阿都") for s in said)  # `阿` glued to the next word, as said
+    assert any(re.search("，[^，]+，都正常", s) for s in said)
+
+
+def test_a_turn_opens_with_a_speaker_and_ends_a_sentence():
+    plain = [spoken.turn(Random(seed), [("血壓還好，", None, None)]) for seed in range(40)]
+    assert all(re.match(_SPEAKER, t[0][0]) for t in plain)
+    assert all(t[-1][0].endswith("。") and not t[-1][0].endswith("，。") for t in plain)
+    named = [spoken.turn(Random(seed), [("美玲", "PATIENT", None), ("，血壓還好", None, None)]) for seed in range(60)]
+    assert all(t[1] == ("美玲", "PATIENT", None) for t in named)  # the name piece is kept as it was
+    heads = [t[0][0] for t in named]
+    assert all(re.fullmatch(_SPEAKER, h) or h.endswith("，") for h in heads)  # a filler never glued to a name
+    assert any(h.endswith("，") for h in heads) and any(re.fullmatch(_SPEAKER, h) for h in heads)
+    assert all(t[-1] == ("。", None, None) for t in named)
+
+
+def test_train_notes_hold_dialogue_turns_with_exact_spans(monkeypatch):
+    monkeypatch.setattr(B, "SPOKEN_SHARE", 1.0)
+    records = list(generate(20, seed=4, split="train", backgrounds=(ZH_LINE,)))
+    turns, named = 0, 0
+    for record in records:
+        record.validate()
+        assert all(record.text[s.start:s.end] == s.text for s in record.spans)
+        offset = 0
+        for line in record.text.split("\n"):
+            start, end = offset, offset + len(line)
+            offset = end + 1
+            if "最近睡不好" not in line:
+                continue
+            assert re.match(_SPEAKER, line), line  # the line is said, not written
+            turns += len(re.findall(_SPEAKER, line))
+            for s in record.spans:
+                if start <= s.start < end:
+                    before = record.text[s.start - 1]
+                    assert s.label in ("PATIENT", "FAMILY", "PERSON", "DOCTOR"), s.label
+                    assert before in "：:，" or record.text[s.start - 2:s.start] in ("建議",), line
+                    named += 1
+    assert turns > 40 and named > 10
+    monkeypatch.setattr(B, "SPOKEN_SHARE", 0.0)
+    written = [line for r in generate(20, seed=4, split="train", backgrounds=(ZH_LINE,))
+               for line in r.text.split("\n") if "最近睡不好" in line]
+    assert written and not any(re.match(_SPEAKER, line) for line in written)
