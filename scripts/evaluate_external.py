@@ -7,7 +7,9 @@ Each corpus is predicted by PIPELINE and by `rules` (rules and dates alone, no N
 the NER on real text is visible. Each prediction is one process on one core; `--jobs` of them run at
 once (default: the machine's cores), and the results are printed and written in a fixed order.
 Corpora are read in place and never copied; when the folder is absent the script says so and writes
-an empty result (a newcomer has no such folder).
+an empty result (a newcomer has no such folder). Where a corpus keeps titles inside its names (its label
+map's `titles_inside`: AI CUP's `[林醫師]`), the same predictions are also scored in annotation.md's
+spans (`evaluate --scheme-spans`), under `scheme_spans`: both figures, never one in place of the other.
 """
 import argparse
 import json
@@ -17,6 +19,8 @@ import sys
 import tempfile
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
+
+from spacy_deid.corpus import load_label_map
 
 # corpus file stem -> label map name (spacy_deid/resources/labelmaps); a corpus may be shared whole or
 # as its dev half (`physionet_deid_dev`)
@@ -50,7 +54,21 @@ def score(model: str, corpus: Path, label_map: str, workdir: Path, gpu_id: int =
     run([sys.executable, "-m", "spacy_deid.cli", "predict", model, str(corpus), str(pred), *gpu])
     run([sys.executable, "-m", "spacy_deid.cli", "evaluate", str(corpus), str(pred), "--label-map", label_map,
          "--unmapped", "ignore", "--output", str(out), "--no-leak"])
-    return json.loads(out.read_text(encoding="utf8"))
+    scores = json.loads(out.read_text(encoding="utf8"))
+    if load_label_map(label_map).titles_inside:
+        run([sys.executable, "-m", "spacy_deid.cli", "evaluate", str(corpus), str(pred), "--label-map", label_map,
+             "--unmapped", "ignore", "--output", str(out), "--no-leak", "--scheme-spans"])
+        scores["scheme_spans"] = json.loads(out.read_text(encoding="utf8"))
+    return scores
+
+
+def report(scores: dict) -> str:
+    """The headline figures, and the token recall by category on the next line."""
+    line = "  ".join(f"{name} {scores.get(key) or 0:.3f}" for name, key in HEADLINE)
+    recall = scores.get("deid_token_r_per_category") or {}
+    if recall:
+        line += f"\n{'':48}token R by category: " + "  ".join(f"{cat} {v['r']:.3f}" for cat, v in recall.items())
+    return line
 
 
 def main() -> None:
@@ -76,12 +94,9 @@ def main() -> None:
             for (stem, _, model), future in zip(runs, futures):
                 scores = future.result()
                 results.setdefault(stem, {})[model] = scores
-                line = "  ".join(f"{name} {scores.get(key) or 0:.3f}" for name, key in HEADLINE)
-                print(f"{stem:18} {model:28} {line}", flush=True)
-                recall = scores.get("deid_token_r_per_category") or {}
-                if recall:
-                    print(f"{'':18} {'':28} token R by category: "
-                          + "  ".join(f"{cat} {v['r']:.3f}" for cat, v in recall.items()), flush=True)
+                print(f"{stem:18} {model:28} {report(scores)}", flush=True)
+                if "scheme_spans" in scores:
+                    print(f"{'':18} {'(annotation.md spans)':28} {report(scores['scheme_spans'])}", flush=True)
     args.output.parent.mkdir(parents=True, exist_ok=True)
     args.output.write_text(json.dumps(results, indent=2, sort_keys=True, ensure_ascii=False) + "\n", encoding="utf8")
 

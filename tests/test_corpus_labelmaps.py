@@ -87,3 +87,30 @@ def test_map_file_validation(tmp_path):
     assert load_label_map(path).mapping == {"X": "DATE", "Y": None}
     with pytest.raises(ValueError, match="no label map"):
         load_label_map("no_such_map")
+
+
+def _titled():
+    text = "林醫師說王主治醫師和醫師都在，陳先生也來了"
+    return Record(id="r2", text=text, spans=[PhiSpan(0, 3, "name", "林醫師"), PhiSpan(4, 9, "name", "王主治醫師"),
+                                             PhiSpan(10, 12, "name", "醫師"), PhiSpan(15, 18, "name", "陳先生"),
+                                             PhiSpan(19, 21, "time", "來了")])
+
+
+def test_scheme_spans_trim_the_title_a_corpus_keeps_inside_a_name():
+    """annotation.md keeps `[林]醫師`; AI CUP writes `[林醫師]`. Trimmed only when asked, longest title first,
+    never to nothing, and only for the labels the map names."""
+    as_written = load_label_map("aicup2020").apply(_titled())
+    assert [s.text for s in as_written.spans] == ["林醫師", "王主治醫師", "醫師", "陳先生", "來了"]
+    lm = load_label_map("aicup2020", scheme_spans=True)
+    out = lm.apply(_titled())
+    assert [s.text for s in out.spans] == ["林", "王", "醫師", "陳", "來了"]
+    assert all(out.text[s.start:s.end] == s.text for s in out.spans)
+    assert lm.report.trimmed == {"name": 3}
+    assert lm.to_dict()["titles_inside"] == ["name"]
+
+
+def test_titles_inside_must_name_labels_of_the_map(tmp_path):
+    path = tmp_path / "m.json"
+    path.write_text(json.dumps({"name": "m", "map": {"X": "PERSON"}, "titles_inside": ["Y"]}), encoding="utf-8")
+    with pytest.raises(ValueError, match="titles_inside"):
+        load_label_map(path)

@@ -48,3 +48,22 @@ def test_no_corpus_folder_writes_an_empty_result(tmp_path):
                             capture_output=True, text=True)
     assert result.returncode == 0 and "skipping" in result.stdout
     assert json.loads(out.read_text(encoding="utf8")) == {}
+
+
+def test_a_corpus_with_titles_inside_names_is_also_scored_in_the_schemes_spans(tmp_path):
+    """AI CUP writes `[林醫師]`, annotation.md `[林]醫師`: both figures are reported, the corpus's first."""
+    folder = tmp_path / "corpora"
+    folder.mkdir()
+    text = "醫師：林醫師說你的血壓很好。民眾：好，謝謝王小姐。"
+    spans = [{"start": text.index(n), "end": text.index(n) + 3, "label": "name", "text": n} for n in ("林醫師", "王小姐")]
+    (folder / "aicup2020_dev.jsonl").write_text(json.dumps({"id": "d1", "text": text, "spans": spans},
+                                                           ensure_ascii=False) + "\n", encoding="utf8")
+    out = tmp_path / "scores.json"
+    result = subprocess.run([sys.executable, str(SCRIPT), "rules", str(out), "--corpora", str(folder),
+                             "--compare", "rules", "--jobs", "1"], capture_output=True, text=True)
+    assert result.returncode == 0, result.stderr[-2000:]
+    assert "(annotation.md spans)" in result.stdout
+    scores = json.loads(out.read_text(encoding="utf8"))["aicup2020_dev"]["rules"]
+    assert scores["deid_token_r_per_category"]["NAME"]["gold_tokens"] == 6
+    assert scores["scheme_spans"]["deid_token_r_per_category"]["NAME"]["gold_tokens"] == 2
+    assert scores["scheme_spans"]["deid_label_map"]["trimmed"] == {"name": 2}

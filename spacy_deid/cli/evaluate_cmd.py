@@ -19,6 +19,8 @@ def evaluate_command(
     missing: str = typer.Option("error", help="Gold records without a prediction: error|empty."),
     skip_bad: bool = typer.Option(False, "--skip-bad", help="Report bad records and go on."),
     leak: bool = typer.Option(True, "--leak/--no-leak", help="Leak rate when predictions carry deid_text."),
+    scheme_spans: bool = typer.Option(False, "--scheme-spans", help="Trim titles the map says the gold keeps "
+                                      "inside names (`[林醫師]` -> `[林]`), as annotation.md spans them."),
 ) -> None:
     """Strict, category, relaxed and token scores, sentence kinds and leak rate."""
     from ..corpus import CorpusError
@@ -28,7 +30,7 @@ def evaluate_command(
     errors: Optional[List[CorpusError]] = [] if skip_bad else None
     try:
         scores = evaluate_files(gold_path, pred_path, label_map=label_map, unmapped=unmapped, missing=missing,
-                                leak=None if leak else False, errors=errors)
+                                leak=None if leak else False, errors=errors, scheme_spans=scheme_spans)
     except CorpusError as err:
         typer.echo(f"error: {err}", err=True)
         raise typer.Exit(1) from None

@@ -6,6 +6,11 @@ A map is a data file (`resources/labelmaps/<name>.json`, or any JSON file of the
      "map": {"THEIR_LABEL": "OUR_LABEL" | null, ...},
      "notes": {"THEIR_LABEL": "why this mapping, or why null", ...}}
 
+`titles_inside` (optional) lists their labels whose spans hold the title said after a Chinese name
+(`[林醫師]`), where annotation.md keeps it outside (`[林]醫師`). Loaded with `scheme_spans=True`, such a
+span loses that title (the scheme's own title lists, `titles.json`), so a score counts what this scheme
+asks a model to find; counted in `report.trimmed`. Off by default: a corpus is scored as written.
+
 `null` means the label has no PHI counterpart in this scheme (money, lab values, kinship terms):
 spans with it are dropped and counted in `report.ignored`, never silently. A label that the map does
 not list at all is an *unmapped* label: by default a CorpusError naming the record and the label (a
@@ -15,27 +20,31 @@ and counts them instead, `unmapped="keep"` passes them through unchanged.
 import json
 from collections import Counter
 from dataclasses import dataclass, field, replace
+from functools import lru_cache
 from importlib import resources
 from pathlib import Path
-from typing import Any, Dict, List, Optional, Union
+from typing import Any, Dict, List, Optional, Tuple, Union
 
 from ..labels import LABELS
-from .records import CorpusError, Record
+from ..wordlists import default_word_lists
+from ..wordlists.titles_zh import titles_after_name
+from .records import CorpusError, PhiSpan, Record
 
 UNMAPPED_POLICIES = ("error", "ignore", "keep")
-_KEYS = {"name", "source", "description", "map", "notes"}
+_KEYS = {"name", "source", "description", "map", "notes", "titles_inside"}
 
 
 @dataclass
 class LabelMapReport:
-    """Span counts per original label: mapped, ignored (mapped to null) and unmapped."""
+    """Span counts per original label: mapped, ignored (mapped to null), unmapped, and titles trimmed."""
 
     mapped: Counter = field(default_factory=Counter)
     ignored: Counter = field(default_factory=Counter)
     unmapped: Counter = field(default_factory=Counter)
+    trimmed: Counter = field(default_factory=Counter)
 
     def to_dict(self) -> Dict[str, Dict[str, int]]:
-        return {k: dict(sorted(getattr(self, k).items())) for k in ("mapped", "ignored", "unmapped")}
+        return {k: dict(sorted(getattr(self, k).items())) for k in ("mapped", "ignored", "unmapped", "trimmed")}
 
 
 @dataclass
@@ -46,6 +55,8 @@ class LabelMap:
     source: str = ""
     notes: Dict[str, str] = field(default_factory=dict)
     unmapped: str = "error"
+    titles_inside: Tuple[str, ...] = ()
+    scheme_spans: bool = False
     report: LabelMapReport = field(default_factory=LabelMapReport)
 
     def __post_init__(self) -> None:
@@ -82,15 +93,29 @@ class LabelMap:
                 self.report.ignored[span.label] += 1
                 continue
             self.report.mapped[span.label] += 1
+            if self.scheme_spans and span.label in self.titles_inside:
+                span = self._without_title(span)
             spans.append(replace(span, label=target))
         return replace(record, spans=spans)
 
+    def _without_title(self, span: PhiSpan) -> PhiSpan:
+        """`林醫師` -> `林`; a span that is a title alone, or holds none at its end, is kept."""
+        for title in _titles():
+            if len(span.text) > len(title) and span.text.endswith(title):
+                self.report.trimmed[span.label] += 1
+                return replace(span, end=span.end - len(title), text=span.text[:-len(title)])
+        return span
+
     def to_dict(self) -> Dict[str, Any]:
-        return {"name": self.name, "source": self.source, "description": self.description,
+        data = {"name": self.name, "source": self.source, "description": self.description,
                 "map": dict(self.mapping), "notes": dict(self.notes)}
+        if self.titles_inside:
+            data["titles_inside"] = list(self.titles_inside)
+        return data
 
     @classmethod
-    def from_dict(cls, data: Dict[str, Any], *, unmapped: str = "error", where: str = "label map") -> "LabelMap":
+    def from_dict(cls, data: Dict[str, Any], *, unmapped: str = "error", where: str = "label map",
+                  scheme_spans: bool = False) -> "LabelMap":
         if not isinstance(data, dict) or not isinstance(data.get("map"), dict):
             raise ValueError(f"{where}: expected a JSON object with a 'map' object")
         extra = sorted(set(data) - _KEYS)
@@ -101,9 +126,18 @@ class LabelMap:
             if value is not None and not isinstance(value, str):
                 raise ValueError(f"{where}: target of {key!r} must be a label string or null")
             mapping[str(key)] = value
+        titles = data.get("titles_inside") or []
+        if not isinstance(titles, list) or not all(t in mapping for t in titles):
+            raise ValueError(f"{where}: titles_inside must list labels of its map")
         return cls(name=str(data.get("name") or where), mapping=mapping,
                    description=str(data.get("description") or ""), source=str(data.get("source") or ""),
-                   notes={str(k): str(v) for k, v in (data.get("notes") or {}).items()}, unmapped=unmapped)
+                   notes={str(k): str(v) for k, v in (data.get("notes") or {}).items()}, unmapped=unmapped,
+                   titles_inside=tuple(titles), scheme_spans=scheme_spans)
+
+
+@lru_cache(maxsize=1)
+def _titles() -> Tuple[str, ...]:
+    return titles_after_name(default_word_lists())  # longest first: 主治醫師 before 醫師
 
 
 def available_label_maps() -> List[str]:
@@ -112,8 +146,9 @@ def available_label_maps() -> List[str]:
     return sorted(p.name[:-5] for p in folder.iterdir() if p.name.endswith(".json"))
 
 
-def load_label_map(name_or_path: Union[str, Path], *, unmapped: str = "error") -> LabelMap:
-    """A shipped map by name (`i2b2_2014`, `aicup2020`, ...) or a JSON file of the same shape."""
+def load_label_map(name_or_path: Union[str, Path], *, unmapped: str = "error", scheme_spans: bool = False) -> LabelMap:
+    """A shipped map by name (`i2b2_2014`, `aicup2020`, ...) or a JSON file of the same shape; `scheme_spans`
+    trims the titles of its `titles_inside` labels."""
     path = Path(name_or_path)
     if path.suffix == ".json" and path.is_file():
         text, where = path.read_text(encoding="utf-8"), str(path)
@@ -127,4 +162,4 @@ def load_label_map(name_or_path: Union[str, Path], *, unmapped: str = "error") -
         data = json.loads(text)
     except json.JSONDecodeError as err:
         raise ValueError(f"{where}: invalid JSON at line {err.lineno}") from None
-    return LabelMap.from_dict(data, unmapped=unmapped, where=where)
+    return LabelMap.from_dict(data, unmapped=unmapped, where=where, scheme_spans=scheme_spans)

@@ -13,12 +13,14 @@ PathLike = Union[str, Path]
 
 def evaluate_files(gold_path: PathLike, pred_path: PathLike, *, label_map: Union[None, str, Path, LabelMap] = None,
                    unmapped: str = "error", missing: str = "error", leak: Optional[bool] = None,
-                   errors: Optional[List[CorpusError]] = None, nlp=None) -> Dict[str, Any]:
+                   errors: Optional[List[CorpusError]] = None, nlp=None, scheme_spans: bool = False) -> Dict[str, Any]:
     """Scores of PRED against GOLD (both JSONL). `label_map` (a name, a JSON file or a LabelMap) is
     applied to the gold only; predictions are in this project's scheme. With `errors` a list, bad
     lines are collected there and skipped (on both sides) instead of raising; the result then also
-    holds `deid_label_map` (counts of mapped/ignored/unmapped gold spans) and `deid_errors`."""
-    lm = label_map if isinstance(label_map, LabelMap) or label_map is None else load_label_map(label_map, unmapped=unmapped)
+    holds `deid_label_map` (counts of mapped/ignored/unmapped gold spans) and `deid_errors`. `scheme_spans`
+    trims the titles a corpus keeps inside names (the map's `titles_inside`) to annotation.md's spans."""
+    lm = label_map if isinstance(label_map, LabelMap) or label_map is None else load_label_map(
+        label_map, unmapped=unmapped, scheme_spans=scheme_spans)
     gold = list(read_jsonl(gold_path, errors=errors, label_map=lm, known_labels=None if lm is None else _scheme(lm)))
     pred = list(read_jsonl(pred_path, errors=errors, known_labels=None))
     if errors is not None:
