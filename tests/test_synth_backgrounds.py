@@ -436,3 +436,18 @@ def test_chinese_units_are_sentences_and_long_ones_are_cut_at_commas():
 ])
 def test_cleaning_keeps_frames_and_drops_leftover_phi(unit, expected):
     assert build.clean(unit, {"Smith"}) == expected
+
+
+def test_real_lines_are_typed_with_slips(monkeypatch):
+    """A word of five letters or more is now and then misspelt as a hurried typist does: first and last letters
+    kept, two letters swapped or one dropped; short words and spacing untouched."""
+    text = "pt tolerated medication without complications overnight, no pain. " * 100
+    out = B.typos(Random(3), text)
+    pairs = list(zip(text.split(" "), out.split(" ")))
+    changed = [(a, b) for a, b in pairs if a != b]
+    assert len(pairs) == len(text.split(" ")) and 5 < len(changed) < 0.1 * len(pairs)
+    assert all(b[0] == a[0] and (sorted(b) == sorted(a) or any(b == a[:i] + a[i + 1:] for i in range(len(a))))
+               for a, b in changed)
+    assert all(a == b for a, b in pairs if len(a.strip(",.")) < 5)
+    monkeypatch.setattr(B, "TYPO_SHARE", 0.0)
+    assert B.typos(Random(3), text) == text

@@ -63,6 +63,11 @@ CLIP_SHARE = 0.25
 # Of the clipped words, share cut to a prefix (`freq`); the rest keep their first letter and consonants (`sctn`).
 CLIP_PREFIX_SHARE = 0.6
 _LONG_WORD = re.compile(r"\b[A-Za-z]{6,}\b")
+# Share of a real line's words of five letters or more typed with a slip, in every English line: charts are typed
+# in a hurry, and a NER that saw real prose spelled right took a misspelt word (`origional`, `assymptomatic`)
+# for a name it did not know.
+TYPO_SHARE = 0.03
+_TYPO_WORD = re.compile(r"\b[A-Za-z]{5,}\b")
 _VOWELS = re.compile(r"[aeiouAEIOU]")
 # Mostly in one case, as nursing notes are typed: with 0.15 / 0.05 the NER learned that capitalised words
 # in prose are no names and lost 11 points of Presidio's recall; with 0.5 / 0.3, 4.5 (docs/results_history.md,
@@ -338,6 +343,17 @@ def clip_words(rng: Random, text: str) -> str:
     return _LONG_WORD.sub(clip, text)
 
 
+def misspell(rng: Random, word: str) -> str:
+    """`tolerated` -> `toelrated` or `tolerted`: two neighbouring letters swapped or one dropped, never the first."""
+    i = rng.randint(1, len(word) - 2)
+    return word[:i] + word[i + 1] + word[i] + word[i + 2:] if rng.random() < 0.5 else word[:i] + word[i + 1:]
+
+
+def typos(rng: Random, text: str) -> str:
+    """Each word of five letters or more misspelt with probability TYPO_SHARE."""
+    return _TYPO_WORD.sub(lambda m: misspell(rng, m.group()) if rng.random() < TYPO_SHARE else m.group(), text)
+
+
 def drop_a_space(rng: Random, text: str) -> str:
     """`pt alert,oriented.no distress`: one space after punctuation typed away."""
     spaces = list(_SPACE_AFTER_RE.finditer(text))
@@ -415,6 +431,7 @@ def render_line(line: str, ctx: Context) -> List[Piece]:
     def noise(part: str) -> str:
         if short:
             part = clip_words(rng, shorthand(rng, part))
+        part = typos(rng, part)
         return drop_a_space(rng, part) if no_space else part
     return _fill(line, ctx, noise, mode)
 

@@ -35,10 +35,7 @@ def _typo(rng: Random, text: str) -> str:
     if not words:
         return text
     m = rng.choice(words)
-    w = m.group()
-    i = rng.randint(1, len(w) - 2)
-    w2 = w[:i] + w[i + 1] + w[i] + w[i + 2:] if rng.random() < 0.5 else w[:i] + w[i + 1:]
-    return text[:m.start()] + w2 + text[m.end():]
+    return text[:m.start()] + B.misspell(rng, m.group()) + text[m.end():]
 
 
 def render_template(template: Template, ctx: Context) -> List[Piece]:
