@@ -12,6 +12,7 @@ import re
 from random import Random
 from typing import List
 
+from ..han import HAN_RANGES
 from .slots import Piece
 
 # Who speaks, as a transcript writes the role before a colon; physicians most often.
@@ -32,8 +33,8 @@ PARTICLE_SHARE = 0.3
 ELLIPSIS_SHARE = 0.1
 SHORT_TURN_SHARE = 0.4  # between two turns of one line
 MAX_TURNS = 3
-_CLAUSE_END = re.compile(r"(?<=[\u4e00-\u9fff])([，。？！,?!])")
-_CLAUSE_START = re.compile(r"(?<=，)(?=[\u4e00-\u9fff])")
+_CLAUSE_END = re.compile(f"(?<=[{HAN_RANGES}])([，。？！,?!])")
+_CLAUSE_START = re.compile(f"(?<=，)(?=[{HAN_RANGES}])")
 _TURN_END = re.compile(r"[。？！…?!」]$")
 _OPEN_MARKS = ("，", ",", "；", ";", "、", "：")
 
