@@ -60,7 +60,9 @@ def test_train_notes_hold_dialogue_turns_with_exact_spans(monkeypatch):
             assert re.match(_SPEAKER, line), line  # the line is said, not written
             turns += len(re.findall(_SPEAKER, line))
             for s in record.spans:
-                if start <= s.start < end:
+                if start <= s.start < end and s.label == "AGE":  # an age said in a quantity turn
+                    assert re.fullmatch("[一二三四五六七八九十]+", s.text) and record.text[s.end] == "歲", line
+                elif start <= s.start < end:
                     before = record.text[s.start - 1]
                     assert s.label in ("PATIENT", "FAMILY", "PERSON", "DOCTOR"), s.label
                     assert before in "：:，" or record.text[s.start - 2:s.start] in ("建議",), line
@@ -70,3 +72,34 @@ def test_train_notes_hold_dialogue_turns_with_exact_spans(monkeypatch):
     written = [line for r in generate(20, seed=4, split="train", backgrounds=(ZH_LINE,))
                for line in r.text.split("\n") if "最近睡不好" in line]
     assert written and not any(re.match(_SPEAKER, line) for line in written)
+
+
+def test_spoken_numbers_are_said_in_characters():
+    said = {n: spoken.spoken_number(n) for n in (3, 10, 38, 100, 105, 115, 140, 145, 200, 999)}
+    assert said == {3: "三", 10: "十", 38: "三十八", 100: "一百", 105: "一百零五", 115: "一百一十五", 140: "一百四",
+                    145: "一百四十五", 200: "兩百", 999: "九百九十九"}
+    from spacy_deid.dates.numerals import parse_numeral
+    assert all(parse_numeral(spoken.spoken_number(n))[0] == n for n in range(1, 100))
+
+
+def test_quantity_turns_say_numbers_and_only_an_age_is_a_span():
+    turns = [spoken.quantity_turn(Random(seed)) for seed in range(300)]
+    texts = ["".join(p[0] for p in t) for t in turns]
+    assert all(re.match(_SPEAKER, t) for t in texts)
+    assert all(re.search("[一二三四五六七八九十百兩]", t) and not re.search(r"\d", t.split("：")[-1].split(":")[-1])
+               for t in texts)
+    ages = [p for t in turns for p in t if p[1] is not None]
+    assert ages and all(p[1] == "AGE" for p in ages)
+    assert 0.05 < len(ages) / len(turns) < 0.3  # most turns say a value that is no PHI
+    assert len({re.sub("[一二三四五六七八九十百零兩]+", "N", t.split("：")[-1].split(":")[-1]) for t in texts}) > 30
+
+
+def test_a_turn_names_people_less_often_than_a_written_line():
+    line = "你最近有沒有按時吃藥？他說你血壓偏高，你要多休息。"
+    written = [B.name_frames_zh(Random(seed), line) for seed in range(200)]
+    said = [B.name_frames_zh(Random(seed), line, spoken.VOCATIVE_SHARE, spoken.PRONOUN_FRAME_SHARE)
+            for seed in range(200)]
+    def slots(lines):
+        return sum(len(re.findall(r"\{[A-Z_]+\}", x)) for x in lines)
+    assert slots(said) < slots(written) / 2
+    assert sum(x.count("你") for x in said) > 3 * sum(x.count("你") for x in written)

@@ -405,16 +405,18 @@ def name_frames(rng: Random, line: str) -> str:
     return _POSSESSIVE.sub(_framer(rng, PRONOUN_FRAME_SLOTS, PRONOUN_FRAME_SHARE, suffix="'s"), line)
 
 
-def name_frames_zh(rng: Random, line: str) -> str:
+def name_frames_zh(rng: Random, line: str, vocative_share: float = VOCATIVE_SHARE,
+                   pronoun_share: float = PRONOUN_FRAME_SHARE) -> str:
     """`我媽說` -> `我媽{FAMILY_ZH}說`, `醫生` -> `{DOCTOR_TITLED_ZH}`, `去醫院` -> `去{HOSPITAL_ZH}`, each mention
     with probability NAME_FRAME_SHARE; `他說` -> `{PERSON_ZH}說`, `建議你` -> `建議{PATIENT_TITLED_ZH}` (or the
-    patient's given or full name) at PRONOUN_FRAME_SHARE; `{PATIENT_GIVEN_ZH}，` before a line at VOCATIVE_SHARE."""
-    line = _VOCATIVE_ZH.sub(_framer(rng, VOCATIVE_SLOTS_ZH, VOCATIVE_SHARE, suffix="，"), line, count=1)
+    patient's given or full name) at `pronoun_share`; `{PATIENT_GIVEN_ZH}，` before a line at `vocative_share`
+    (a spoken turn passes spoken.py's, lower)."""
+    line = _VOCATIVE_ZH.sub(_framer(rng, VOCATIVE_SLOTS_ZH, vocative_share, suffix="，"), line, count=1)
     line = _KIN_MENTION_ZH.sub(_framer(rng, ("FAMILY_ZH",), NAME_FRAME_SHARE, keep=("",)), line)
     line = _DOCTOR_MENTION_ZH.sub(_framer(rng, ("DOCTOR_TITLED_ZH",), NAME_FRAME_SHARE), line)
     line = _HOSPITAL_MENTION_ZH.sub(_framer(rng, ("HOSPITAL_ZH",), NAME_FRAME_SHARE), line)
-    line = _THIRD_PERSON_ZH.sub(_framer(rng, THIRD_PERSON_SLOTS_ZH, PRONOUN_FRAME_SHARE), line)
-    return _ADDRESSEE_ZH.sub(_framer(rng, ADDRESSEE_SLOTS_ZH, PRONOUN_FRAME_SHARE), line)
+    line = _THIRD_PERSON_ZH.sub(_framer(rng, THIRD_PERSON_SLOTS_ZH, pronoun_share), line)
+    return _ADDRESSEE_ZH.sub(_framer(rng, ADDRESSEE_SLOTS_ZH, pronoun_share), line)
 
 
 def render_line(line: str, ctx: Context) -> List[Piece]:
@@ -475,14 +477,18 @@ def mix_in(ctx: Context, backgrounds: Sequence[str], lines: List[List[Piece]]) -
 
 
 def dialogue(ctx: Context, pool: Sequence[str]) -> List[Piece]:
-    """One to spoken.MAX_TURNS turns in one line, each a Chinese line said aloud, a short answer between two."""
+    """One to spoken.MAX_TURNS turns in one line, each a Chinese line said aloud with spoken.py's rates of naming,
+    a short answer between two, a number said after one at spoken.QUANTITY_SHARE."""
     rng = ctx.rng
     pieces: List[Piece] = []
     for i in range(rng.randint(1, spoken.MAX_TURNS)):
         if i and rng.random() < spoken.SHORT_TURN_SHARE:
             pieces.append(spoken.short_turn(rng))
-        said = _fill(name_frames_zh(rng, rng.choice(pool)), ctx, lambda part: spoken.particles(rng, part), "")
+        framed = name_frames_zh(rng, rng.choice(pool), spoken.VOCATIVE_SHARE, spoken.PRONOUN_FRAME_SHARE)
+        said = _fill(framed, ctx, lambda part: spoken.particles(rng, part), "")
         pieces.extend(spoken.turn(rng, said))
+        if rng.random() < spoken.QUANTITY_SHARE:
+            pieces.extend(spoken.quantity_turn(rng))
     return pieces
 
 

@@ -66,7 +66,7 @@ VALUES: Dict[str, Callable[[Random], str]] = {
 SYSTEMS: Tuple[Tuple[Tuple[str, ...], Tuple[str, ...]], ...] = (
     (("neuro", "NEURO", "Neuro"), (
         "a&ox{n}", "alert, oriented x{n}", "perrl {pupil}mm brisk", "mae", "follows commands", "withdraws to pain",
-        "sedated on propofol {dose} mcg/kg/min", "gcs {gcs}", "restless overnight, ativan {mg}mg iv x1 at {time}",
+        "sedated on propofol {dose} mcg/kg/min", "gcs {gcs}", "restless overnight, ativan {mg}mg iv x1 at {time}", "soft restraints to ue's", "le's weak",
         "opens eyes to voice", "nonverbal, nods appropriately", "fentanyl gtt at {dose} mcg/hr",
         "sedation held at {time} for neuro check", "denies pain", "morphine {mg}mg iv prn with good effect")),
     (("cv", "CV", "cardiac", "CARDIAC", "c/v"), (
@@ -81,19 +81,22 @@ SYSTEMS: Tuple[Tuple[Tuple[str, ...], Tuple[str, ...]], ...] = (
         "vent a/c {tv}x{rr}, peep {peep}, fio2 {fio2}%", "cpap {ps}/{peep}", "ps {ps}/{peep}, fio2 {fio2}%",
         "tidal volumes {tv}-{tv}", "rr {rr}", "abg {abg}", "weaned to {o2}", "sx'd for thick tan secretions",
         "suctioned x{n} for sm amt white", "cxr at {time}", "crackles at bases bilat", "rt in for neb at {time}",
-        "trach collar trial at {time}, on {o2}")),
+        "trach collar trial at {time}, on {o2}", "abg's {abg}", "mdi's given", "nebs q{n}h and prn",
+        "ABG's stable")),
     (("gi", "GI", "gi/gu", "GI/GU"), (
         "abd soft, +bs", "abd distended, hypoactive bs", "tf at {rate}cc/hr, goal {rate}",
         "ativan {frac} tab po at {time}",
         "ngt to lcs, {cc}cc bilious out", "bm x{n}, guaiac neg", "npo except meds", "tolerating clears",
-        "tf held at {time} for residual {cc}cc", "protonix {mg}mg iv")),
+        "tf held at {time} for residual {cc}cc", "protonix {mg}mg iv", "ogt to lws", "ngt to lis, {cc}cc out",
+        "TF's at goal", "OGT to LIS")),
     (("gu", "GU", "renal", "RENAL"), (
         "uop {uop}cc/hr", "foley patent, {uop}cc/hr", "lasix {mg}mg iv at {time}, diuresed {cc}cc",
         "i/o {io}cc", "bun/cr {dose}/{k}", "cvvh running at {rate}0cc/hr", "neg {cc}cc since midnight")),
     (("id", "ID", "endo", "ENDO", "heme", "HEME"), (
         "tmax {temp}", "t max {tempc}", "afebrile", "wbc {wbc}", "bs {bs}, covered w/ ss insulin",
         "insulin gtt at {n}u/hr", "cx sent at {time}", "hct {hct}, stable", "plt {plt}", "vanco at {time}",
-        "tylenol {mg}mg at {time} for temp {temp}", "transfused {n} u prbc, post hct {hct}")),
+        "tylenol {mg}mg at {time} for temp {temp}", "transfused {n} u prbc, post hct {hct}",
+        "lytes repleted", "k's {k}-{k}", "FS's {bs}-{bs}")),
     (("skin", "SKIN", "access", "ACCESS", "lines"), (
         "intact", "r ij tlc, a-line intact", "piv x{n}", "coccyx dsg changed", "turned q2h", "groin site c/d/i",
         "stage {n} decub to sacrum, dsg changed at {time}", "chest tube to sx, {cc}cc serosang out")),
@@ -106,6 +109,11 @@ SYSTEMS: Tuple[Tuple[Tuple[str, ...], Tuple[str, ...]], ...] = (
         "{FAMILY_TITLED_EN} called at {time}, updated")),
 )
 SEPARATORS = (": ", ": ", "- ", "--", " - ", ":")
+# A note's own heading and shift, on a line of its own (`Nursing Progress Note 7p-7a`): the kind of note, no place.
+HEADINGS = ("nursing progress note", "Nursing Progress Note", "NURSING PROGRESS NOTE", "npn", "NPN", "Nursing note",
+            "nsg note", "RN note", "Nursing Progress Note addendum")
+SHIFTS = ("7a-7p", "7p-7a", "7a-3p", "3p-11p", "11p-7a", "0700-1900", "1900-0700", "days", "nights", "")
+HEADING_SHARE = 0.1
 JOINERS = (", ", ", ", "; ", ". ", " ")
 
 
@@ -120,7 +128,10 @@ def fill(template: str, r: Random) -> str:
 
 
 def line(r: Random) -> str:
-    """One charted body system: `cv: hr 70s sr, bp 110s/60s, levo at 0.05 mcg/kg/min.`"""
+    """One charted body system: `cv: hr 70s sr, bp 110s/60s, levo at 0.05 mcg/kg/min.`; at HEADING_SHARE the
+    note's heading instead."""
+    if r.random() < HEADING_SHARE:
+        return (r.choice(HEADINGS) + " " + r.choice(SHIFTS)).strip()
     headings, findings = r.choice(SYSTEMS)
     picked = r.sample(findings, r.randint(2, min(5, len(findings))))
     joiner = r.choice(JOINERS)

@@ -7,12 +7,21 @@ with no `阿` that is a filler, it took a filler and the next characters for a n
 role opening a turn for a physician's. Written for this project from general knowledge of spoken Taiwan
 Mandarin; no line or word list is read from any evaluation corpus. Nothing here is PHI: a turn's words are
 plain text, and the people in it are the template slots the line already holds.
+
+Said aloud, people are named far less often than the written frames name them: a speaker says `你` and `他`, and
+seldom opens a turn with the listener's name, so a turn frames names at VOCATIVE_SHARE and PRONOUN_FRAME_SHARE
+(mix Z2 named 15 % of turns' openings and 90 % of their pronouns, and its NER took a turn's first word for a
+name). A transcript writes the numbers said in characters (`燒到三十八度`, `百分之九十`, `一天三次`); the mix's
+Chinese lines hold no number at all, so its NER read every spoken numeral as a date. QUANTITY_SHARE of the turns
+are a measured value, a dose, a schedule, a duration or a time of day (none PHI, annotation.md) or an age (its
+number an AGE span).
 """
 import re
 from random import Random
 from typing import List
 
 from ..han import HAN_RANGES
+from .dates import zh_number
 from .slots import Piece
 
 # Who speaks, as a transcript writes the role before a colon; physicians most often.
@@ -33,6 +42,9 @@ PARTICLE_SHARE = 0.3
 ELLIPSIS_SHARE = 0.1
 SHORT_TURN_SHARE = 0.4  # between two turns of one line
 MAX_TURNS = 3
+VOCATIVE_SHARE = 0.03  # a turn opening with a name (`美玲，...`); backgrounds.VOCATIVE_SHARE for written lines
+PRONOUN_FRAME_SHARE = 0.3  # `你`/`他` said as a name; backgrounds.PRONOUN_FRAME_SHARE for written lines
+QUANTITY_SHARE = 0.3  # after a turn, a turn saying a number
 _CLAUSE_END = re.compile(f"(?<=[{HAN_RANGES}])([，。？！,?!])")
 _CLAUSE_START = re.compile(f"(?<=，)(?=[{HAN_RANGES}])")
 _TURN_END = re.compile(r"[。？！…?!」]$")
@@ -79,3 +91,68 @@ def turn(rng: Random, pieces: List[Piece]) -> List[Piece]:
 def short_turn(rng: Random) -> Piece:
     """`民眾：對對對。`: a turn of one word."""
     return (speaker(rng) + rng.choice(SHORT_TURNS) + rng.choice(("。", "。", "？", "……", "！")), None, None)
+
+
+def spoken_number(n: int) -> str:
+    """1..999 as said and transcribed: `三十八`, `一百四` (140), `一百零五`, `兩百`."""
+    if n < 100:
+        return zh_number(n)
+    hundreds, rest = divmod(n, 100)
+    head = ("兩" if hundreds == 2 else zh_number(hundreds)) + "百"
+    if not rest:
+        return head
+    if rest < 10:
+        return head + "零" + zh_number(rest)
+    if rest % 10 == 0:
+        return head + zh_number(rest // 10)  # the tens said alone: 一百四
+    return head + ("一" if rest < 20 else "") + zh_number(rest)
+
+
+def _count(n: int) -> str:
+    """A count before a measure word: `兩顆`, not `二顆`."""
+    return "兩" if n == 2 else zh_number(n)
+
+
+def _ranged(r: Random, lo: int, hi: int) -> str:
+    return spoken_number(r.randint(lo, hi))
+
+
+# Values said in a turn, none PHI (vital signs, lab values, doses, schedules, durations, times of day).
+QUANTITIES = (
+    lambda r: f"燒到{_ranged(r, 37, 40)}度",
+    lambda r: f"{_ranged(r, 36, 39)}度{zh_number(r.randint(1, 9))}",
+    lambda r: f"血壓{_ranged(r, 90, 190)}",
+    lambda r: f"收縮壓{_ranged(r, 90, 190)}，舒張壓{_ranged(r, 50, 110)}",
+    lambda r: f"血糖{_ranged(r, 70, 350)}",
+    lambda r: f"心跳{_ranged(r, 50, 140)}",
+    lambda r: f"百分之{_ranged(r, 5, 99)}",
+    lambda r: f"大概{zh_number(r.randint(1, 9))}成",
+    lambda r: f"一天{_count(r.randint(1, 4))}次",
+    lambda r: f"一次吃{_count(r.randint(1, 3))}顆",
+    lambda r: f"每{zh_number(r.choice((4, 6, 8, 12)))}個小時吃一次",
+    lambda r: f"{_ranged(r, 12, 72)}小時",
+    lambda r: f"吃了{_count(r.randint(1, 8))}個禮拜",
+    lambda r: f"{_count(r.randint(1, 11))}個月了",
+    lambda r: f"{_count(r.randint(2, 4))}到{zh_number(r.randint(5, 10))}年",
+    lambda r: f"已經{_count(r.randint(1, 30))}年了",
+    lambda r: f"{r.choice(('早上', '下午', '晚上', '半夜'))}{_count(r.randint(1, 12))}點",
+    lambda r: (lambda h: f"{zh_number(h)}{zh_number(h + 1)}點")(r.randint(1, 10)),
+    lambda r: f"{_count(r.randint(1, 12))}點半",
+    lambda r: f"{_ranged(r, 40, 99)}公斤",
+    lambda r: f"{_ranged(r, 145, 185)}公分",
+    lambda r: f"{_count(r.randint(1, 5))}毫克",
+)
+# An age said in a turn: the number is an AGE span (annotation.md: `[38]歲`).
+AGE_FRAMES = (("他今年", "歲"), ("我今年", "歲了"), ("已經", "歲了"), ("", "歲的時候"), ("他才", "歲"))
+AGE_SHARE = 0.15  # of quantity turns
+
+
+def quantity_turn(rng: Random) -> List[Piece]:
+    """`民眾：燒到三十八度喔。`, `家屬：他今年[七十二]歲。`: a turn that says a number."""
+    if rng.random() < AGE_SHARE:
+        before, after = rng.choice(AGE_FRAMES)
+        said: List[Piece] = [(before, None, None), (spoken_number(rng.randint(3, 99)), "AGE", None),
+                             (after + rng.choice(PARTICLES + ("",) * 4), None, None)]
+        return turn(rng, [p for p in said if p[0]])
+    text = rng.choice(QUANTITIES)(rng)
+    return turn(rng, [(text + (rng.choice(PARTICLES) if rng.random() < PARTICLE_SHARE else ""), None, None)])
