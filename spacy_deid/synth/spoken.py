@@ -20,8 +20,8 @@ import re
 from random import Random
 from typing import List
 
+from ..dates.numerals import render_counted
 from ..han import HAN_RANGES
-from .dates import zh_number
 from .slots import Piece
 
 # Who speaks, as a transcript writes the role before a colon; physicians most often.
@@ -95,48 +95,50 @@ def short_turn(rng: Random) -> Piece:
 
 def spoken_number(n: int) -> str:
     """1..999 as said and transcribed: `三十八`, `一百四` (140), `一百零五`, `兩百`."""
-    if n < 100:
-        return zh_number(n)
-    hundreds, rest = divmod(n, 100)
-    head = ("兩" if hundreds == 2 else zh_number(hundreds)) + "百"
-    if not rest:
-        return head
-    if rest < 10:
-        return head + "零" + zh_number(rest)
-    if rest % 10 == 0:
-        return head + zh_number(rest // 10)  # the tens said alone: 一百四
-    return head + ("一" if rest < 20 else "") + zh_number(rest)
+    said = render_counted(n)
+    if n >= 100:
+        if n // 100 == 2:
+            said = "兩" + said[1:]
+        if n % 100 and n % 10 == 0:
+            said = said[:-1]  # the tens said alone: 一百四十 -> 一百四
+    return said
 
 
 def _count(n: int) -> str:
     """A count before a measure word: `兩顆`, not `二顆`."""
-    return "兩" if n == 2 else zh_number(n)
+    return "兩" if n == 2 else render_counted(n)
 
 
 def _ranged(r: Random, lo: int, hi: int) -> str:
     return spoken_number(r.randint(lo, hi))
 
 
+def _about_hours(r: Random) -> str:
+    """`三四點`: about three or four o'clock."""
+    hour = r.randint(1, 10)
+    return f"{render_counted(hour)}{render_counted(hour + 1)}點"
+
+
 # Values said in a turn, none PHI (vital signs, lab values, doses, schedules, durations, times of day).
 QUANTITIES = (
     lambda r: f"燒到{_ranged(r, 37, 40)}度",
-    lambda r: f"{_ranged(r, 36, 39)}度{zh_number(r.randint(1, 9))}",
+    lambda r: f"{_ranged(r, 36, 39)}度{render_counted(r.randint(1, 9))}",
     lambda r: f"血壓{_ranged(r, 90, 190)}",
     lambda r: f"收縮壓{_ranged(r, 90, 190)}，舒張壓{_ranged(r, 50, 110)}",
     lambda r: f"血糖{_ranged(r, 70, 350)}",
     lambda r: f"心跳{_ranged(r, 50, 140)}",
     lambda r: f"百分之{_ranged(r, 5, 99)}",
-    lambda r: f"大概{zh_number(r.randint(1, 9))}成",
+    lambda r: f"大概{render_counted(r.randint(1, 9))}成",
     lambda r: f"一天{_count(r.randint(1, 4))}次",
     lambda r: f"一次吃{_count(r.randint(1, 3))}顆",
-    lambda r: f"每{zh_number(r.choice((4, 6, 8, 12)))}個小時吃一次",
+    lambda r: f"每{render_counted(r.choice((4, 6, 8, 12)))}個小時吃一次",
     lambda r: f"{_ranged(r, 12, 72)}小時",
     lambda r: f"吃了{_count(r.randint(1, 8))}個禮拜",
     lambda r: f"{_count(r.randint(1, 11))}個月了",
-    lambda r: f"{_count(r.randint(2, 4))}到{zh_number(r.randint(5, 10))}年",
+    lambda r: f"{_count(r.randint(2, 4))}到{render_counted(r.randint(5, 10))}年",
     lambda r: f"已經{_count(r.randint(1, 30))}年了",
     lambda r: f"{r.choice(('早上', '下午', '晚上', '半夜'))}{_count(r.randint(1, 12))}點",
-    lambda r: (lambda h: f"{zh_number(h)}{zh_number(h + 1)}點")(r.randint(1, 10)),
+    _about_hours,
     lambda r: f"{_count(r.randint(1, 12))}點半",
     lambda r: f"{_ranged(r, 40, 99)}公斤",
     lambda r: f"{_ranged(r, 145, 185)}公分",
