@@ -16,12 +16,13 @@ the label.
 Only the train split calls this, with its own random stream: the held-out, fresh and blind splits are
 byte-identical whether or not the files exist (tests/test_synth_backgrounds.py).
 Opt-in (`spacy-deid synth ... --split train --backgrounds 1`, or a folder instead of 1; $SPACY_DEID_SYNTH_BACKGROUNDS
-where the option is not given). project.yml's `synth_backgrounds` turns it on: the shipped weights (Z2, fifty-sixth
-session; Y, X and W before it) are trained on this mix, which since X also names the patient's hospital as
+where the option is not given). project.yml's `synth_backgrounds` turns it on: the shipped weights (Z3, fifty-seventh
+session; Z2, Y, X and W before it) are trained on this mix, which since X also names the patient's hospital as
 English-speaking countries do (`wide_institution`; ASQ-PHI place recall 81.4 -> 90.9), since Y makes
 NURSING_SHARE of its English lines an ICU nurse's charting (`nursing.py`; PhysioNet token precision 28.7 -> 40.4),
-and since Z2 makes SPOKEN_SHARE of its Chinese insertions spoken turns (`spoken.py`; AI CUP token precision 51.7 ->
-58.3) and misspells TYPO_SHARE of the English lines' long words (docs/results_history.md); off, the train split is
+since Z2 makes SPOKEN_SHARE of its Chinese insertions spoken turns (`spoken.py`; AI CUP token precision 51.7 ->
+58.3) and misspells TYPO_SHARE of the English lines' long words, and since Z3 names people in those turns at
+spoken rates and says numbers in them (AI CUP token precision 58.3 -> 67.2; docs/results_history.md); off, the train split is
 the generator's alone, as a user's own experiments may want.
 """
 import os
