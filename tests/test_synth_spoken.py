@@ -3,6 +3,7 @@ text, and the people in a turn are still the template slots' spans, with exact o
 import re
 from random import Random
 
+from spacy_deid.dates.numerals import parse_numeral
 from spacy_deid.synth import backgrounds as B
 from spacy_deid.synth import generate, spoken
 
@@ -78,7 +79,6 @@ def test_spoken_numbers_are_said_in_characters():
     said = {n: spoken.spoken_number(n) for n in (3, 10, 38, 100, 105, 115, 140, 145, 200, 999)}
     assert said == {3: "三", 10: "十", 38: "三十八", 100: "一百", 105: "一百零五", 115: "一百一十五", 140: "一百四",
                     145: "一百四十五", 200: "兩百", 999: "九百九十九"}
-    from spacy_deid.dates.numerals import parse_numeral
     assert all(parse_numeral(spoken.spoken_number(n))[0] == n for n in range(1, 100))
 
 

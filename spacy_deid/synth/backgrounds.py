@@ -22,8 +22,8 @@ English-speaking countries do (`wide_institution`; ASQ-PHI place recall 81.4 -> 
 NURSING_SHARE of its English lines an ICU nurse's charting (`nursing.py`; PhysioNet token precision 28.7 -> 40.4),
 since Z2 makes SPOKEN_SHARE of its Chinese insertions spoken turns (`spoken.py`; AI CUP token precision 51.7 ->
 58.3) and misspells TYPO_SHARE of the English lines' long words, and since Z3 names people in those turns at
-spoken rates and says numbers in them (AI CUP token precision 58.3 -> 67.2; docs/results_history.md); off, the train split is
-the generator's alone, as a user's own experiments may want.
+spoken rates and says numbers in them (AI CUP token precision 58.3 -> 67.2; docs/results_history.md); off, the
+train split is the generator's alone, as a user's own experiments may want.
 """
 import os
 import re

@@ -66,7 +66,8 @@ VALUES: Dict[str, Callable[[Random], str]] = {
 SYSTEMS: Tuple[Tuple[Tuple[str, ...], Tuple[str, ...]], ...] = (
     (("neuro", "NEURO", "Neuro"), (
         "a&ox{n}", "alert, oriented x{n}", "perrl {pupil}mm brisk", "mae", "follows commands", "withdraws to pain",
-        "sedated on propofol {dose} mcg/kg/min", "gcs {gcs}", "restless overnight, ativan {mg}mg iv x1 at {time}", "soft restraints to ue's", "le's weak",
+        "sedated on propofol {dose} mcg/kg/min", "gcs {gcs}", "restless overnight, ativan {mg}mg iv x1 at {time}",
+        "soft restraints to ue's", "le's weak",
         "opens eyes to voice", "nonverbal, nods appropriately", "fentanyl gtt at {dose} mcg/hr",
         "sedation held at {time} for neuro check", "denies pain", "morphine {mg}mg iv prn with good effect")),
     (("cv", "CV", "cardiac", "CARDIAC", "c/v"), (
