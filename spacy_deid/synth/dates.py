@@ -9,27 +9,14 @@ import datetime as _dt
 from random import Random
 from typing import Callable, Dict, List, Tuple
 
+from ..dates.numerals import render_counted, render_positional
+
 MONTH_ABBR = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"]
 MONTH_FULL = ["January", "February", "March", "April", "May", "June", "July", "August", "September",
               "October", "November", "December"]
-_ZH_DIGITS = "〇一二三四五六七八九"
 
 Date = _dt.date
 Rendered = Tuple[str, str]  # (surface, norm)
-
-
-def zh_number(n: int) -> str:
-    """1..99 in Chinese numerals as months and days are written (十二, 二十五, 三十一)."""
-    if not 0 < n < 100:
-        raise ValueError(f"zh_number handles 1..99, got {n}")
-    tens, ones = divmod(n, 10)
-    out = ("" if tens < 2 else _ZH_DIGITS[tens]) + ("十" if tens else "")
-    return out + (_ZH_DIGITS[ones] if ones else "")
-
-
-def zh_digits(n: int) -> str:
-    """A year digit by digit (一一〇, 二〇二一): how years are written in Chinese numerals."""
-    return "".join(_ZH_DIGITS[int(c)] for c in str(n))
 
 
 def roc(year: int) -> int:
@@ -73,8 +60,9 @@ DAY: List[Tuple[str, float, Callable[[Date, Random], str]]] = [
     ("roc_mk", 1.5, lambda d, r: r.choice(["mk", "MK"]) + _roc_compact(d)),
     ("roc_zh", 1.5, lambda d, r: f"{roc(d.year)}年{d.month}月{d.day}日"),
     ("roc_zh_prefix", 1, lambda d, r: f"民國{roc(d.year)}年{d.month}月{d.day}日"),
-    ("roc_zh_numerals", 0.5, lambda d, r: f"民國{zh_digits(roc(d.year))}年{zh_number(d.month)}月{zh_number(d.day)}日"),
-    ("roc_mk_mixed", 0.3, lambda d, r: f"MK{roc(d.year)}{zh_number(d.month)}月{d.day}日"),
+    ("roc_zh_numerals", 0.5,
+     lambda d, r: f"民國{render_positional(roc(d.year))}年{render_counted(d.month)}月{render_counted(d.day)}日"),
+    ("roc_mk_mixed", 0.3, lambda d, r: f"MK{roc(d.year)}{render_counted(d.month)}月{d.day}日"),
     ("ce_zh", 1, lambda d, r: f"{d.year}年{d.month}月{d.day}日"),
     ("ce_compact", 0.5, lambda d, r: f"{d.year}{d.month:02d}{d.day:02d}"),
 ]
@@ -103,7 +91,7 @@ MONTH_DAY: List[Tuple[str, float, Callable[[Date, Random], str]]] = [
     ("md_slash_pad", 1, lambda d, r: f"{d.month:02d}/{d.day:02d}"),
 ]
 MONTH_ONLY: List[Tuple[str, float, Callable[[Date, Random], str]]] = [
-    ("month_zh_numeral", 2, lambda d, r: f"{zh_number(d.month)}月"),
+    ("month_zh_numeral", 2, lambda d, r: f"{render_counted(d.month)}月"),
     ("month_zh", 1, lambda d, r: f"{d.month}月"),
     ("month_en", 1, lambda d, r: MONTH_FULL[d.month - 1]),
 ]
