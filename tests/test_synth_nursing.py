@@ -27,6 +27,10 @@ def test_every_value_kind_is_used_and_every_finding_is_filled():
     assert any(re.search(r"\b(?:[01]\d|2[0-3])[0-5]\d\b", line) for line in lines)  # clock times as charted
     assert any(re.search(r"\b\d0'?s\b", line) for line in lines)  # vital-sign ranges
     assert any(re.search(r"\b\d/\d\b", line) for line in lines)  # fractions that read as dates
+    referring = [line for line in charted if any(line.rstrip(".;").endswith(ref) for ref in nursing.CHARTED_ELSEWHERE)]
+    assert 0.1 * len(charted) < len(referring) < 0.3 * len(charted)  # the chart's other places, as plain text
+    sentence_case = [line for line in charted if re.search(r"[:-] ?[A-Z][a-z]+ ", line)]
+    assert 0.15 * len(charted) < len(sentence_case) < 0.5 * len(charted)  # capitals that start a finding
 
 
 def test_a_value_is_drawn_afresh_for_each_use():

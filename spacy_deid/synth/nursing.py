@@ -59,6 +59,8 @@ VALUES: Dict[str, Callable[[Random], str]] = {
     "io": lambda r: f"{r.choice(('+', '-', 'neg ', 'pos '))}{r.randint(1, 30) * 100}",
     "n": _integer(1, 4), "gcs": _integer(3, 15), "pupil": lambda r: f"{r.randint(2, 6)}",
     "plus": lambda r: r.choice(("1", "2", "3", "trace ")),
+    "stool": lambda r: r.choice(("loose brown", "liquid brown", "soft formed", "lg soft brown", "sm loose", "dark green",
+                                 "loose green", "formed brown", "mucousy", "black tarry", "lg amt liquid")),
 }
 
 # Findings charted under each body system: `{kind}` is a value of VALUES; an upper-case `{SLOT}` is a template
@@ -69,47 +71,69 @@ SYSTEMS: Tuple[Tuple[Tuple[str, ...], Tuple[str, ...]], ...] = (
         "sedated on propofol {dose} mcg/kg/min", "gcs {gcs}", "restless overnight, ativan {mg}mg iv x1 at {time}",
         "soft restraints to ue's", "le's weak",
         "opens eyes to voice", "nonverbal, nods appropriately", "fentanyl gtt at {dose} mcg/hr",
-        "sedation held at {time} for neuro check", "denies pain", "morphine {mg}mg iv prn with good effect")),
+        "sedation held at {time} for neuro check", "denies pain", "morphine {mg}mg iv prn with good effect",
+        "moving all extremities", "haldol {mg}mg iv x1 for agitation", "oriented to self only", "calm, cooperative",
+        "sleeping in naps", "pupils {pupil}mm equal and reactive")),
     (("cv", "CV", "cardiac", "CARDIAC", "c/v"), (
         "hr {hr} sr", "hr {hr} afib", "nsr {hr}, no ectopy", "st {hr} with occ pvc's", "sbp {sbp}", "bp {bp}",
         "bp {bpt}", "map {map}", "levo at {drip} mcg/kg/min", "dopa weaned to {dose} mcg/kg/min",
         "neo titrated to keep map >{map}", "k {k}, repleted w/ {meq}meq kcl", "mg {mag} repleted",
         "cvp {cvp}", "cardiac output {co}, index {ci}, svr {svr}", "wedge {wedge}",
         "heparin gtt at {units}u/hr, ptt {ptt}",
-        "inr {inr}", "pulses palpable", "{plus}+ pedal edema", "v-paced, rate {hr}", "ck {ck}, trending down")),
+        "inr {inr}", "pulses palpable", "{plus}+ pedal edema", "v-paced, rate {hr}", "ck {ck}, trending down",
+        "nitro gtt at {dose} mcg/min", "ntg titrated off", "nitro sl x{n} with relief", "dobutamine at {dose} mcg/kg/min",
+        "dobuta weaned to {n}", "lopressor {mg}mg iv", "lasix gtt at {n}mg/hr", "betablockers held for sbp {sbp}", "vss",
+        "hemodynamically stable", "hemodynamics stable", "freq pvc's", "1st degree avb", "pacer wires capped")),
     (("resp", "RESP", "Resp", "pulm", "PULM"), (
         "ls clear", "ls coarse, diminished at bases", "sats {sat}% on {o2}", "sats {sat}-{sat}%",
         "vent a/c {tv}x{rr}, peep {peep}, fio2 {fio2}%", "cpap {ps}/{peep}", "ps {ps}/{peep}, fio2 {fio2}%",
         "tidal volumes {tv}-{tv}", "rr {rr}", "abg {abg}", "weaned to {o2}", "sx'd for thick tan secretions",
         "suctioned x{n} for sm amt white", "cxr at {time}", "crackles at bases bilat", "rt in for neb at {time}",
         "trach collar trial at {time}, on {o2}", "abg's {abg}", "mdi's given", "nebs q{n}h and prn",
-        "ABG's stable")),
+        "ABG's stable", "strong cough", "trach site c/d/i", "weaning per protocol", "extubated at {time} to {o2}",
+        "plan to wean to extubate", "sx'd q{n}h for thick yellow")),
     (("gi", "GI", "gi/gu", "GI/GU"), (
         "abd soft, +bs", "abd distended, hypoactive bs", "tf at {rate}cc/hr, goal {rate}",
         "ativan {frac} tab po at {time}",
         "ngt to lcs, {cc}cc bilious out", "bm x{n}, guaiac neg", "npo except meds", "tolerating clears",
         "tf held at {time} for residual {cc}cc", "protonix {mg}mg iv", "ogt to lws", "ngt to lis, {cc}cc out",
-        "TF's at goal", "OGT to LIS")),
+        "TF's at goal", "OGT to LIS", "{stool} stool x{n}, guaiac neg", "passing {stool} stool via fib", "lg {stool} bm",
+        "colostomy draining {stool} stool {cc}cc", "tpn at {rate}cc/hr", "tol reg diet in sm amts", "poor po intake",
+        "taking sips w/ meds", "+flatus, no bm")),
     (("gu", "GU", "renal", "RENAL"), (
         "uop {uop}cc/hr", "foley patent, {uop}cc/hr", "lasix {mg}mg iv at {time}, diuresed {cc}cc",
-        "i/o {io}cc", "bun/cr {dose}/{k}", "cvvh running at {rate}0cc/hr", "neg {cc}cc since midnight")),
+        "i/o {io}cc", "bun/cr {dose}/{k}", "cvvh running at {rate}0cc/hr", "neg {cc}cc since midnight",
+        "voiding qs via foley", "urine dk amber", "lasix {mg}mg iv with good response")),
     (("id", "ID", "endo", "ENDO", "heme", "HEME"), (
         "tmax {temp}", "t max {tempc}", "afebrile", "wbc {wbc}", "bs {bs}, covered w/ ss insulin",
         "insulin gtt at {n}u/hr", "cx sent at {time}", "hct {hct}, stable", "plt {plt}", "vanco at {time}",
         "tylenol {mg}mg at {time} for temp {temp}", "transfused {n} u prbc, post hct {hct}",
-        "lytes repleted", "k's {k}-{k}", "FS's {bs}-{bs}")),
+        "lytes repleted", "k's {k}-{k}", "FS's {bs}-{bs}", "replete k", "k {k}, to be repleted", "cont abx",
+        "blood cx x{n} sent", "fsbs {bs}, covered per riss")),
     (("skin", "SKIN", "access", "ACCESS", "lines"), (
         "intact", "r ij tlc, a-line intact", "piv x{n}", "coccyx dsg changed", "turned q2h", "groin site c/d/i",
-        "stage {n} decub to sacrum, dsg changed at {time}", "chest tube to sx, {cc}cc serosang out")),
+        "stage {n} decub to sacrum, dsg changed at {time}", "chest tube to sx, {cc}cc serosang out",
+        "hickman site c/d/i", "hemovac draining sm amt", "jp drain {cc}cc serosang", "dsgs to incisions d&i",
+        "ecchymosis r arm", "coccyx reddened, duoderm intact", "freq position changes")),
     (("social", "SOCIAL", "plan", "PLAN", "a/p", "A/P"), (
         "family phoned at {time}, updated on poc", "team aware", "md notified of sbp {sbp}",
         "wean vent as tol", "f/u am labs", "cont to monitor", "pt resting comfortably", "oob to chair x{n} hrs",
         "code status full", "repeat k at {time}", "np made aware of uop {uop}cc/hr", "resident aware, no new orders",
         "pt c/o pain at {time}, medicated", "pt tolerated turning", "pt sleeping most of shift",
         "dr {DOCTOR_SUR_EN} aware", "{DOCTOR_TITLED_EN} notified of sbp {sbp}", "wife {FAMILY_GIVEN_EN} in at {time}",
-        "{FAMILY_TITLED_EN} called at {time}, updated")),
+        "{FAMILY_TITLED_EN} called at {time}, updated", "ho aware", "ho made aware of k {k}", "per ho, cont current plan",
+        "back from o.r. at {time}", "came up from e.d. at {time}", "p.t. consulted", "pt/ot to see", "seen by social work",
+        "case mgmt following", "cxr done, results pending")),
 )
-SEPARATORS = (": ", ": ", "- ", "--", " - ", ":")
+SEPARATORS = (": ", ": ", "- ", "--", " - ", ":", "-")
+# Where a finding points to the rest of the chart (the flowsheet, the charting system's name): a line ends with one
+# at REFERENCE_SHARE. They stand where a name could, capitalised, and are no PHI.
+CHARTED_ELSEWHERE = ("see carevue", "see CareVue", "per Carevue", "as per flowsheet", "VS per flowsheet",
+                     "see flowsheet for details", "see carevue flowsheet", "as per carevue")
+REFERENCE_SHARE = 0.2
+# Findings typed in sentence case (`Nitro weaned off. Cont to monitor`) in SENTENCE_CASE_SHARE of the lines: a
+# capital letter that starts a finding is no sign of a name.
+SENTENCE_CASE_SHARE = 0.3
 # A note's own heading and shift, on a line of its own (`Nursing Progress Note 7p-7a`): the kind of note, no place.
 HEADINGS = ("nursing progress note", "Nursing Progress Note", "NURSING PROGRESS NOTE", "npn", "NPN", "Nursing note",
             "nsg note", "RN note", "Nursing Progress Note addendum")
@@ -129,12 +153,17 @@ def fill(template: str, r: Random) -> str:
 
 
 def line(r: Random) -> str:
-    """One charted body system: `cv: hr 70s sr, bp 110s/60s, levo at 0.05 mcg/kg/min.`; at HEADING_SHARE the
-    note's heading instead."""
+    """One charted body system: `cv: hr 70s sr, bp 110s/60s, levo at 0.05 mcg/kg/min.`, sometimes in sentence case
+    or ending on where the rest is charted; at HEADING_SHARE the note's heading instead."""
     if r.random() < HEADING_SHARE:
         return (r.choice(HEADINGS) + " " + r.choice(SHIFTS)).strip()
     headings, findings = r.choice(SYSTEMS)
     picked = r.sample(findings, r.randint(2, min(5, len(findings))))
+    if r.random() < REFERENCE_SHARE:
+        picked.append(r.choice(CHARTED_ELSEWHERE))
     joiner = r.choice(JOINERS)
-    body = joiner.join(fill(f, r) for f in picked)
+    filled = [fill(f, r) for f in picked]
+    if r.random() < SENTENCE_CASE_SHARE:
+        filled = [f[:1].upper() + f[1:] for f in filled]
+    body = joiner.join(filled)
     return r.choice(headings) + r.choice(SEPARATORS) + body + r.choice((".", "", ".", ";"))
