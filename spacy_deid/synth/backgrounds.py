@@ -33,6 +33,7 @@ from pathlib import Path
 from random import Random
 from typing import Callable, Dict, List, Sequence, Tuple
 
+from ..han import HAN_RANGES, has_han
 from ..rules.loading import load_default_patterns
 from . import nursing, spoken
 from .slots import SLOTS, Context, Piece
@@ -103,11 +104,10 @@ _HOSPITAL_MENTION_ZH = re.compile(r"(?<=[去到在])醫院|(?:當地|正規|大)
 _THIRD_PERSON_ZH = re.compile(r"(?<!其)[他她](?!們)")  # not 其他 (other) nor 他們
 _ADDRESSEE_ZH = re.compile(r"你(?!們)")
 # The listener named at a turn's start (`美玲，...`, `陳先生，...`), at VOCATIVE_SHARE of the Chinese lines.
-_VOCATIVE_ZH = re.compile(r"^(?=[\u4e00-\u9fff])")
+_VOCATIVE_ZH = re.compile(f"^(?=[{HAN_RANGES}])")
 VOCATIVE_SHARE = 0.15
 ADDRESSEE_SLOTS_ZH = ("PATIENT_TITLED_ZH", "PATIENT_TITLED_ZH", "PATIENT_GIVEN_ZH", "PATIENT_ZH")
 VOCATIVE_SLOTS_ZH = ("PATIENT_GIVEN_ZH", "PATIENT_GIVEN_ZH", "PATIENT_TITLED_ZH", "FAMILY_GIVEN_ZH")
-_HAN = re.compile(r"[\u4e00-\u9fff]")
 # Share of the patient's mentions before a verb that keep the mention and add the name in apposition (`The patient,
 # {PATIENT_GIVEN_SUR_EN}, is a ...`): prose introduces people after a comma, where S8 lost names B found
 # (docs/results_history.md, fiftieth session).
@@ -412,7 +412,7 @@ def name_frames_zh(rng: Random, line: str, vocative_share: float = VOCATIVE_SHAR
     with probability NAME_FRAME_SHARE; `他說` -> `{PERSON_ZH}說`, `建議你` -> `建議{PATIENT_TITLED_ZH}` (or the
     patient's given or full name) at `pronoun_share`; `{PATIENT_GIVEN_ZH}，` before a line at `vocative_share`
     (a spoken turn passes spoken.py's, lower)."""
-    line = _VOCATIVE_ZH.sub(_framer(rng, VOCATIVE_SLOTS_ZH, vocative_share, suffix="，"), line, count=1)
+    line = _VOCATIVE_ZH.sub(_framer(rng, VOCATIVE_SLOTS_ZH, vocative_share, suffix="，"), line)
     line = _KIN_MENTION_ZH.sub(_framer(rng, ("FAMILY_ZH",), NAME_FRAME_SHARE, keep=("",)), line)
     line = _DOCTOR_MENTION_ZH.sub(_framer(rng, ("DOCTOR_TITLED_ZH",), NAME_FRAME_SHARE), line)
     line = _HOSPITAL_MENTION_ZH.sub(_framer(rng, ("HOSPITAL_ZH",), NAME_FRAME_SHARE), line)
@@ -423,7 +423,7 @@ def name_frames_zh(rng: Random, line: str, vocative_share: float = VOCATIVE_SHAR
 def render_line(line: str, ctx: Context) -> List[Piece]:
     """One background line as pieces: literal text with noise, frames filled by the template slots."""
     rng = ctx.rng
-    if _HAN.search(line):  # Chinese: frames, no English shorthand or case
+    if has_han(line):  # Chinese: frames, no English shorthand or case
         return _fill(name_frames_zh(rng, line), ctx, lambda part: part, "")
     line = name_frames(rng, line)
     if rng.random() < WIDE_NAME_SHARE:
@@ -455,8 +455,8 @@ def _fill(line: str, ctx: Context, noise: Callable[[str], str], mode: str) -> Li
 @lru_cache(maxsize=4)
 def by_language(backgrounds: Tuple[str, ...]) -> Tuple[Tuple[str, ...], Tuple[str, ...]]:
     """The English lines and the Chinese ones (a line with a Han character)."""
-    return (tuple(line for line in backgrounds if not _HAN.search(line)),
-            tuple(line for line in backgrounds if _HAN.search(line)))
+    return (tuple(line for line in backgrounds if not has_han(line)),
+            tuple(line for line in backgrounds if has_han(line)))
 
 
 def mix_in(ctx: Context, backgrounds: Sequence[str], lines: List[List[Piece]]) -> None:
