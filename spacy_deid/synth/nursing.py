@@ -123,7 +123,8 @@ SYSTEMS: Tuple[Tuple[Tuple[str, ...], Tuple[str, ...]], ...] = (
         "dr {DOCTOR_SUR_EN} aware", "{DOCTOR_TITLED_EN} notified of sbp {sbp}", "wife {FAMILY_GIVEN_EN} in at {time}",
         "{FAMILY_TITLED_EN} called at {time}, updated", "ho aware", "ho made aware of k {k}", "per ho, cont current plan",
         "back from o.r. at {time}", "came up from e.d. at {time}", "p.t. consulted", "pt/ot to see", "seen by social work",
-        "case mgmt following", "cxr done, results pending")),
+        "case mgmt following", "cxr done, results pending", "plan transfer back to {HOSPITAL_EN}",
+        "screened by {HOSPITAL_EN} for rehab")),
 )
 SEPARATORS = (": ", ": ", "- ", "--", " - ", ":", "-")
 # Where a finding points to the rest of the chart (the flowsheet, the charting system's name): a line ends with one
@@ -131,6 +132,12 @@ SEPARATORS = (": ", ": ", "- ", "--", " - ", ":", "-")
 CHARTED_ELSEWHERE = ("see carevue", "see CareVue", "per Carevue", "as per flowsheet", "VS per flowsheet",
                      "see flowsheet for details", "see carevue flowsheet", "as per carevue")
 REFERENCE_SHARE = 0.2
+# Or who ordered or was told (`as per {DOCTOR_SUR_EN}`, `{DOCTOR_SUR_EN} aware`), at TOLD_SHARE of those endings: the
+# same frames hold a person as often as a chart word, so the word itself, not `per`/`aware`, decides what it is.
+TOLD = ("as per {DOCTOR_SUR_EN}", "per {DOCTOR_SUR_EN}", "{DOCTOR_SUR_EN} aware", "{DOCTOR_SUR_EN} made aware",
+        "as per {DOCTOR_TITLED_EN}", "{DOCTOR_TITLED_EN} aware", "{PERSON_EN} from case mgmt aware",
+        "talked with {PERSON_GIVEN_EN} from social work")
+TOLD_SHARE = 0.5
 # Findings typed in sentence case (`Nitro weaned off. Cont to monitor`) in SENTENCE_CASE_SHARE of the lines: a
 # capital letter that starts a finding is no sign of a name.
 SENTENCE_CASE_SHARE = 0.3
@@ -154,13 +161,13 @@ def fill(template: str, r: Random) -> str:
 
 def line(r: Random) -> str:
     """One charted body system: `cv: hr 70s sr, bp 110s/60s, levo at 0.05 mcg/kg/min.`, sometimes in sentence case
-    or ending on where the rest is charted; at HEADING_SHARE the note's heading instead."""
+    or ending on where the rest is charted or who was told; at HEADING_SHARE the note's heading instead."""
     if r.random() < HEADING_SHARE:
         return (r.choice(HEADINGS) + " " + r.choice(SHIFTS)).strip()
     headings, findings = r.choice(SYSTEMS)
     picked = r.sample(findings, r.randint(2, min(5, len(findings))))
     if r.random() < REFERENCE_SHARE:
-        picked.append(r.choice(CHARTED_ELSEWHERE))
+        picked.append(r.choice(TOLD if r.random() < TOLD_SHARE else CHARTED_ELSEWHERE))
     joiner = r.choice(JOINERS)
     filled = [fill(f, r) for f in picked]
     if r.random() < SENTENCE_CASE_SHARE:
