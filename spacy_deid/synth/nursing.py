@@ -4,7 +4,9 @@ Why: the real lines of the training mix are dictated transcriptions (MTSamples) 
 times and most numbers, and 31 hand-written nursing lines. A NER that never saw a nurse's body text took its
 numbers for PHI (a heart-rate range for a ROOM, a clock time for a DATE, a lab value for a NUMBER) and its
 shorthand subjects for names. The annotation scheme says vital signs, lab values, doses and times of day are
-not PHI; these lines teach it from data. Written for this project from general ICU charting usage; no line or
+not PHI; these lines teach it from data. Their endings point to the flowsheet or name who was told, in the same
+frames (`per Carevue`, `per {DOCTOR_SUR_EN}`): Z4, whose lines had only the chart words, learned that those
+frames never hold a name and lost clinicians there. Written for this project from general ICU charting usage; no line or
 value is read from any evaluation corpus.
 """
 from random import Random
@@ -59,8 +61,9 @@ VALUES: Dict[str, Callable[[Random], str]] = {
     "io": lambda r: f"{r.choice(('+', '-', 'neg ', 'pos '))}{r.randint(1, 30) * 100}",
     "n": _integer(1, 4), "gcs": _integer(3, 15), "pupil": lambda r: f"{r.randint(2, 6)}",
     "plus": lambda r: r.choice(("1", "2", "3", "trace ")),
-    "stool": lambda r: r.choice(("loose brown", "liquid brown", "soft formed", "lg soft brown", "sm loose", "dark green",
-                                 "loose green", "formed brown", "mucousy", "black tarry", "lg amt liquid")),
+    "stool": lambda r: r.choice(("loose brown", "liquid brown", "soft formed", "lg soft brown", "sm loose",
+                                 "dark green", "loose green", "formed brown", "mucousy", "black tarry",
+                                 "lg amt liquid")),
 }
 
 # Findings charted under each body system: `{kind}` is a value of VALUES; an upper-case `{SLOT}` is a template
@@ -81,9 +84,10 @@ SYSTEMS: Tuple[Tuple[Tuple[str, ...], Tuple[str, ...]], ...] = (
         "cvp {cvp}", "cardiac output {co}, index {ci}, svr {svr}", "wedge {wedge}",
         "heparin gtt at {units}u/hr, ptt {ptt}",
         "inr {inr}", "pulses palpable", "{plus}+ pedal edema", "v-paced, rate {hr}", "ck {ck}, trending down",
-        "nitro gtt at {dose} mcg/min", "ntg titrated off", "nitro sl x{n} with relief", "dobutamine at {dose} mcg/kg/min",
-        "dobuta weaned to {n}", "lopressor {mg}mg iv", "lasix gtt at {n}mg/hr", "betablockers held for sbp {sbp}", "vss",
-        "hemodynamically stable", "hemodynamics stable", "freq pvc's", "1st degree avb", "pacer wires capped")),
+        "nitro gtt at {dose} mcg/min", "ntg titrated off", "nitro sl x{n} with relief",
+        "dobutamine at {dose} mcg/kg/min", "dobuta weaned to {n}", "lopressor {mg}mg iv", "lasix gtt at {n}mg/hr",
+        "betablockers held for sbp {sbp}", "vss", "hemodynamically stable", "hemodynamics stable", "freq pvc's",
+        "1st degree avb", "pacer wires capped")),
     (("resp", "RESP", "Resp", "pulm", "PULM"), (
         "ls clear", "ls coarse, diminished at bases", "sats {sat}% on {o2}", "sats {sat}-{sat}%",
         "vent a/c {tv}x{rr}, peep {peep}, fio2 {fio2}%", "cpap {ps}/{peep}", "ps {ps}/{peep}, fio2 {fio2}%",
@@ -97,9 +101,9 @@ SYSTEMS: Tuple[Tuple[Tuple[str, ...], Tuple[str, ...]], ...] = (
         "ativan {frac} tab po at {time}",
         "ngt to lcs, {cc}cc bilious out", "bm x{n}, guaiac neg", "npo except meds", "tolerating clears",
         "tf held at {time} for residual {cc}cc", "protonix {mg}mg iv", "ogt to lws", "ngt to lis, {cc}cc out",
-        "TF's at goal", "OGT to LIS", "{stool} stool x{n}, guaiac neg", "passing {stool} stool via fib", "lg {stool} bm",
-        "colostomy draining {stool} stool {cc}cc", "tpn at {rate}cc/hr", "tol reg diet in sm amts", "poor po intake",
-        "taking sips w/ meds", "+flatus, no bm")),
+        "TF's at goal", "OGT to LIS", "{stool} stool x{n}, guaiac neg", "passing {stool} stool via fib",
+        "lg {stool} bm", "colostomy draining {stool} stool {cc}cc", "tpn at {rate}cc/hr", "tol reg diet in sm amts",
+        "poor po intake", "taking sips w/ meds", "+flatus, no bm")),
     (("gu", "GU", "renal", "RENAL"), (
         "uop {uop}cc/hr", "foley patent, {uop}cc/hr", "lasix {mg}mg iv at {time}, diuresed {cc}cc",
         "i/o {io}cc", "bun/cr {dose}/{k}", "cvvh running at {rate}0cc/hr", "neg {cc}cc since midnight",
@@ -121,10 +125,10 @@ SYSTEMS: Tuple[Tuple[Tuple[str, ...], Tuple[str, ...]], ...] = (
         "code status full", "repeat k at {time}", "np made aware of uop {uop}cc/hr", "resident aware, no new orders",
         "pt c/o pain at {time}, medicated", "pt tolerated turning", "pt sleeping most of shift",
         "dr {DOCTOR_SUR_EN} aware", "{DOCTOR_TITLED_EN} notified of sbp {sbp}", "wife {FAMILY_GIVEN_EN} in at {time}",
-        "{FAMILY_TITLED_EN} called at {time}, updated", "ho aware", "ho made aware of k {k}", "per ho, cont current plan",
-        "back from o.r. at {time}", "came up from e.d. at {time}", "p.t. consulted", "pt/ot to see", "seen by social work",
-        "case mgmt following", "cxr done, results pending", "plan transfer back to {HOSPITAL_EN}",
-        "screened by {HOSPITAL_EN} for rehab")),
+        "{FAMILY_TITLED_EN} called at {time}, updated", "ho aware", "ho made aware of k {k}",
+        "per ho, cont current plan", "back from o.r. at {time}", "came up from e.d. at {time}", "p.t. consulted",
+        "pt/ot to see", "seen by social work", "case mgmt following", "cxr done, results pending",
+        "plan transfer back to {HOSPITAL_EN}", "screened by {HOSPITAL_EN} for rehab")),
 )
 SEPARATORS = (": ", ": ", "- ", "--", " - ", ":", "-")
 # Where a finding points to the rest of the chart (the flowsheet, the charting system's name): a line ends with one
