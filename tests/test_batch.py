@@ -1,4 +1,5 @@
 """spacy_deid.deidentify: patient groups, input order, per-record errors, consistency, zero leaks."""
+import itertools
 import re
 from datetime import date
 
@@ -7,6 +8,7 @@ import pytest
 import spacy_deid
 from spacy_deid.batch import DeidResult, deidentify, prepare
 from spacy_deid.corpus import CorpusError
+from spacy_deid.synth import generate
 
 from deid_notegen import make_notes
 
@@ -173,3 +175,18 @@ def test_missing_key_stops_the_batch(monkeypatch):
     with pytest.raises(MissingKeyError, match="SPACY_DEID_KEY"):
         list(deidentify(nlp, [{"id": "1", "patient_id": "P", "text": "0912-345-678"},
                               {"id": "2", "patient_id": "P", "text": "0912-345-678"}]))
+
+
+def test_a_patients_notes_in_any_order_give_the_same_output(monkeypatch):
+    """The shipped pipeline's vote and surrogates see a patient's notes in one order, whatever order the
+    input has: a patient split across files or Spark partitions reads as one read whole."""
+    monkeypatch.setenv("SPACY_DEID_KEY", "batch-order-test-key-0123456789")
+    default = spacy_deid.load()
+    records = [{"id": r.id, "patient_id": r.patient_id, "text": r.text}
+               for r in generate(10, seed=45, split="heldout", notes_per_patient=(4, 5))]
+    first = {r.id: r.deid_text for r in deidentify(default, records)}
+    patients = [list(notes) for _, notes in itertools.groupby(records, key=lambda r: r["patient_id"])]
+    assert len(patients) == 10
+    for order in (records[::-1], [r for notes in patients for r in notes[0::2] + notes[1::2]]):
+        got = {r.id: r.deid_text for r in deidentify(default, order)}
+        assert got == first
