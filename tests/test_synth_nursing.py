@@ -18,9 +18,12 @@ def test_every_value_kind_is_used_and_every_finding_is_filled():
     r = Random(1)
     lines = [nursing.line(r) for _ in range(2000)]
     assert all(k in SLOTS for line in lines for k in _KIND.findall(line))  # only template slots are left
-    headings = [line for line in lines if line.split(" ")[0] in {h.split(" ")[0] for h in nursing.HEADINGS}
-                and ":" not in line and "-" not in line.split(" ")[0]]
+    units = tuple(unit + " " for unit in nursing.UNITS)
+    headings = [line for line in lines if any(line.startswith(h) or line.startswith(units) and h in line
+                                              for h in nursing.HEADINGS) and ":" not in line and "/" not in line]
     assert 100 < len(headings) < 300 and not any(re.search(r"\{", h) for h in headings)  # a note's own heading
+    with_unit = [h for h in headings if h.startswith(units)]
+    assert 0.3 * len(headings) < len(with_unit) < 0.7 * len(headings)  # `MICU Nursing Progress Note`, no place
     charted = [line for line in lines if line not in headings]
     assert len(set(charted)) > 0.95 * len(charted)
     assert any(re.search(r"\b[A-Za-z]{2,3}'s\b", line) for line in charted)  # plurals charted with an apostrophe
@@ -33,6 +36,10 @@ def test_every_value_kind_is_used_and_every_finding_is_filled():
     assert 0.05 * len(charted) < len(told) < 0.15 * len(charted)  # ... and people, in the same frames
     sentence_case = [line for line in charted if re.search(r"[:-] ?[A-Z][a-z]+ ", line)]
     assert 0.15 * len(charted) < len(sentence_case) < 0.5 * len(charted)  # capitals that start a finding
+    systems = {system for names, _ in nursing.SYSTEMS for system in names}
+    findings_only = [line for line in charted if not re.match(r"[A-Za-z/&]+ ?(?:[:-]|--)", line)
+                     or re.match(r"[A-Za-z/&]+", line).group() not in systems]
+    assert 0.1 * len(charted) < len(findings_only) < 0.3 * len(charted)  # a line that starts on a finding
 
 
 def test_a_value_is_drawn_afresh_for_each_use():

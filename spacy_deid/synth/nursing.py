@@ -23,11 +23,12 @@ def _trend(lo: int, hi: int) -> Callable[[Random], str]:
 
 
 def _clock(r: Random) -> str:
-    """A time of day as nurses chart it: `0400`, `2230`, `4am`, `4 pm`, `16:30`."""
+    """A time of day as nurses chart it: `0400`, `2230`, `4am`, `4 pm`, `16:30`, `10A`, `430a`."""
     hour, minute = r.randint(0, 23), r.choice((0, 0, 0, 15, 30, 45))
-    return r.choice((f"{hour:02d}{minute:02d}", f"{hour:02d}{minute:02d}", f"{hour % 12 or 12}{r.choice(('am', 'pm'))}",
-                     f"{hour % 12 or 12} {r.choice(('am', 'pm', 'AM', 'PM'))}", f"{hour:02d}00",
-                     f"{hour:02d}:{minute:02d}"))
+    twelve = hour % 12 or 12
+    return r.choice((f"{hour:02d}{minute:02d}", f"{hour:02d}{minute:02d}", f"{twelve}{r.choice(('am', 'pm'))}",
+                     f"{twelve} {r.choice(('am', 'pm', 'AM', 'PM'))}", f"{hour:02d}00",
+                     f"{hour:02d}:{minute:02d}", f"{twelve}{r.choice('AaPp')}", f"{twelve}{minute:02d}{r.choice('ap')}"))
 
 
 def _decimal(lo: float, hi: float, places: int = 1) -> Callable[[Random], str]:
@@ -61,6 +62,9 @@ VALUES: Dict[str, Callable[[Random], str]] = {
     "io": lambda r: f"{r.choice(('+', '-', 'neg ', 'pos '))}{r.randint(1, 30) * 100}",
     "n": _integer(1, 4), "gcs": _integer(3, 15), "pupil": lambda r: f"{r.randint(2, 6)}",
     "plus": lambda r: r.choice(("1", "2", "3", "trace ")),
+    "pain": lambda r: f"{r.randint(0, 10)}/10", "kilo": lambda r: f"{r.randint(2, 30)}{r.choice('Kk')}",
+    "liters": lambda r: f"{r.randint(1, 5)}{r.choice('Ll')}",
+    "unit": lambda r: r.choice(UNITS), "service": lambda r: r.choice(SERVICES),
     "stool": lambda r: r.choice(("loose brown", "liquid brown", "soft formed", "lg soft brown", "sm loose",
                                  "dark green", "loose green", "formed brown", "mucousy", "black tarry",
                                  "lg amt liquid")),
@@ -76,7 +80,9 @@ SYSTEMS: Tuple[Tuple[Tuple[str, ...], Tuple[str, ...]], ...] = (
         "opens eyes to voice", "nonverbal, nods appropriately", "fentanyl gtt at {dose} mcg/hr",
         "sedation held at {time} for neuro check", "denies pain", "morphine {mg}mg iv prn with good effect",
         "moving all extremities", "haldol {mg}mg iv x1 for agitation", "oriented to self only", "calm, cooperative",
-        "sleeping in naps", "pupils {pupil}mm equal and reactive")),
+        "sleeping in naps", "pupils {pupil}mm equal and reactive",
+        "c/o pain {pain}, medicated w/ morphine {mg}mg", "pain {pain} at {time}", "eeg in am per {service}",
+        "seen by {service} team")),
     (("cv", "CV", "cardiac", "CARDIAC", "c/v"), (
         "hr {hr} sr", "hr {hr} afib", "nsr {hr}, no ectopy", "st {hr} with occ pvc's", "sbp {sbp}", "bp {bp}",
         "bp {bpt}", "map {map}", "levo at {drip} mcg/kg/min", "dopa weaned to {dose} mcg/kg/min",
@@ -87,7 +93,10 @@ SYSTEMS: Tuple[Tuple[Tuple[str, ...], Tuple[str, ...]], ...] = (
         "nitro gtt at {dose} mcg/min", "ntg titrated off", "nitro sl x{n} with relief",
         "dobutamine at {dose} mcg/kg/min", "dobuta weaned to {n}", "lopressor {mg}mg iv", "lasix gtt at {n}mg/hr",
         "betablockers held for sbp {sbp}", "vss", "hemodynamically stable", "hemodynamics stable", "freq pvc's",
-        "1st degree avb", "pacer wires capped")),
+        "1st degree avb", "pacer wires capped",
+        "sr to st {hr} with rare pvc's", "st {hr}-{hr}", "afib with rvr to {hr}", "maps drifted down to {map}",
+        "sbp as low as {sbp}", "hr as high as {hr}", "hr {hr} - {hr}", "cvp {cvp}-{cvp}, pcw {cvp}",
+        "co/ci/svr {co}/{ci}/{svr}", "goal map > {map}", "temp pacer placed by {service}", "{service} in to check pacer")),
     (("resp", "RESP", "Resp", "pulm", "PULM"), (
         "ls clear", "ls coarse, diminished at bases", "sats {sat}% on {o2}", "sats {sat}-{sat}%",
         "vent a/c {tv}x{rr}, peep {peep}, fio2 {fio2}%", "cpap {ps}/{peep}", "ps {ps}/{peep}, fio2 {fio2}%",
@@ -95,7 +104,10 @@ SYSTEMS: Tuple[Tuple[Tuple[str, ...], Tuple[str, ...]], ...] = (
         "suctioned x{n} for sm amt white", "cxr at {time}", "crackles at bases bilat", "rt in for neb at {time}",
         "trach collar trial at {time}, on {o2}", "abg's {abg}", "mdi's given", "nebs q{n}h and prn",
         "ABG's stable", "strong cough", "trach site c/d/i", "weaning per protocol", "extubated at {time} to {o2}",
-        "plan to wean to extubate", "sx'd q{n}h for thick yellow")),
+        "plan to wean to extubate", "sx'd q{n}h for thick yellow",
+        "crackles {frac} up bilat", "rales at bases {frac} up", "psv {ps}/{peep} {fio2}%", "trial of cpap {ps}/{peep} this am",
+        "rr {rr} - {rr}, spont tv {tv} - {tv}", "lung sounds coarse throughout", "breath sounds diminished at bases",
+        "abg {abg} on {o2}")),
     (("gi", "GI", "gi/gu", "GI/GU"), (
         "abd soft, +bs", "abd distended, hypoactive bs", "tf at {rate}cc/hr, goal {rate}",
         "ativan {frac} tab po at {time}",
@@ -107,13 +119,16 @@ SYSTEMS: Tuple[Tuple[Tuple[str, ...], Tuple[str, ...]], ...] = (
     (("gu", "GU", "renal", "RENAL"), (
         "uop {uop}cc/hr", "foley patent, {uop}cc/hr", "lasix {mg}mg iv at {time}, diuresed {cc}cc",
         "i/o {io}cc", "bun/cr {dose}/{k}", "cvvh running at {rate}0cc/hr", "neg {cc}cc since midnight",
-        "voiding qs via foley", "urine dk amber", "lasix {mg}mg iv with good response")),
+        "voiding qs via foley", "urine dk amber", "lasix {mg}mg iv with good response",
+        "{liters} neg for the day", "diuresing well, {liters} negative", "{service} following")),
     (("id", "ID", "endo", "ENDO", "heme", "HEME"), (
         "tmax {temp}", "t max {tempc}", "afebrile", "wbc {wbc}", "bs {bs}, covered w/ ss insulin",
         "insulin gtt at {n}u/hr", "cx sent at {time}", "hct {hct}, stable", "plt {plt}", "vanco at {time}",
         "tylenol {mg}mg at {time} for temp {temp}", "transfused {n} u prbc, post hct {hct}",
         "lytes repleted", "k's {k}-{k}", "FS's {bs}-{bs}", "replete k", "k {k}, to be repleted", "cont abx",
-        "blood cx x{n} sent", "fsbs {bs}, covered per riss")),
+        "blood cx x{n} sent", "fsbs {bs}, covered per riss",
+        "temp spike to {temp}, pan cultured", "low grade temp to {temp}", "tmax {temp} at {time}",
+        "febrile to {temp} rectal", "wbc up to {kilo} from {kilo}", "pan cx'd at {time}")),
     (("skin", "SKIN", "access", "ACCESS", "lines"), (
         "intact", "r ij tlc, a-line intact", "piv x{n}", "coccyx dsg changed", "turned q2h", "groin site c/d/i",
         "stage {n} decub to sacrum, dsg changed at {time}", "chest tube to sx, {cc}cc serosang out",
@@ -128,7 +143,10 @@ SYSTEMS: Tuple[Tuple[Tuple[str, ...], Tuple[str, ...]], ...] = (
         "{FAMILY_TITLED_EN} called at {time}, updated", "ho aware", "ho made aware of k {k}",
         "per ho, cont current plan", "back from o.r. at {time}", "came up from e.d. at {time}", "p.t. consulted",
         "pt/ot to see", "seen by social work", "case mgmt following", "cxr done, results pending",
-        "plan transfer back to {HOSPITAL_EN}", "screened by {HOSPITAL_EN} for rehab")),
+        "plan transfer back to {HOSPITAL_EN}", "screened by {HOSPITAL_EN} for rehab",
+        "family visited until {time}", "family in until {time}", "? transfer to {unit} when bed available",
+        "awaiting bed on {unit}", "transferred from osh", "admitted from osh at {time}", "f/u with {service} in am",
+        "{service} consult called")),
 )
 SEPARATORS = (": ", ": ", "- ", "--", " - ", ":", "-")
 # Where a finding points to the rest of the chart (the flowsheet, the charting system's name): a line ends with one
@@ -150,6 +168,17 @@ HEADINGS = ("nursing progress note", "Nursing Progress Note", "NURSING PROGRESS 
             "nsg note", "RN note", "Nursing Progress Note addendum")
 SHIFTS = ("7a-7p", "7p-7a", "7a-3p", "3p-11p", "11p-7a", "0700-1900", "1900-0700", "days", "nights", "")
 HEADING_SHARE = 0.1
+# A unit's name before the heading (`MICU Nursing Progress Note`) at UNIT_HEADING_SHARE of them, and units and
+# consulting services in the findings (`? transfer to CCU`, `per cardiology`): a unit or a service alone is no named
+# place (annotation.md; the departments' pattern reads one only beside a hospital or a physician).
+UNITS = ("MICU", "SICU", "CCU", "CSRU", "TSICU", "NICU", "CVICU", "PACU", "ICU", "Micu", "Sicu", "Ccu", "micu",
+         "sicu", "ccu", "csru", "floor", "step down", "rehab")
+SERVICES = ("cardiology", "Cardiology", "neuro", "Neuro", "neurology", "urology", "renal", "GI", "ID", "surgery",
+            "ortho", "psych", "pulmonary", "EP", "nutrition", "PT", "wound care", "palliative care", "CT surgery")
+UNIT_HEADING_SHARE = 0.5
+# A line of findings alone, in sentences without the body system before them, at FINDINGS_ONLY_SHARE: the first
+# word of a line is as often a finding as a system.
+FINDINGS_ONLY_SHARE = 0.2
 JOINERS = (", ", ", ", "; ", ". ", " ")
 
 
@@ -167,7 +196,8 @@ def line(r: Random) -> str:
     """One charted body system: `cv: hr 70s sr, bp 110s/60s, levo at 0.05 mcg/kg/min.`, sometimes in sentence case
     or ending on where the rest is charted or who was told; at HEADING_SHARE the note's heading instead."""
     if r.random() < HEADING_SHARE:
-        return (r.choice(HEADINGS) + " " + r.choice(SHIFTS)).strip()
+        unit = r.choice(UNITS) + " " if r.random() < UNIT_HEADING_SHARE else ""
+        return (unit + r.choice(HEADINGS) + " " + r.choice(SHIFTS)).strip()
     headings, findings = r.choice(SYSTEMS)
     picked = r.sample(findings, r.randint(2, min(5, len(findings))))
     if r.random() < REFERENCE_SHARE:
@@ -176,5 +206,7 @@ def line(r: Random) -> str:
     filled = [fill(f, r) for f in picked]
     if r.random() < SENTENCE_CASE_SHARE:
         filled = [f[:1].upper() + f[1:] for f in filled]
+    if r.random() < FINDINGS_ONLY_SHARE:
+        return ". ".join(f[:1].upper() + f[1:] for f in filled) + r.choice((".", ""))
     body = joiner.join(filled)
     return r.choice(headings) + r.choice(SEPARATORS) + body + r.choice((".", "", ".", ";"))
