@@ -254,12 +254,12 @@ def _fatal_errors() -> Tuple[type, ...]:
 
 
 def process_group(nlp: Language, group: Sequence[_Item], stages: Optional[Stages] = None) -> List[DeidResult]:
-    """De-identify one patient's notes together; results in the group's order. The notes run in one order
-    whatever order they came in (by id, then text): the patient's vote and surrogates see them in that order,
-    so a patient split across files or Spark partitions gets the same output as one read whole."""
+    """De-identify one patient's notes together; results in the group's order. The output does not depend on
+    that order (the vote and the spreading of names count, they do not take the first one met), so a patient
+    split across files or Spark partitions gets the same output as one read whole."""
     stages = stages or Stages(nlp)
     results: Dict[int, DeidResult] = {}
-    good = sorted((it for it in group if it.text is not None), key=lambda it: (str(it.id), it.text))
+    good = [it for it in group if it.text is not None]
     for it in group:
         if it.text is None:
             results[it.index] = DeidResult(it.id, it.index, it.patient_id, error=it.error, line=it.line,

@@ -178,8 +178,9 @@ def test_missing_key_stops_the_batch(monkeypatch):
 
 
 def test_a_patients_notes_in_any_order_give_the_same_output(monkeypatch):
-    """The shipped pipeline's vote and surrogates see a patient's notes in one order, whatever order the
-    input has: a patient split across files or Spark partitions reads as one read whole."""
+    """The shipped pipeline's output for a patient does not depend on the order of the patient's notes (its
+    vote and the spreading of names count, they do not take the first one met): a patient split across files
+    or Spark partitions reads as one read whole."""
     monkeypatch.setenv("SPACY_DEID_KEY", "batch-order-test-key-0123456789")
     default = spacy_deid.load()
     records = [{"id": r.id, "patient_id": r.patient_id, "text": r.text}

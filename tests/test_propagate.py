@@ -12,6 +12,7 @@ from spacy_deid.cues import default_cue_rules
 from spacy_deid.refine.propagate import SOURCE, found_strings, propagate, spread_relations, spreads
 from spacy_deid.refine import RefineStage
 from spacy_deid.refine.builtin import GIVEN_NAMES_GROUP
+from spacy_deid.romanize import NAME_LINK
 
 from ner_spans import deid_after, doc_with_ents, ents_of
 
@@ -92,13 +93,30 @@ def test_a_patients_notes_share_what_was_found_and_get_one_surrogate():
     assert results["c"].deid_text == "今日林美玲情緒穩定."  # another patient: nothing was found there
 
 
-def test_found_strings_keep_the_first_label_and_skip_what_does_not_spread():
+def test_found_strings_take_the_label_most_entities_carry_and_skip_what_does_not_spread():
     nlp = spacy_deid.blank()
-    docs = [nlp.make_doc("Ho met 林美玲"), nlp.make_doc("林美玲 again")]
+    docs = [nlp.make_doc("Ho met 林美玲"), nlp.make_doc("林美玲 again"), nlp.make_doc("林美玲 called")]
     docs[0].ents = [Span(docs[0], 0, 1, label="PATIENT"), docs[0].char_span(7, 10, label="FAMILY")]
-    docs[1].ents = [docs[1].char_span(0, 3, label="PATIENT")]
-    assert found_strings(docs) == {"林美玲": "FAMILY"}
+    for doc in docs[1:]:
+        doc.ents = [doc.char_span(0, 3, label="PATIENT")]
+    assert found_strings(docs) == found_strings(docs[::-1]) == {"林美玲": "PATIENT"}
+    assert found_strings(docs[:2]) == found_strings(docs[1::-1]) == {"林美玲": "FAMILY"}  # a tie: alphabetical
     assert propagate(docs) == 0  # every occurrence is already an entity
+
+
+def test_a_patients_spans_and_name_links_do_not_depend_on_the_order_of_the_notes():
+    """A tie between a person's label and another goes to the person's in either order, so the romanized
+    form in the third note is marked and linked to the Han name whichever note comes first."""
+    def notes():
+        return _docs_with_names(("林美玲來電詢問.", [("林美玲", "GENERAL_BUSINESS", "ner")]),
+                                ("朋友林美玲來訪.", [("林美玲", "PERSON", "ner")]),
+                                ("Lin Mei-Ling called again.", []))
+    for order in ((0, 1, 2), (1, 0, 2), (2, 1, 0)):
+        docs = notes()
+        assert propagate([docs[i] for i in order]) == 1
+        form = [(e.text, e.label_, e._.source, docs[2].user_data.get(("._.", NAME_LINK, e.start_char, e.end_char)))
+                for e in docs[2].ents]
+        assert form == [("Lin Mei-Ling", "PERSON", SOURCE, "林美玲")], order
 
 
 def _docs_with_names(*notes):

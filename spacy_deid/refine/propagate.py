@@ -18,7 +18,7 @@ Matching uses the phrase trie of `rules/phrases.py` (linear time; an ASCII phras
 so `Chen` is not found in `Cheng`). A string spreads only where the recognizers found at least half
 of its occurrences (`MIN_FOUND_SHARE`): a word the model tags in 2 of its 20 uses is its mistake,
 not a name. Only text outside every entity gets a span, and only where the span aligns with the
-tokens. The span takes the label of the string's first occurrence in the documents' order, and
+tokens. The span takes the label most of the string's entities carry (`found_strings`), and
 `span._.source = "propagated"`. The same input gives the same spans.
 
 A person's full name spreads whatever share was found (`name_forms.is_full_name`: a Han surname and
@@ -44,6 +44,7 @@ context).
 """
 import bisect
 import re
+from collections import Counter
 from typing import Dict, List, Optional, Sequence, Set, Tuple
 
 from spacy.tokens import Doc, Span
@@ -74,13 +75,16 @@ def spreads(text: str) -> bool:
 
 
 def found_strings(docs: Sequence[Doc]) -> Dict[str, str]:
-    """Text -> label of the entities that may spread, each text with its first label."""
-    found: Dict[str, str] = {}
+    """Text -> label of the entities that may spread, each text with the label most of its entities carry
+    (a tie goes to a person's label, then to the first in alphabetical order). Why not the first one met: the
+    notes' order is the input's, and a patient read from two files must get the spans of one read whole."""
+    counts: Dict[str, Counter] = {}
     for doc in docs:
         for ent in doc.ents:
-            if ent.label_ in PROPAGATED_LABELS and ent.text not in found and spreads(ent.text):
-                found[ent.text] = ent.label_
-    return found
+            if ent.label_ in PROPAGATED_LABELS and spreads(ent.text):
+                counts.setdefault(ent.text, Counter())[ent.label_] += 1
+    return {text: min(labels, key=lambda label: (-labels[label], label not in NAME_LABELS, label))
+            for text, labels in counts.items()}
 
 
 def propagate(docs: Sequence[Doc]) -> int:
@@ -93,7 +97,9 @@ def propagate(docs: Sequence[Doc]) -> int:
     found = found_strings(docs)
     links: Dict[str, str] = {}
     vouched: Set[str] = {string for string, label in found.items() if label in NAME_LABELS and is_full_name(string)}
-    for string in sorted(vouched, key=lambda s: _first_seen(docs, s)):
+    mentions = Counter(ent.text for doc in docs for ent in doc.ents if ent.text in vouched)
+    # a form two names share links to the one mentioned more often (then the first in code-point order)
+    for string in sorted(vouched, key=lambda s: (-mentions[s], s)):
         forms = name_forms(string)
         if any(link is not None for link in forms.values()):
             links.setdefault(string, string)  # every mention of the Han name, written one way
@@ -159,15 +165,6 @@ def _matches(text: str, names: Set[str], rest: Sequence[str]) -> List[Tuple[int,
     found += [(start, end, text[start:end]) for start, end in phrase_spans(text, rest)
               if not _overlaps(taken, start, end)]
     return sorted(found)
-
-
-def _first_seen(docs: Sequence[Doc], string: str) -> Tuple[int, int]:
-    """Where `string` is first an entity (note, start): a form two names share links to the first."""
-    for i, doc in enumerate(docs):
-        for ent in doc.ents:
-            if ent.text == string:
-                return i, ent.start_char
-    return len(docs), 0
 
 
 def _gives_way(doc: Doc, start: int, end: int, full_name: bool) -> bool:
