@@ -47,6 +47,7 @@ def test_a_turn_opens_with_a_speaker_and_ends_a_sentence():
 
 def test_train_notes_hold_dialogue_turns_with_exact_spans(monkeypatch):
     monkeypatch.setattr(B, "SPOKEN_SHARE", 1.0)
+    monkeypatch.setattr(spoken, "ANSWER_SHARE", 0.0)  # the answers' places: the next test
     records = list(generate(20, seed=4, split="train", backgrounds=(ZH_LINE,)))
     turns, named = 0, 0
     for record in records:
@@ -103,3 +104,23 @@ def test_a_turn_names_people_less_often_than_a_written_line():
         return sum(len(re.findall(r"\{[A-Z_]+\}", x)) for x in lines)
     assert slots(said) < slots(written) / 2
     assert sum(x.count("你") for x in said) > 3 * sum(x.count("你") for x in written)
+
+
+def test_a_place_or_a_job_is_said_alone_in_answer_to_a_question(monkeypatch):
+    monkeypatch.setattr(B, "SPOKEN_SHARE", 1.0)
+    questions = "|".join(q for qs, _ in spoken.QUESTIONS_AND_ANSWERS for q in qs)
+    asked = re.compile(f"(?:{questions})[？?]({_SPEAKER}[^。？?！…]*)")
+    kinds = {"CITY", "DISTRICT", "HOSPITAL", "PROFESSION", "GENERAL_BUSINESS", "COUNTRY", "REGION", "LOCATION"}
+    answers = 0
+    for record in generate(20, seed=4, split="train", backgrounds=(ZH_LINE,)):
+        record.validate()
+        for m in asked.finditer(record.text):
+            inside = [s for s in record.spans if m.start(1) <= s.start and s.end <= m.end(1)]
+            assert len(inside) == 1 and inside[0].label in kinds, m.group(1)  # the answer: its slot alone
+            assert record.text[inside[0].start:inside[0].end] == inside[0].text
+            assert len(m.group(1)) - len(inside[0].text) <= 9  # a speaker, a filler, a word of place or work
+            answers += 1
+    assert answers > 10
+    monkeypatch.setattr(spoken, "ANSWER_SHARE", 0.0)
+    texts = [r.text for r in generate(20, seed=4, split="train", backgrounds=(ZH_LINE,))]
+    assert not any(asked.search(text) for text in texts)

@@ -479,7 +479,8 @@ def mix_in(ctx: Context, backgrounds: Sequence[str], lines: List[List[Piece]]) -
 
 def dialogue(ctx: Context, pool: Sequence[str]) -> List[Piece]:
     """One to spoken.MAX_TURNS turns in one line, each a Chinese line said aloud with spoken.py's rates of naming,
-    a short answer between two, a number said after one at spoken.QUANTITY_SHARE."""
+    a short answer between two, a number said after one at spoken.QUANTITY_SHARE, a question answered by a place
+    or a job at spoken.ANSWER_SHARE."""
     rng = ctx.rng
     pieces: List[Piece] = []
     for i in range(rng.randint(1, spoken.MAX_TURNS)):
@@ -490,6 +491,10 @@ def dialogue(ctx: Context, pool: Sequence[str]) -> List[Piece]:
         pieces.extend(spoken.turn(rng, said))
         if rng.random() < spoken.QUANTITY_SHARE:
             pieces.extend(spoken.quantity_turn(rng))
+        if rng.random() < spoken.ANSWER_SHARE:
+            question, answer = spoken.question_and_answer(rng)
+            pieces.append((question, None, None))
+            pieces.extend(spoken.turn(rng, _fill(answer, ctx, lambda part: part, "")))
     return pieces
 
 

@@ -15,6 +15,9 @@ name). A transcript writes the numbers said in characters (`燒到三十八度`,
 Chinese lines hold no number at all, so its NER read every spoken numeral as a date. QUANTITY_SHARE of the turns
 are a measured value, a dose, a schedule, a duration or a time of day (none PHI, annotation.md) or an age (its
 number an AGE span).
+
+A place, a workplace or a job is said as a short answer to a question (`醫師：你住哪裡？民眾：士林那邊啦。`), at
+ANSWER_SHARE after a turn: alone in its turn, with no frame around it to say what it is.
 """
 import re
 from random import Random
@@ -158,3 +161,27 @@ def quantity_turn(rng: Random) -> List[Piece]:
         return turn(rng, [p for p in said if p[0]])
     text = rng.choice(QUANTITIES)(rng)
     return turn(rng, [(text + (rng.choice(PARTICLES) if rng.random() < PARTICLE_SHARE else ""), None, None)])
+
+
+# Questions a clinician asks and the answers they get: the answer's slot (a place, a hospital, a workplace, a job)
+# is all its turn holds, with a word of place or work at most (`在`, `那邊`, `做...的`).
+QUESTIONS_AND_ANSWERS = (
+    (("你住哪裡", "住哪邊", "你家在哪裡", "現在住哪", "你住在哪一區"),
+     ("{CITY_ZH}", "{DISTRICT_ZH}", "{CITY_ZH}{DISTRICT_ZH}", "在{CITY_ZH}", "{DISTRICT_ZH}那邊", "住{CITY_ZH}")),
+    (("之前在哪裡看的", "在哪一間醫院", "哪家醫院開的", "之前去哪裡看"),
+     ("{HOSPITAL_ZH}", "在{HOSPITAL_ZH}", "{HOSPITAL_ZH}那邊", "就{HOSPITAL_ZH}")),
+    (("你做什麼工作", "你是做什麼的", "現在在做什麼", "你在哪裡上班"),
+     ("{PROFESSION_ZH}", "做{PROFESSION_ZH}的", "在{COMPANY_ZH}上班", "{COMPANY_ZH}")),
+    (("去哪裡玩", "去哪裡出差", "之前住在哪裡", "從哪裡回來"),
+     ("{COUNTRY_ZH}", "去{COUNTRY_ZH}", "{CITY_ZH}", "{REGION_ZH}那邊", "{COUNTRY_ZH}回來")),
+)
+ANSWER_SHARE = 0.15  # after a turn, a question and its short answer
+
+
+def question_and_answer(rng: Random) -> "tuple[str, str]":
+    """(`醫師：你住哪裡？`, `民眾：{DISTRICT_ZH}那邊啦。`): a question turn as text, and its answer as a template whose
+    slot the caller fills."""
+    questions, answers = rng.choice(QUESTIONS_AND_ANSWERS)
+    question = speaker(rng) + (_opener(rng) if rng.random() < TURN_OPENER_SHARE else "") + rng.choice(questions)
+    answer = rng.choice(answers) + (rng.choice(PARTICLES) if rng.random() < PARTICLE_SHARE else "")
+    return question + rng.choice(("？", "？", "?")), answer
