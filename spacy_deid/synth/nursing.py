@@ -64,7 +64,8 @@ VALUES: Dict[str, Callable[[Random], str]] = {
     "plus": lambda r: r.choice(("1", "2", "3", "trace ")),
     "pain": lambda r: f"{r.randint(0, 10)}/10", "kilo": lambda r: f"{r.randint(2, 30)}{r.choice('Kk')}",
     "liters": lambda r: f"{r.randint(1, 5)}{r.choice('Ll')}",
-    "unit": lambda r: r.choice(UNITS), "service": lambda r: r.choice(SERVICES),
+    "service": lambda r: r.choice(SERVICES),
+    "place": lambda r: "{HOSPITAL_EN}" if r.random() < HOSPITAL_PLACE_SHARE else r.choice(UNITS + OUTSIDE),
     "stool": lambda r: r.choice(("loose brown", "liquid brown", "soft formed", "lg soft brown", "sm loose",
                                  "dark green", "loose green", "formed brown", "mucousy", "black tarry",
                                  "lg amt liquid")),
@@ -144,8 +145,9 @@ SYSTEMS: Tuple[Tuple[Tuple[str, ...], Tuple[str, ...]], ...] = (
         "per ho, cont current plan", "back from o.r. at {time}", "came up from e.d. at {time}", "p.t. consulted",
         "pt/ot to see", "seen by social work", "case mgmt following", "cxr done, results pending",
         "plan transfer back to {HOSPITAL_EN}", "screened by {HOSPITAL_EN} for rehab",
-        "family visited until {time}", "family in until {time}", "? transfer to {unit} when bed available",
-        "awaiting bed on {unit}", "transferred from osh", "admitted from osh at {time}", "f/u with {service} in am",
+        "family visited until {time}", "family in until {time}", "? transfer to {place} when bed available",
+        "awaiting bed at {place}", "transferred from {place}", "admitted from {place} at {time}",
+        "taken to {place} for cath", "to go to {place} on tues", "f/u with {service} in am",
         "{service} consult called")),
 )
 SEPARATORS = (": ", ": ", "- ", "--", " - ", ":", "-")
@@ -176,6 +178,12 @@ UNITS = ("MICU", "SICU", "CCU", "CSRU", "TSICU", "NICU", "CVICU", "PACU", "ICU",
 SERVICES = ("cardiology", "Cardiology", "neuro", "Neuro", "neurology", "urology", "renal", "GI", "ID", "surgery",
             "ortho", "psych", "pulmonary", "EP", "nutrition", "PT", "wound care", "palliative care", "CT surgery")
 UNIT_HEADING_SHARE = 0.5
+# Where a patient goes or comes from (`transferred from {place}`): a hospital's name (a HOSPITAL span) at
+# HOSPITAL_PLACE_SHARE, else a unit or a hospital named by no name (`osh`, outside hospital). Z6, whose transfers
+# went to units and `osh` only, lost 12 of the hospitals Z5 found after `taken to`, `to go to`, `transferred to`:
+# the word, not the frame, must say which it is.
+OUTSIDE = ("osh", "OSH", "outside hosp", "home", "rehab")
+HOSPITAL_PLACE_SHARE = 0.5
 # A line of findings alone, in sentences without the body system before them, at FINDINGS_ONLY_SHARE: the first
 # word of a line is as often a finding as a system.
 FINDINGS_ONLY_SHARE = 0.2
