@@ -28,7 +28,8 @@ def _clock(r: Random) -> str:
     twelve = hour % 12 or 12
     return r.choice((f"{hour:02d}{minute:02d}", f"{hour:02d}{minute:02d}", f"{twelve}{r.choice(('am', 'pm'))}",
                      f"{twelve} {r.choice(('am', 'pm', 'AM', 'PM'))}", f"{hour:02d}00",
-                     f"{hour:02d}:{minute:02d}", f"{twelve}{r.choice('AaPp')}", f"{twelve}{minute:02d}{r.choice('ap')}"))
+                     f"{hour:02d}:{minute:02d}", f"{twelve}{r.choice('AaPp')}",
+                     f"{twelve}{minute:02d}{r.choice('ap')}"))
 
 
 def _decimal(lo: float, hi: float, places: int = 1) -> Callable[[Random], str]:
@@ -97,7 +98,8 @@ SYSTEMS: Tuple[Tuple[Tuple[str, ...], Tuple[str, ...]], ...] = (
         "1st degree avb", "pacer wires capped",
         "sr to st {hr} with rare pvc's", "st {hr}-{hr}", "afib with rvr to {hr}", "maps drifted down to {map}",
         "sbp as low as {sbp}", "hr as high as {hr}", "hr {hr} - {hr}", "cvp {cvp}-{cvp}, pcw {cvp}",
-        "co/ci/svr {co}/{ci}/{svr}", "goal map > {map}", "temp pacer placed by {service}", "{service} in to check pacer")),
+        "co/ci/svr {co}/{ci}/{svr}", "goal map > {map}", "temp pacer placed by {service}",
+        "{service} in to check pacer")),
     (("resp", "RESP", "Resp", "pulm", "PULM"), (
         "ls clear", "ls coarse, diminished at bases", "sats {sat}% on {o2}", "sats {sat}-{sat}%",
         "vent a/c {tv}x{rr}, peep {peep}, fio2 {fio2}%", "cpap {ps}/{peep}", "ps {ps}/{peep}, fio2 {fio2}%",
@@ -106,7 +108,8 @@ SYSTEMS: Tuple[Tuple[Tuple[str, ...], Tuple[str, ...]], ...] = (
         "trach collar trial at {time}, on {o2}", "abg's {abg}", "mdi's given", "nebs q{n}h and prn",
         "ABG's stable", "strong cough", "trach site c/d/i", "weaning per protocol", "extubated at {time} to {o2}",
         "plan to wean to extubate", "sx'd q{n}h for thick yellow",
-        "crackles {frac} up bilat", "rales at bases {frac} up", "psv {ps}/{peep} {fio2}%", "trial of cpap {ps}/{peep} this am",
+        "crackles {frac} up bilat", "rales at bases {frac} up", "psv {ps}/{peep} {fio2}%",
+        "trial of cpap {ps}/{peep} this am",
         "rr {rr} - {rr}, spont tv {tv} - {tv}", "lung sounds coarse throughout", "breath sounds diminished at bases",
         "abg {abg} on {o2}")),
     (("gi", "GI", "gi/gu", "GI/GU"), (
