@@ -16,12 +16,12 @@ Chinese lines hold no number at all, so its NER read every spoken numeral as a d
 are a measured value, a dose, a schedule, a duration or a time of day (none PHI, annotation.md) or an age (its
 number an AGE span).
 
-A place, a workplace or a job is said as a short answer to a question (`醫師：你住哪裡？民眾：士林那邊啦。`), at
+A place, a workplace or a job is said as a short answer to a question (`醫師：你住哪裡？民眾：{DISTRICT_ZH}那邊啦。`), at
 ANSWER_SHARE after a turn: alone in its turn, with no frame around it to say what it is.
 """
 import re
 from random import Random
-from typing import List
+from typing import List, Tuple
 
 from ..dates.numerals import render_counted
 from ..han import HAN_RANGES
@@ -178,7 +178,7 @@ QUESTIONS_AND_ANSWERS = (
 ANSWER_SHARE = 0.15  # after a turn, a question and its short answer
 
 
-def question_and_answer(rng: Random) -> "tuple[str, str]":
+def question_and_answer(rng: Random) -> Tuple[str, str]:
     """(`醫師：你住哪裡？`, `民眾：{DISTRICT_ZH}那邊啦。`): a question turn as text, and its answer as a template whose
     slot the caller fills."""
     questions, answers = rng.choice(QUESTIONS_AND_ANSWERS)
