@@ -9,10 +9,13 @@ from spacy_deid.synth.slots import SLOTS
 
 MARKER = "Quokka zebrafish marker line, patient stable."
 _KIND = re.compile(r"\{([A-Za-z_0-9]+)\}")
+# A line that ends on a TOLD frame, its value kinds (`{role}`, `{service}`) filled in any way.
+_TOLD = re.compile("(?:%s)$" % "|".join(re.sub(r"\\\{[a-z]+\\\}", ".+", re.escape(t)) for t in nursing.TOLD))
 
 
 def test_every_value_kind_is_used_and_every_finding_is_filled():
-    used = {k for _, findings in nursing.SYSTEMS + (((), nursing.TOLD),) for f in findings for k in _KIND.findall(f)}
+    extra = (((), nursing.TOLD), ((), nursing.SIGNATURES))
+    used = {k for _, findings in nursing.SYSTEMS + extra for f in findings for k in _KIND.findall(f)}
     assert {k for k in used if k.islower()} == set(nursing.VALUES)
     assert {k for k in used if k.isupper()} <= set(SLOTS)
     r = Random(1)
@@ -28,16 +31,20 @@ def test_every_value_kind_is_used_and_every_finding_is_filled():
     places = [p for line in lines for p in moved.findall(line)]
     hospitals = [p for p in places if p.startswith("{HOSPITAL_EN}")]
     assert len(places) > 40 and 0.3 * len(places) < len(hospitals) < 0.7 * len(places)  # a hospital or a unit
-    charted = [line for line in lines if line not in headings]
+    signed = [line for line in lines if line in nursing.SIGNATURES]
+    assert 0.02 * len(lines) < len(signed) < 0.07 * len(lines)  # `{DOCTOR_GIVEN_SUR_EN}, RN`: who wrote the note
+    charted = [line for line in lines if line not in headings and line not in signed]
     assert len(set(charted)) > 0.95 * len(charted)
     assert any(re.search(r"\b[A-Za-z]{2,3}'s\b", line) for line in charted)  # plurals charted with an apostrophe
     assert any(re.search(r"\b(?:[01]\d|2[0-3])[0-5]\d\b", line) for line in lines)  # clock times as charted
     assert any(re.search(r"\b\d0'?s\b", line) for line in lines)  # vital-sign ranges
     assert any(re.search(r"\b\d/\d\b", line) for line in lines)  # fractions that read as dates
     referring = [line for line in charted if any(line.rstrip(".;").endswith(ref) for ref in nursing.CHARTED_ELSEWHERE)]
-    told = [line for line in charted if any(line.rstrip(".;").endswith(ref) for ref in nursing.TOLD)]
-    assert 0.05 * len(charted) < len(referring) < 0.15 * len(charted)  # the chart's other places, as plain text
-    assert 0.05 * len(charted) < len(told) < 0.15 * len(charted)  # ... and people, in the same frames
+    told = [line for line in charted if _TOLD.search(line.rstrip(".;"))]
+    assert 0.05 * len(charted) < len(referring) < 0.2 * len(charted)  # the chart's other places, as plain text
+    assert 0.1 * len(charted) < len(told) < 0.25 * len(charted)  # ... and people, in the same frames
+    by_role = [line for line in told if re.search(r"\b(?:%s) \{DOCTOR_GIVEN_EN\}" % "|".join(nursing.ROLES), line)]
+    assert 0.05 * len(told) < len(by_role)  # `NP {DOCTOR_GIVEN_EN} aware`: a clinician by role and given name
     sentence_case = [line for line in charted if re.search(r"[:-] ?[A-Z][a-z]+ ", line)]
     assert 0.15 * len(charted) < len(sentence_case) < 0.5 * len(charted)  # capitals that start a finding
     systems = {system for names, _ in nursing.SYSTEMS for system in names}

@@ -493,7 +493,7 @@ def dialogue(ctx: Context, pool: Sequence[str]) -> List[Piece]:
             pieces.extend(spoken.quantity_turn(rng))
         if rng.random() < spoken.ANSWER_SHARE:
             question, answer = spoken.question_and_answer(rng)
-            pieces.append((question, None, None))
+            pieces.extend(question)
             pieces.extend(spoken.turn(rng, _fill(answer, ctx, lambda part: part, "")))
     return pieces
 

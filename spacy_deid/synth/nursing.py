@@ -65,7 +65,7 @@ VALUES: Dict[str, Callable[[Random], str]] = {
     "plus": lambda r: r.choice(("1", "2", "3", "trace ")),
     "pain": lambda r: f"{r.randint(0, 10)}/10", "kilo": lambda r: f"{r.randint(2, 30)}{r.choice('Kk')}",
     "liters": lambda r: f"{r.randint(1, 5)}{r.choice('Ll')}",
-    "service": lambda r: r.choice(SERVICES),
+    "service": lambda r: r.choice(SERVICES), "role": lambda r: r.choice(ROLES), "kin": lambda r: r.choice(KIN),
     "place": lambda r: "{HOSPITAL_EN}" if r.random() < HOSPITAL_PLACE_SHARE else r.choice(UNITS + OUTSIDE),
     "stool": lambda r: r.choice(("loose brown", "liquid brown", "soft formed", "lg soft brown", "sm loose",
                                  "dark green", "loose green", "formed brown", "mucousy", "black tarry",
@@ -151,20 +151,32 @@ SYSTEMS: Tuple[Tuple[Tuple[str, ...], Tuple[str, ...]], ...] = (
         "family visited until {time}", "family in until {time}", "? transfer to {place} when bed available",
         "awaiting bed at {place}", "transferred from {place}", "admitted from {place} at {time}",
         "taken to {place} for cath", "to go to {place} on tues", "f/u with {service} in am",
-        "{service} consult called")),
+        "{service} consult called", "{kin} {FAMILY_GIVEN_EN} in to visit", "{kin} {FAMILY_GIVEN_EN} called for update",
+        "{kin}s {FAMILY_GIVEN_EN} and {FAMILY_GIVEN_EN} visited", "{kin} lives in {CITY_EN}")),
 )
 SEPARATORS = (": ", ": ", "- ", "--", " - ", ":", "-")
 # Where a finding points to the rest of the chart (the flowsheet, the charting system's name): a line ends with one
 # at REFERENCE_SHARE. They stand where a name could, capitalised, and are no PHI.
 CHARTED_ELSEWHERE = ("see carevue", "see CareVue", "per Carevue", "as per flowsheet", "VS per flowsheet",
                      "see flowsheet for details", "see carevue flowsheet", "as per carevue")
-REFERENCE_SHARE = 0.2
-# Or who ordered or was told (`as per {DOCTOR_SUR_EN}`, `{DOCTOR_SUR_EN} aware`), at TOLD_SHARE of those endings: the
-# same frames hold a person as often as a chart word, so the word itself, not `per`/`aware`, decides what it is.
+REFERENCE_SHARE = 0.3
+# Or who ordered, was told or came (`as per {DOCTOR_SUR_EN}`, `{DOCTOR_SUR_EN} aware`), at TOLD_SHARE of those endings:
+# the same frames hold a person as often as a chart word, so the word itself, not `per`/`aware`, decides what it is.
+# Nurses name a clinician by role and by any part of the name (`NP {DOCTOR_GIVEN_EN} aware`, two surnames joined by
+# `and`): Z8, whose told clinicians were surnames or titled, found a clinician after `NP`, `HO` or `and` less often
+# than after `Dr`.
 TOLD = ("as per {DOCTOR_SUR_EN}", "per {DOCTOR_SUR_EN}", "{DOCTOR_SUR_EN} aware", "{DOCTOR_SUR_EN} made aware",
         "as per {DOCTOR_TITLED_EN}", "{DOCTOR_TITLED_EN} aware", "{PERSON_EN} from case mgmt aware",
-        "talked with {PERSON_GIVEN_EN} from social work")
-TOLD_SHARE = 0.5
+        "talked with {PERSON_GIVEN_EN} from social work",
+        "{role} {DOCTOR_GIVEN_EN} aware", "{role} {DOCTOR_SUR_EN} made aware", "per {role} {DOCTOR_GIVEN_EN}",
+        "{role} {DOCTOR_GIVEN_SUR_EN} notified", "d/w {role} {DOCTOR_GIVEN_EN}", "paged {role} {DOCTOR_SUR_EN}",
+        "reported to {DOCTOR_SUR_EN}", "drs {DOCTOR_SUR_EN} and {DOCTOR_SUR_EN} at bedside",
+        "{DOCTOR_TITLED_EN} and {DOCTOR_SUR_EN} aware", "{DOCTOR_GIVEN_SUR_EN} in to evaluate",
+        "{DOCTOR_GIVEN_EN} from {service} called to bedside", "order clarified w/ {role} {DOCTOR_SUR_EN}",
+        "signed out to {PERSON_GIVEN_EN} RN")
+TOLD_SHARE = 0.6
+# Who a clinician is to the nurse: written before the name, in either case.
+ROLES = ("NP", "np", "HO", "ho", "resident", "fellow", "md", "MD", "house officer", "RN", "rn", "RT", "PA")
 # Findings typed in sentence case (`Nitro weaned off. Cont to monitor`) in SENTENCE_CASE_SHARE of the lines: a
 # capital letter that starts a finding is no sign of a name.
 SENTENCE_CASE_SHARE = 0.3
@@ -185,11 +197,18 @@ UNIT_HEADING_SHARE = 0.5
 # HOSPITAL_PLACE_SHARE, else a unit or a hospital named by no name (`osh`, outside hospital). Z6, whose transfers
 # went to units and `osh` only, lost 12 of the hospitals Z5 found after `taken to`, `to go to`, `transferred to`:
 # the word, not the frame, must say which it is.
-OUTSIDE = ("osh", "OSH", "outside hosp", "home", "rehab")
+OUTSIDE = ("osh", "OSH", "outside hosp", "home")  # rehab is one of UNITS
 HOSPITAL_PLACE_SHARE = 0.5
 # A line of findings alone, in sentences without the body system before them, at FINDINGS_ONLY_SHARE: the first
 # word of a line is as often a finding as a system.
 FINDINGS_ONLY_SHARE = 0.2
+# Relatives as nurses chart them (`dtr {FAMILY_GIVEN_EN} in to visit`).
+KIN = ("wife", "husband", "son", "daughter", "dtr", "sister", "brother", "niece", "nephew", "HCP")
+# A note signed at its end (`{DOCTOR_GIVEN_SUR_EN}, RN`) at SIGNATURE_SHARE of the lines: the nurse or therapist who
+# wrote it, named with the credential after the name.
+SIGNATURES = ("{DOCTOR_GIVEN_SUR_EN}, RN", "{DOCTOR_GIVEN_SUR_EN} RN", "{DOCTOR_GIVEN_SUR_EN}, RRT",
+              "{DOCTOR_SUR_EN} RN", "{DOCTOR_GIVEN_SUR_EN}, RN, BSN", "{DOCTOR_GIVEN_SUR_EN}, NP")
+SIGNATURE_SHARE = 0.04
 JOINERS = (", ", ", ", "; ", ". ", " ")
 
 
@@ -205,7 +224,10 @@ def fill(template: str, r: Random) -> str:
 
 def line(r: Random) -> str:
     """One charted body system: `cv: hr 70s sr, bp 110s/60s, levo at 0.05 mcg/kg/min.`, sometimes in sentence case
-    or ending on where the rest is charted or who was told; at HEADING_SHARE the note's heading instead."""
+    or ending on where the rest is charted or who was told; at SIGNATURE_SHARE a signature and at HEADING_SHARE the
+    note's heading instead."""
+    if r.random() < SIGNATURE_SHARE:
+        return r.choice(SIGNATURES)
     if r.random() < HEADING_SHARE:
         unit = r.choice(UNITS) + " " if r.random() < UNIT_HEADING_SHARE else ""
         return (unit + r.choice(HEADINGS) + " " + r.choice(SHIFTS)).strip()

@@ -178,10 +178,10 @@ QUESTIONS_AND_ANSWERS = (
 ANSWER_SHARE = 0.15  # after a turn, a question and its short answer
 
 
-def question_and_answer(rng: Random) -> Tuple[str, str]:
-    """(`醫師：你住哪裡？`, `民眾：{DISTRICT_ZH}那邊啦。`): a question turn as text, and its answer as a template whose
-    slot the caller fills."""
+def question_and_answer(rng: Random) -> Tuple[List[Piece], str]:
+    """(`醫師：你住哪裡？`, `民眾：{DISTRICT_ZH}那邊啦。`): a question turn, and its answer as a template whose slot the
+    caller fills."""
     questions, answers = rng.choice(QUESTIONS_AND_ANSWERS)
-    question = speaker(rng) + (_opener(rng) if rng.random() < TURN_OPENER_SHARE else "") + rng.choice(questions)
+    question = turn(rng, [(rng.choice(questions) + rng.choice(("？", "？", "?")), None, None)])
     answer = rng.choice(answers) + (rng.choice(PARTICLES) if rng.random() < PARTICLE_SHARE else "")
-    return question + rng.choice(("？", "？", "?")), answer
+    return question, answer
