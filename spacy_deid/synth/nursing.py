@@ -64,7 +64,7 @@ VALUES: Dict[str, Callable[[Random], str]] = {
     "n": _integer(1, 4), "gcs": _integer(3, 15), "pupil": lambda r: f"{r.randint(2, 6)}",
     "plus": lambda r: r.choice(("1", "2", "3", "trace ")),
     "pain": lambda r: f"{r.randint(0, 10)}/10", "kilo": lambda r: f"{r.randint(2, 30)}{r.choice('Kk')}",
-    "liters": lambda r: f"{r.randint(1, 5)}{r.choice('Ll')}",
+    "liters": lambda r: f"{r.randint(1, 5)}{r.choice('Ll')}", "ef": lambda r: str(r.randrange(10, 70, 5)),
     "service": lambda r: r.choice(SERVICES), "role": lambda r: r.choice(ROLES), "kin": lambda r: r.choice(KIN),
     "place": lambda r: "{HOSPITAL_EN}" if r.random() < HOSPITAL_PLACE_SHARE else r.choice(UNITS + OUTSIDE),
     "stool": lambda r: r.choice(("loose brown", "liquid brown", "soft formed", "lg soft brown", "sm loose",
@@ -99,7 +99,7 @@ SYSTEMS: Tuple[Tuple[Tuple[str, ...], Tuple[str, ...]], ...] = (
         "sr to st {hr} with rare pvc's", "st {hr}-{hr}", "afib with rvr to {hr}", "maps drifted down to {map}",
         "sbp as low as {sbp}", "hr as high as {hr}", "hr {hr} - {hr}", "cvp {cvp}-{cvp}, pcw {cvp}",
         "co/ci/svr {co}/{ci}/{svr}", "goal map > {map}", "temp pacer placed by {service}",
-        "{service} in to check pacer")),
+        "{service} in to check pacer", "s/p cabg {DATE_CHART_EN}", "echo {DATE_CHART_EN} ef {ef}%")),
     (("resp", "RESP", "Resp", "pulm", "PULM"), (
         "ls clear", "ls coarse, diminished at bases", "sats {sat}% on {o2}", "sats {sat}-{sat}%",
         "vent a/c {tv}x{rr}, peep {peep}, fio2 {fio2}%", "cpap {ps}/{peep}", "ps {ps}/{peep}, fio2 {fio2}%",
@@ -132,7 +132,14 @@ SYSTEMS: Tuple[Tuple[Tuple[str, ...], Tuple[str, ...]], ...] = (
         "lytes repleted", "k's {k}-{k}", "FS's {bs}-{bs}", "replete k", "k {k}, to be repleted", "cont abx",
         "blood cx x{n} sent", "fsbs {bs}, covered per riss",
         "temp spike to {temp}, pan cultured", "low grade temp to {temp}", "tmax {temp} at {time}",
-        "febrile to {temp} rectal", "wbc up to {kilo} from {kilo}", "pan cx'd at {time}")),
+        "febrile to {temp} rectal", "wbc up to {kilo} from {kilo}", "pan cx'd at {time}",
+        "bc from {DATE_CHART_EN} grew gpc", "cx's from {DATE_CHART_EN} pending")),
+    # A history charted with the dates of past events (`cad s/p mi {DATE_CHART_EN}`) beside conditions with none.
+    (("pmh", "PMH", "pmhx", "PMHx", "hx", "HPI"), (
+        "cad s/p mi {DATE_CHART_EN}", "cabg {DATE_CHART_EN}", "niddm dx'd {DATE_CHART_EN}", "htn", "copd on home o2",
+        "chf, ef {ef}% on echo {DATE_CHART_EN}", "afib s/p ablation {DATE_CHART_EN}", "cri", "etoh abuse",
+        "breast ca s/p resection {DATE_CHART_EN}", "pvd s/p fem-pop {DATE_CHART_EN}", "hyperlipidemia",
+        "admitted {DATE_CHART_EN} to {place}", "ptca/stent to lad {DATE_CHART_EN}", "gerd", "hx of dvt")),
     (("skin", "SKIN", "access", "ACCESS", "lines"), (
         "intact", "r ij tlc, a-line intact", "piv x{n}", "coccyx dsg changed", "turned q2h", "groin site c/d/i",
         "stage {n} decub to sacrum, dsg changed at {time}", "chest tube to sx, {cc}cc serosang out",

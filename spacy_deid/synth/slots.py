@@ -164,6 +164,25 @@ SLOTS["DATE_MD"] = lambda ctx: _prec(ctx, _offset(ctx.note_date, ctx.rng.randint
 SLOTS["DATE_MONTH_ONLY"] = lambda ctx: _prec(ctx, _offset(ctx.note_date, -ctx.rng.randint(0, 300)), "month-only")
 
 
+# US chart shorthand for a past event's date (`9/2/92`, `12/93`, `'92`, `9/2`, `9-2`), as nurses write a history:
+# the nursing lines (`nursing.py`) alone use it, so the generated splits keep their formats. Z8 missed such dates
+# in nursing notes: the mix held none with a two-digit year, and none in a history's frames.
+_CHART_DATES: Tuple[Tuple[str, Callable[[_dt.date], List[Piece]]], ...] = (
+    ("day", lambda d: [(f"{d.month}/{d.day}/{d.year % 100:02d}", "DATE", None)]),
+    ("month", lambda d: [(f"{d.month}/{d.year % 100:02d}", "DATE", None)]),
+    ("year", lambda d: [("'", None, None), (f"{d.year % 100:02d}", "DATE", None)]),
+    ("month-day", lambda d: [(f"{d.month}/{d.day}", "DATE", None)]),
+    ("month-day", lambda d: [(f"{d.month}-{d.day}", "DATE", None)]),
+)
+
+
+@slot("DATE_CHART_EN")
+def _date_chart_en(ctx: Context) -> List[Piece]:
+    d = _offset(ctx.patient.admit, -ctx.rng.randint(0, 4000))
+    precision, pieces = ctx.rng.choice(_CHART_DATES)
+    return [(text, label, D.norm_of(d, precision) if label else None) for text, label, _ in pieces(d)]
+
+
 @slot("DATE_RANGE")
 def _date_range(ctx: Context) -> List[Piece]:
     start = _offset(ctx.patient.onset, ctx.rng.randint(0, 400))
