@@ -136,6 +136,19 @@ def test_rule_and_date_spans_are_never_checked():
     assert [s.text for s in drop_misshapen(doc)] == [">"] and not doc.ents
 
 
+def test_a_ner_date_the_finder_reads_in_its_context_stays():
+    """`'97` after a history's event is a year to the finder; the NER's `97` with the same bounds stays, while
+    the NER's two digits the finder does not read (`rr 12`) are a value and go."""
+    nlp = spacy_deid.blank()
+    text = "pmh: s/p mi '97, rr 12 on cpap"
+    doc = nlp.make_doc(text)
+    year, value = text.index("97"), text.index("12")
+    doc.ents = [doc.char_span(year, year + 2, label="DATE"), doc.char_span(value, value + 2, label="DATE")]
+    assert [(s.text, s.start_char) for s in drop_misshapen(doc)] == [("12", value)]
+    assert [(e.text, e.start_char, e.label_) for e in doc.ents] == [("97", year, "DATE")]
+    assert not fits_label("97", "DATE")  # alone, two digits are no date
+
+
 def test_setting_survives_save_and_load(tmp_path):
     import spacy
 

@@ -210,12 +210,22 @@ def fits_label(text: str, label: str) -> bool:
 
 def drop_misshapen(doc: Doc, sources: Iterable[str] = ("ner",)) -> List[Span]:
     """Remove from `doc.ents` the spans from `sources` (an unset source counts as "ner") whose text
-    cannot carry their label; returns the removed spans (for counting, never for logging: PHI)."""
+    cannot carry their label; returns the removed spans (for counting, never for logging: PHI).
+    A DATE with the bounds of a date the finder reads in the note stays: the finder read it in its
+    context, with its vetoes (`s/p mi '[97]`), and a NER that agrees with it must not weaken it
+    (`deid_dates` keeps such a span the NER's, and the finder's own span is never checked)."""
     wanted = set(sources)
     kept, dropped = [], []
     text = doc_text(doc)
+    finder_dates = None
     for ent in doc.ents:
         source = ent._.source or "ner"
+        if source in wanted and ent.label_ == "DATE":
+            if finder_dates is None:
+                finder_dates = {(start, end) for start, end, _ in find_readings(text)}
+            if (ent.start_char, ent.end_char) in finder_dates:
+                kept.append(ent)
+                continue
         if source in wanted and (not fits_label(ent.text, ent.label_)
                                  or lone_surname(text, ent.start_char, ent.end_char, ent.label_)
                                  or plain_word_name(text, ent.start_char, ent.end_char, ent.label_)
