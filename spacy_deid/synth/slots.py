@@ -164,15 +164,15 @@ SLOTS["DATE_MD"] = lambda ctx: _prec(ctx, _offset(ctx.note_date, ctx.rng.randint
 SLOTS["DATE_MONTH_ONLY"] = lambda ctx: _prec(ctx, _offset(ctx.note_date, -ctx.rng.randint(0, 300)), "month-only")
 
 
-# US chart shorthand for a past event's date (`9/2/92`, `12/93`, `'92`, `9/2`, `9-2`), as nurses write a history:
-# the nursing lines (`nursing.py`) alone use it, so the generated splits keep their formats. Z8 missed such dates
-# in nursing notes: the mix held none with a two-digit year, and none in a history's frames.
+# US chart shorthand for a past event's date (`9/2/92`, `12/93`, `'92`, `9/2`), as nurses write a history: the
+# nursing lines (`nursing.py`) alone use it, so the generated splits keep their formats. Z8 missed such dates in
+# nursing notes: the mix held none with a two-digit year, and none in a history's frames. Not `9-2`: with it (Z9) the
+# NER read a nurse's ranges (`cvp 8-10`, `rr 10-18`) as dates, 17 of them `9-9` on PhysioNet.
 _CHART_DATES: Tuple[Tuple[str, Callable[[_dt.date], List[Piece]]], ...] = (
     ("day", lambda d: [(f"{d.month}/{d.day}/{d.year % 100:02d}", "DATE", None)]),
     ("month", lambda d: [(f"{d.month}/{d.year % 100:02d}", "DATE", None)]),
     ("year", lambda d: [("'", None, None), (f"{d.year % 100:02d}", "DATE", None)]),
     ("month-day", lambda d: [(f"{d.month}/{d.day}", "DATE", None)]),
-    ("month-day", lambda d: [(f"{d.month}-{d.day}", "DATE", None)]),
 )
 
 
