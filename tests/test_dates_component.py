@@ -121,6 +121,38 @@ def test_ner_numbers_the_finder_rejects_are_dropped():
     assert [e.text for e in alone(text).ents] == ["12/27/2023", "3月", "110/05/12"]
 
 
+@Language.component("fake_ner_one_weak_date")
+def fake_ner_one_weak_date(doc):
+    """A NER that reads one of three fractions of a month and day as a date (`seen 3/14`) and a
+    temperature as none."""
+    _set_found(doc, [("3/14", "DATE")])
+    return doc
+
+
+def test_a_weak_finder_date_needs_the_ner_to_agree():
+    """Two bare numbers are a weak vote: with `weak_dates_need_ner` they stay only where a NER DATE
+    overlaps them; dates with a year, a prefix or 年/月 stand on the finder's word alone."""
+    text = "seen 3/14, rales 1/3 up, febrile to 101.8, f/u 110.03.02, 8/2019, mk110.3 and 3月14日."
+    nlp = spacy_deid.blank()
+    nlp.add_pipe("fake_ner_one_weak_date")
+    nlp.add_pipe("deid_dates", config={"weak_dates_need_ner": True})
+    doc = nlp(text)
+    assert all(text[e.start_char:e.end_char] == e.text for e in doc.ents)
+    assert [e.text for e in doc.ents] == ["3/14", "110.03.02", "8/2019", "mk110.3", "3月14日"]
+    assert [t for t, _, _ in _dates_after("fake_ner_one_weak_date", text)] == [  # the option off: the finder's
+        "3/14", "1/3", "101.8", "110.03.02", "8/2019", "mk110.3", "3月14日"]
+
+
+def test_weak_dates_need_a_ner_by_default_only_after_one():
+    with_ner = spacy_deid.blank()
+    with_ner.add_pipe("ner")
+    assert with_ner.add_pipe("deid_dates").weak_dates_need_ner
+    assert not spacy_deid.blank().add_pipe("deid_dates").weak_dates_need_ner
+    deid = spacy_deid.blank()
+    deid.add_pipe("ner")
+    assert deid.add_pipe("deid", config={"demo_key": True}).dates.weak_dates_need_ner
+
+
 @Language.component("fake_ner_across_dates")
 def fake_ner_across_dates(doc):
     """A NER that reads a list of dates written with spaces as dates of other lengths."""

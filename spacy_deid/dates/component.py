@@ -23,6 +23,14 @@ Working next to a trained `ner` (policy, applied before the shared overlap polic
   judgement a model that sees `4/10` in running text lacks (`96.04`, Minguo year.month, which the
   finder leaves alone because decimals look the same, stays the NER's call);
 - any other NER DATE span the finder did not find keeps no readings unless its whole text parses;
+- a finder date of two bare numbers (`1/3`, `3-14`, `101.8`: a month and day, or a Minguo year and
+  month, no four-digit year, no `mk`/`民國`, no word or character that says date) is a weak vote: with
+  `weak_dates_need_ner` it stays only where a NER DATE span overlaps it. The shape is as often a
+  fraction (`rales 1/3 up`), a temperature (`febrile to 101.8`) or a range as a date, which the
+  finder's vetoes cannot list and the NER, reading the words around it, tells apart; a date the finder
+  reads with a year, a day and a month name, 年/月/日 or a prefix stands on its own. The option's
+  default (`null`) turns it on when a NER runs before (`ner`, `beam_ner`, `deid_ner`); the finder
+  alone keeps every date it reads;
 - a NER span of another label that holds finder dates (`[台中國軍戒酒 186.06]` HOSPITAL,
   `[MK99]` PHONE) gives them up: it keeps its text before the first date, else after the last,
   without the spaces, punctuation and place edge words next to it (`spanedges`: `[台中國軍]戒酒
@@ -63,6 +71,10 @@ _LIST_SEPARATORS = frozenset("、;；")
 # After a comma, a year that the finder's date left out (`12 Oct, 93`) continues it, not a list.
 _YEAR_AFTER_DAY = re.compile(r"'?[0-9]{2}|[0-9]{4}")
 _EDGE_FILLER = frozenset(" \t\r\n,.;:()[]（）、，。；：-–—~/")
+# A reading's format of two bare numbers (`{M:n}/{D:n}`, `{R:n}.{M:n2}`), a four-digit year aside: a weak vote.
+_WEAK_FORMAT = re.compile(r"\{[MDR]:[a-z0-9]+\}[./-]\{[MD]:[a-z0-9]+\}|\{[MD]:[a-z0-9]+\}[./-]\{[DR]:[a-z0-9]+\}")
+# The factories of a trained NER whose DATE spans confirm a weak date.
+NER_FACTORIES = frozenset(("ner", "beam_ner", "deid_ner"))
 
 
 @Language.factory(
@@ -79,6 +91,7 @@ _EDGE_FILLER = frozenset(" \t\r\n,.;:()[]（）、，。；：-–—~/")
         "default_preference": list(DEFAULT_PREFERENCE),
         "minguo_min_year": DEFAULT_MINGUO_MIN_YEAR,
         "partial_year_from_context": False,
+        "weak_dates_need_ner": None,
         "scorer": {"@scorers": "spacy_deid.DatesScorer.v1"},
     },
     default_score_weights={"deid_dates_f": 1.0, "deid_dates_p": 0.0, "deid_dates_r": 0.0,
@@ -86,12 +99,13 @@ _EDGE_FILLER = frozenset(" \t\r\n,.;:()[]（）、，。；：-–—~/")
 )
 def make_dates(nlp: Language, name: str, *, overlap_policy: OverlapPolicy, min_year: int, max_year: int,
                two_digit_year_pivot: int, bare_years: bool, resolve: bool, default_preference: List[str],
-               minguo_min_year: int, partial_year_from_context: bool,
+               minguo_min_year: int, partial_year_from_context: bool, weak_dates_need_ner: Optional[bool],
                scorer: Optional[Callable]) -> "DateRecognizer":
     return DateRecognizer(nlp, name, overlap_policy=overlap_policy, min_year=min_year, max_year=max_year,
                           two_digit_year_pivot=two_digit_year_pivot, bare_years=bare_years, resolve=resolve,
                           default_preference=default_preference, minguo_min_year=minguo_min_year,
-                          partial_year_from_context=partial_year_from_context, scorer=scorer)
+                          partial_year_from_context=partial_year_from_context,
+                          weak_dates_need_ner=weak_dates_need_ner, scorer=scorer)
 
 
 class DateRecognizer:
@@ -102,7 +116,7 @@ class DateRecognizer:
                  bare_years: bool = True, resolve: bool = True,
                  default_preference: Iterable[str] = DEFAULT_PREFERENCE,
                  minguo_min_year: int = DEFAULT_MINGUO_MIN_YEAR, partial_year_from_context: bool = False,
-                 scorer: Optional[Callable] = score_dates):
+                 weak_dates_need_ner: Optional[bool] = None, scorer: Optional[Callable] = score_dates):
         install_extensions()
         if min_year > max_year:
             raise ValueError(f"deid_dates: min_year ({min_year}) is after max_year ({max_year})")
@@ -114,11 +128,14 @@ class DateRecognizer:
         self.default_preference = list(default_preference)
         self.minguo_min_year = minguo_min_year
         self.partial_year_from_context = partial_year_from_context
+        if weak_dates_need_ner is None:  # a NER before this component (`deid` creates it after the NER)
+            weak_dates_need_ner = not NER_FACTORIES.isdisjoint(nlp.pipe_factories.values())
+        self.weak_dates_need_ner = weak_dates_need_ner
         self.scorer = scorer
 
     def __call__(self, doc: Doc) -> Doc:
         text = doc_text(doc)  # once per doc: spaCy's doc.text builds a Token object per token
-        candidates = find_readings(text, self.settings)
+        candidates = self._confirmed(doc, find_readings(text, self.settings))
         if not has_entities(doc):
             self._annotate_alone(doc, candidates)
             return doc
@@ -133,6 +150,17 @@ class DateRecognizer:
     def pipe(self, stream: Iterable[Doc], batch_size: int = 128) -> Iterable[Doc]:
         for doc in stream:
             yield self(doc)
+
+    def _confirmed(self, doc: Doc, candidates: List[Tuple[int, int, Sequence[RT]]]
+                   ) -> List[Tuple[int, int, Sequence[RT]]]:
+        """`candidates` less the weak ones (two bare numbers) that no NER DATE span overlaps, with
+        `weak_dates_need_ner` (policy in the module docstring)."""
+        if not self.weak_dates_need_ner or not candidates:
+            return candidates
+        ner_dates = [(e.start_char, e.end_char) for e in doc.ents if e.label_ == "DATE" and e._.source in (None, "ner")]
+        return [c for c in candidates
+                if not all(_WEAK_FORMAT.fullmatch(r[0]) for r in c[2])
+                or any(s < c[1] and c[0] < e for s, e in ner_dates)]
 
     @staticmethod
     def _aligned(doc: Doc, candidates: Sequence[Tuple[int, int, Sequence[RT]]]) -> List[Tuple[Span, Sequence[RT]]]:
@@ -176,9 +204,8 @@ class DateRecognizer:
         """Finder candidates as (DATE span aligned to tokens, readings). Attributes are set later, in
         `set_annotations`: a span's extension values are keyed by its offsets, so setting them here
         would overwrite those of a NER span with the same boundaries."""
-        return [(span, [reading_dict(r) for r in rs])
-                for span, rs in self._aligned(doc, find_readings(doc_text(doc) if text is None else text,
-                                                                 self.settings))]
+        candidates = find_readings(doc_text(doc) if text is None else text, self.settings)
+        return [(span, [reading_dict(r) for r in rs]) for span, rs in self._aligned(doc, self._confirmed(doc, candidates))]
 
     def set_annotations(self, doc: Doc, found: List[Tuple[Span, List[Dict]]],
                         text: Optional[str] = None) -> List[Span]:
