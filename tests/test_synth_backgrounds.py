@@ -451,33 +451,3 @@ def test_real_lines_are_typed_with_slips(monkeypatch):
     assert all(a == b for a, b in pairs if len(a.strip(",.")) < 5)
     monkeypatch.setattr(B, "TYPO_SHARE", 0.0)
     assert B.typos(Random(3), text) == text
-
-
-@pytest.mark.parametrize("full,expected", [("St. Anne's Regional Medical Center", "SARMC"),
-                                           ("University of Denver Hospital", "UDH"), ("Smith-Jones Hospital", "SJH")])
-def test_an_institutions_initials_are_its_capitalised_words_first_letters(full, expected):
-    assert B.initials(full) == expected
-
-
-def test_a_wide_institution_may_go_by_its_initials_and_has_a_named_building():
-    """Some made-up institutions go by their initials (`DGH`), and each has a building named after a surname, where
-    its wards are (`WARD_NAMED_EN`: `Osler 5`, a ROOM span)."""
-    from spacy_deid.synth.slots import SLOTS
-    rng = Random(2)
-    hospitals = [h for h in (B.wide_institution(rng, _context()).patient.hospital for _ in range(200)) if "building" in h]
-    assert 60 < len(hospitals) < 140  # WIDE_PLACE_SHARE of them
-    by_initials = [h for h in hospitals if h["abbr_en"] == B.initials(h["en"])]
-    assert 0 < len(by_initials) < len(hospitals) and all(h["abbr_en"].isupper() for h in by_initials)
-    wide = next(c for c in (B.wide_institution(Random(seed), _context()) for seed in range(20))
-                if "building" in c.patient.hospital)
-    plain = _context()
-    for ctx, building in ((wide, wide.patient.hospital["building"]), (plain, None)):
-        texts = []
-        for _ in range(30):
-            (text, label, _), = SLOTS["WARD_NAMED_EN"](ctx)
-            assert label == "ROOM" and re.fullmatch(r"[A-Za-z' -]+ ?\d{1,2}( (East|West|North|South))?", text)
-            texts.append(text)
-        if building:  # the hospital's own building; elsewhere a surname's, drawn afresh
-            assert all(t.startswith(building) for t in texts)
-        else:
-            assert len({re.sub(r" ?\d.*", "", t) for t in texts}) > 5

@@ -292,30 +292,15 @@ def institution(rng: Random, folder: str = str(CLINICAL_TEXT)) -> Tuple[str, str
     return fill(full), fill(short)
 
 
-# Share of those institutions whose short name is their initials (`Denver General Hospital` -> `DGH`), as charts
-# write the hospitals they know well: Z9 had seen initials only of the lexicon's hospitals (`NTUH`).
-INITIALS_SHARE = 0.3
-_CAPITALISED = re.compile(r"[A-Z][A-Za-z]*")
-
-
-def initials(full: str) -> str:
-    """The initials of an institution's capitalised words (`St. Anne's Regional Medical Center` -> `SARMC`)."""
-    return "".join(word[0] for word in _CAPITALISED.findall(full))
-
-
 def wide_institution(rng: Random, ctx: Context) -> Context:
-    """`ctx` whose patient's hospital is written in English as `institution` names it (its Chinese names kept), its
-    short name its initials at INITIALS_SHARE, and with a building named after a surname (`slots.WARD_NAMED_EN`), at
-    WIDE_PLACE_SHARE; `ctx` itself otherwise or without PERSON_NAMES."""
+    """`ctx` whose patient's hospital is written in English as `institution` names it (its Chinese names kept),
+    at WIDE_PLACE_SHARE; `ctx` itself otherwise or without PERSON_NAMES."""
     if rng.random() >= WIDE_PLACE_SHARE:
         return ctx
     full, short = institution(rng)
     if not full:
         return ctx
-    if rng.random() < INITIALS_SHARE:
-        short = initials(full)
-    building = rng.choice(person_names()[1])
-    hospital = dict(ctx.patient.hospital, en=full, abbr_en=short, code=full, building=building)
+    hospital = dict(ctx.patient.hospital, en=full, abbr_en=short, code=full)
     return replace(ctx, patient=replace(ctx.patient, hospital=hospital))
 
 

@@ -66,7 +66,7 @@ VALUES: Dict[str, Callable[[Random], str]] = {
     "pain": lambda r: f"{r.randint(0, 10)}/10", "kilo": lambda r: f"{r.randint(2, 30)}{r.choice('Kk')}",
     "liters": lambda r: f"{r.randint(1, 5)}{r.choice('Ll')}", "ef": lambda r: str(r.randrange(10, 70, 5)),
     "service": lambda r: r.choice(SERVICES), "role": lambda r: r.choice(ROLES), "kin": lambda r: r.choice(KIN),
-    "place": lambda r: _place(r.random(), r),
+    "place": lambda r: "{HOSPITAL_EN}" if r.random() < HOSPITAL_PLACE_SHARE else r.choice(UNITS + OUTSIDE),
     "stool": lambda r: r.choice(("loose brown", "liquid brown", "soft formed", "lg soft brown", "sm loose",
                                  "dark green", "loose green", "formed brown", "mucousy", "black tarry",
                                  "lg amt liquid")),
@@ -133,15 +133,13 @@ SYSTEMS: Tuple[Tuple[Tuple[str, ...], Tuple[str, ...]], ...] = (
         "blood cx x{n} sent", "fsbs {bs}, covered per riss",
         "temp spike to {temp}, pan cultured", "low grade temp to {temp}", "tmax {temp} at {time}",
         "febrile to {temp} rectal", "wbc up to {kilo} from {kilo}", "pan cx'd at {time}",
-        "bc from {DATE_CHART_EN} grew gpc", "cx's from {DATE_CHART_EN} pending", "cx from {HOSPITAL_EN} pending",
-        "bc x{n} at {HOSPITAL_EN} neg to date")),
+        "bc from {DATE_CHART_EN} grew gpc", "cx's from {DATE_CHART_EN} pending")),
     # A history charted with the dates of past events (`cad s/p mi {DATE_CHART_EN}`) beside conditions with none.
     (("pmh", "PMH", "pmhx", "PMHx", "hx", "HPI"), (
         "cad s/p mi {DATE_CHART_EN}", "cabg {DATE_CHART_EN}", "niddm dx'd {DATE_CHART_EN}", "htn", "copd on home o2",
         "chf, ef {ef}% on echo {DATE_CHART_EN}", "afib s/p ablation {DATE_CHART_EN}", "cri", "etoh abuse",
         "breast ca s/p resection {DATE_CHART_EN}", "pvd s/p fem-pop {DATE_CHART_EN}", "hyperlipidemia",
-        "admitted {DATE_CHART_EN} to {place}", "ptca/stent to lad {DATE_CHART_EN}", "gerd", "hx of dvt",
-        "cath at {HOSPITAL_EN} {DATE_CHART_EN}", "seen in {HOSPITAL_EN} ER, tx here")),
+        "admitted {DATE_CHART_EN} to {place}", "ptca/stent to lad {DATE_CHART_EN}", "gerd", "hx of dvt")),
     (("skin", "SKIN", "access", "ACCESS", "lines"), (
         "intact", "r ij tlc, a-line intact", "piv x{n}", "coccyx dsg changed", "turned q2h", "groin site c/d/i",
         "stage {n} decub to sacrum, dsg changed at {time}", "chest tube to sx, {cc}cc serosang out",
@@ -158,8 +156,7 @@ SYSTEMS: Tuple[Tuple[Tuple[str, ...], Tuple[str, ...]], ...] = (
         "pt/ot to see", "seen by social work", "case mgmt following", "cxr done, results pending",
         "plan transfer back to {HOSPITAL_EN}", "screened by {HOSPITAL_EN} for rehab",
         "family visited until {time}", "family in until {time}", "? transfer to {place} when bed available",
-        "awaiting bed at {place}", "transferred from {place}", "report called to {WARD_NAMED_EN}",
-        "bed ready on {WARD_NAMED_EN}", "admitted from {place} at {time}",
+        "awaiting bed at {place}", "transferred from {place}", "admitted from {place} at {time}",
         "taken to {place} for cath", "to go to {place} on tues", "f/u with {service} in am",
         "{service} consult called", "{kin} {FAMILY_GIVEN_EN} in to visit", "{kin} {FAMILY_GIVEN_EN} called for update",
         "{kin}s {FAMILY_GIVEN_EN} and {FAMILY_GIVEN_EN} visited", "{kin} lives in {CITY_EN}")),
@@ -209,15 +206,6 @@ UNIT_HEADING_SHARE = 0.5
 # the word, not the frame, must say which it is.
 OUTSIDE = ("osh", "OSH", "outside hosp", "home")  # rehab is one of UNITS
 HOSPITAL_PLACE_SHARE = 0.5
-# Or, at NAMED_WARD_SHARE, a ward named by its building and floor (`transfer to {WARD_NAMED_EN}`, `Osler 5`): Z9
-# found a hospital after `to` but rarely such a ward, which it had never seen.
-NAMED_WARD_SHARE = 0.25
-
-
-def _place(x: float, r: Random) -> str:
-    if x < HOSPITAL_PLACE_SHARE:
-        return "{HOSPITAL_EN}"
-    return "{WARD_NAMED_EN}" if x < HOSPITAL_PLACE_SHARE + NAMED_WARD_SHARE else r.choice(UNITS + OUTSIDE)
 # A line of findings alone, in sentences without the body system before them, at FINDINGS_ONLY_SHARE: the first
 # word of a line is as often a finding as a system.
 FINDINGS_ONLY_SHARE = 0.2

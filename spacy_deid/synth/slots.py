@@ -246,21 +246,6 @@ def _clinic_room(ctx: Context) -> List[Piece]:
 
 
 SLOTS["WARD"] = lambda ctx: _one(ctx.patient.ward, "ROOM")
-# A ward named by its building and floor (`Osler 5`, `Osler5`, `Osler 5 West`), as US hospitals name theirs: the
-# building of the patient's hospital where `backgrounds.wide_institution` gave it one, else a building named after
-# an English surname. The whole label is the ROOM span, as `12A` is (annotation.md).
-SIDES = ("East", "West", "North", "South")
-
-
-@slot("WARD_NAMED_EN")
-def _ward_named_en(ctx: Context) -> List[Piece]:
-    building = ctx.patient.hospital.get("building") or ctx.pools.pick(ctx.rng, "surnames_en")["text"]
-    floor, r = ctx.rng.randint(1, 12), ctx.rng.random()
-    text = f"{building} {floor}" if r < 0.6 else f"{building}{floor}" if r < 0.8 else \
-        f"{building} {floor} {ctx.rng.choice(SIDES)}"
-    return _one(text, "ROOM")
-
-
 SLOTS["BED"] = lambda ctx: _one(ctx.patient.bed, "NUMBER")
 SLOTS["WARD_BED"] = lambda ctx: [(ctx.patient.ward, "ROOM", None), ("-", None, None),
                                  (ctx.patient.bed, "NUMBER", None)]
