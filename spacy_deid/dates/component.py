@@ -23,7 +23,7 @@ Working next to a trained `ner` (policy, applied before the shared overlap polic
   judgement a model that sees `4/10` in running text lacks (`96.04`, Minguo year.month, which the
   finder leaves alone because decimals look the same, stays the NER's call);
 - any other NER DATE span the finder did not find keeps no readings unless its whole text parses;
-- a finder date of two bare numbers (`1/3`, `3-14`, `101.8`: a month and day, or a Minguo year and
+- a finder date of two bare numbers (`1/3`, `3/14`, `101.8`: a month and day, or a Minguo year and
   month, no four-digit year, no `mk`/`民國`, no word or character that says date) is a weak vote: with
   `weak_dates_need_ner` it stays only where a NER DATE span overlaps it. The shape is as often a
   fraction (`rales 1/3 up`), a temperature (`febrile to 101.8`) or a range as a date, which the
