@@ -71,8 +71,9 @@ _LIST_SEPARATORS = frozenset("、;；")
 # After a comma, a year that the finder's date left out (`12 Oct, 93`) continues it, not a list.
 _YEAR_AFTER_DAY = re.compile(r"'?[0-9]{2}|[0-9]{4}")
 _EDGE_FILLER = frozenset(" \t\r\n,.;:()[]（）、，。；：-–—~/")
-# A reading's format of two bare numbers (`{M:n}/{D:n}`, `{R:n}.{M:n2}`), a four-digit year aside: a weak vote.
-_WEAK_FORMAT = re.compile(r"\{[MDR]:[a-z0-9]+\}[./-]\{[MD]:[a-z0-9]+\}|\{[MD]:[a-z0-9]+\}[./-]\{[DR]:[a-z0-9]+\}")
+# A reading's format of two bare numbers and no Christian year (`{M:n}/{D:n}`, `{R:n}.{M:n2}`; not `{M:n}/{Y:n4}`):
+# a weak vote.
+_WEAK_FORMAT = re.compile(r"\{[MDR]:[a-z0-9]+\}[./-]\{[MDR]:[a-z0-9]+\}")
 # The factories of a trained NER whose DATE spans confirm a weak date.
 NER_FACTORIES = frozenset(("ner", "beam_ner", "deid_ner"))
 
