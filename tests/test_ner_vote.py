@@ -8,8 +8,9 @@ from spacy.tokens import Span
 from typer.testing import CliRunner
 
 from spacy_deid.cli import app
-from spacy_deid.ner_vote import NerVote, overlaps_any
+from spacy_deid.ner_vote import NerVote
 from spacy_deid.ner_vote.component import votes_key
+from spacy_deid.overlap import overlaps_any
 from spacy_deid.tokenizer import blank
 
 from helpers.tiny_pipeline import dev_records, train_tiny_ner

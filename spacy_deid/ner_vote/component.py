@@ -16,11 +16,13 @@ are read in order, spans by position, and a span overlapping one already kept is
 NER's boundaries and label win where they agree on the place. The `deid` component after it sees the
 vote's entities as the NER's.
 """
-from typing import Any, Callable, Dict, Iterable, List, Optional, Sequence
+from typing import Any, Callable, Dict, Iterable, List, Optional
 
 from spacy.language import Language
 from spacy.tokens import Doc, Span
 from spacy.training import Example
+
+from ..overlap import overlaps_any
 
 VOTES_PREFIX = "ner_votes:"
 
@@ -28,11 +30,6 @@ VOTES_PREFIX = "ner_votes:"
 def votes_key(ner_name: str) -> str:
     """The `doc.spans` key where a NER's entities wait for the vote."""
     return VOTES_PREFIX + ner_name
-
-
-def overlaps_any(span: Span, others: Sequence[Span]) -> bool:
-    """Does `span` share a token with any of `others`?"""
-    return any(span.start < other.end and other.start < span.end for other in others)
 
 
 class EntsToSpans:
