@@ -124,11 +124,6 @@ def restore_displaced(doc: Doc, sources: Sequence[str] = ("rule", "date", "princ
     return changed
 
 
-def overlaps_any(span: Span, others: Sequence[Span]) -> bool:
-    """Does `span` share a token with any of `others`?"""
-    return any(span.start < other.end and other.start < span.end for other in others)
-
-
 def taken_characters(doc: Doc, length: int) -> List[bool]:
     """For each of the `length` characters of the doc's text (and one past its end), is it inside an
     entity? For the steps that add spans only where nothing was found (`cued_names`)."""

@@ -22,14 +22,26 @@ from spacy.language import Language
 from spacy.tokens import Doc, Span
 from spacy.training import Example
 
-from ..overlap import overlaps_any
-
 VOTES_PREFIX = "ner_votes:"
 
 
 def votes_key(ner_name: str) -> str:
     """The `doc.spans` key where a NER's entities wait for the vote."""
     return VOTES_PREFIX + ner_name
+
+
+def token_cover(length: int, spans: Iterable[Span]) -> bytearray:
+    """1 at each token some span holds: whether a span overlaps any of them is then read from its own
+    tokens, so a vote costs the spans' lengths, not the product of their numbers (a huge note stays linear)."""
+    cover = bytearray(length)
+    for span in spans:
+        cover[span.start:span.end] = b"\x01" * (span.end - span.start)
+    return cover
+
+
+def touches(cover: bytearray, span: Span) -> bool:
+    """Does `span` share a token with the spans of `cover`?"""
+    return any(cover[span.start:span.end])
 
 
 class EntsToSpans:
@@ -69,13 +81,15 @@ class NerVote:
         if absent:
             raise ValueError(f"{self.name}: no doc.spans{absent}; each voter's component (a NER followed by "
                              f"deid_ents_to_spans, or deid_knowledge) must run before the vote")
-        spans = {key: list(doc.spans[key]) for key in self.voters}
+        covers = [token_cover(len(doc), doc.spans[key]) for key in self.voters]
+        taken = bytearray(len(doc))
         kept: List[Span] = []
         for key in self.proposers:
-            for span in spans[key]:
-                votes = sum(overlaps_any(span, spans[voter]) for voter in self.voters)
-                if votes >= self.min_votes and not overlaps_any(span, kept):
+            for span in doc.spans[key]:
+                votes = sum(touches(cover, span) for cover in covers)
+                if votes >= self.min_votes and not touches(taken, span):
                     kept.append(span)
+                    taken[span.start:span.end] = b"\x01" * (span.end - span.start)
         doc.ents = sorted(kept, key=lambda span: span.start)
         if not self.keep_votes:
             for key in self.proposers:
