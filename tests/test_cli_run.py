@@ -284,6 +284,9 @@ def test_the_config_of_a_packaged_pipeline_is_found_one_folder_down(tmp_path, sh
     nlp.to_disk(tmp_path / "xx_deid" / "xx_deid-0.1.0")  # the layout `spacy package` installs
     config = saved_config(tmp_path / "xx_deid")
     assert config["components"]["ner"]["factory"] == "deid_ner"
-    assert recall_bias_overrides(config, 2) == {"components": {"ner": {"recall_bias": 2.0}}}
-    assert saved_config(default_pipeline_path())["components"]["ner"]["recall_bias"] == shipped_recall_bias
+    # the dial reaches every NER: the default's own and its voter (spacy_deid.ner_vote)
+    assert recall_bias_overrides(config, 2) == {"components": {"ner": {"recall_bias": 2.0},
+                                                               "ner_2": {"recall_bias": 2.0}}}
+    shipped = saved_config(default_pipeline_path())["components"]
+    assert shipped["ner"]["recall_bias"] == shipped["ner_2"]["recall_bias"] == shipped_recall_bias
     assert saved_config(tmp_path / "missing") is None

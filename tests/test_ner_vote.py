@@ -4,6 +4,7 @@ from pathlib import Path
 
 import pytest
 import spacy
+from spacy.language import Language
 from spacy.tokens import Span
 from typer.testing import CliRunner
 
@@ -126,6 +127,9 @@ def test_assembled_pipeline_runs_each_ner_as_trained_and_keeps_the_majority(asse
     vote = nlp.get_pipe("ner_vote")
     assert (vote.proposers, vote.voters, vote.min_votes) == (
         [votes_key("ner"), votes_key("ner_2")], [votes_key("ner"), votes_key("ner_2"), "knowledge"], 2)
+    # the factory's defaults are this layout, so `nlp.add_pipe("deid_ner_vote")` fits it as it is
+    defaults = Language.get_factory_meta("deid_ner_vote").default_config
+    assert (defaults["proposers"], defaults["voters"], defaults["min_votes"]) == (vote.proposers, vote.voters, 2)
     texts = [record.text for record in dev_records()]
     dropped = kept = 0
     for doc, alone_1, alone_2 in zip(nlp.pipe(texts), assembled["first"].pipe(texts),

@@ -108,7 +108,9 @@ def make_ents_to_spans(nlp: Language, name: str, spans_key: str) -> EntsToSpans:
 @Language.factory(
     "deid_ner_vote",
     assigns=["doc.ents"],
-    default_config={"proposers": [], "voters": [], "min_votes": 2, "keep_votes": False,
+    # the layout `add_voters` gives a pipeline with one voter and the pretrained taggers (the shipped default's)
+    default_config={"proposers": ["ner_votes:ner", "ner_votes:ner_2"],
+                    "voters": ["ner_votes:ner", "ner_votes:ner_2", "knowledge"], "min_votes": 2, "keep_votes": False,
                     "scorer": {"@scorers": "spacy.ner_scorer.v1"}},
     default_score_weights={"ents_f": 1.0, "ents_p": 0.0, "ents_r": 0.0, "ents_per_type": None},
 )
