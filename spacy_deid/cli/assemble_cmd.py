@@ -34,6 +34,7 @@ def assemble_command(
     from .. import __version__
     from ..loading import recall_bias_overrides, saved_config
     from ..ner_vote import add_voters
+    from ..ner_vote.assemble import knowledge_settings
 
     with recall_bias_errors():
         overrides = recall_bias_overrides(saved_config(model), recall_bias)
@@ -45,7 +46,7 @@ def assemble_command(
     except ValueError as err:
         raise typer.BadParameter(str(err), param_hint="--voter") from err
     # a pipeline that reads the pretrained taggers needs the extra that installs them
-    knowledge = any(nlp.get_pipe_meta(pipe).factory == "deid_knowledge" for pipe in nlp.pipe_names)
+    knowledge = knowledge_settings(nlp) is not None
     if "deid" not in nlp.pipe_names:
         steps = list(DEFAULT_NOTE_STEPS) + (list(TAGGER_NOTE_STEPS) if knowledge else [])
         nlp.add_pipe("deid", config={"note_steps": steps})

@@ -35,8 +35,13 @@ def token_cover(length: int, spans: Iterable[Span]) -> bytearray:
     tokens, so a vote costs the spans' lengths, not the product of their numbers (a huge note stays linear)."""
     cover = bytearray(length)
     for span in spans:
-        cover[span.start:span.end] = b"\x01" * (span.end - span.start)
+        mark(cover, span)
     return cover
+
+
+def mark(cover: bytearray, span: Span) -> None:
+    """Sets `span`'s tokens in `cover`."""
+    cover[span.start:span.end] = b"\x01" * (span.end - span.start)
 
 
 def touches(cover: bytearray, span: Span) -> bool:
@@ -89,7 +94,7 @@ class NerVote:
                 votes = sum(touches(cover, span) for cover in covers)
                 if votes >= self.min_votes and not touches(taken, span):
                     kept.append(span)
-                    taken[span.start:span.end] = b"\x01" * (span.end - span.start)
+                    mark(taken, span)
         doc.ents = sorted(kept, key=lambda span: span.start)
         if not self.keep_votes:
             for key in self.proposers:
@@ -100,7 +105,7 @@ class NerVote:
         return self.scorer(examples, **kwargs) if self.scorer else {}
 
 
-@Language.factory("deid_ents_to_spans", assigns=["doc.spans", "doc.ents"], default_config={"spans_key": "ner_votes:ner"})
+@Language.factory("deid_ents_to_spans", assigns=["doc.spans", "doc.ents"], default_config={"spans_key": votes_key("ner")})
 def make_ents_to_spans(nlp: Language, name: str, spans_key: str) -> EntsToSpans:
     return EntsToSpans(name, spans_key)
 
@@ -109,8 +114,8 @@ def make_ents_to_spans(nlp: Language, name: str, spans_key: str) -> EntsToSpans:
     "deid_ner_vote",
     assigns=["doc.ents"],
     # the layout `add_voters` gives a pipeline with one voter and the pretrained taggers (the shipped default's)
-    default_config={"proposers": ["ner_votes:ner", "ner_votes:ner_2"],
-                    "voters": ["ner_votes:ner", "ner_votes:ner_2", "knowledge"], "min_votes": 2, "keep_votes": False,
+    default_config={"proposers": [votes_key("ner"), votes_key("ner_2")],
+                    "voters": [votes_key("ner"), votes_key("ner_2"), "knowledge"], "min_votes": 2, "keep_votes": False,
                     "scorer": {"@scorers": "spacy.ner_scorer.v1"}},
     default_score_weights={"ents_f": 1.0, "ents_p": 0.0, "ents_r": 0.0, "ents_per_type": None},
 )
