@@ -10,6 +10,7 @@ from typing import Any, Dict, Optional, Union
 import spacy
 from spacy import util
 from spacy.language import Language
+from thinc.api import Config
 
 from .extensions import install_extensions
 from .tokenizer import blank
@@ -26,10 +27,12 @@ def has_default_pipeline() -> bool:
 
 
 def load(name: Optional[Union[str, Path]] = None, *, config: Optional[Dict[str, Any]] = None,
-         **kwargs: Any) -> Language:
+         recall_bias: Optional[float] = None, **kwargs: Any) -> Language:
     """Load a pipeline: the shipped default when `name` is None, else a path or package name.
 
     `config` overrides settings, e.g. `{"components": {"deid": {"demo_key": True}}}`.
+    `recall_bias`: the NERs' precision/recall dial (`closed_ner`), set on every NER of the pipeline
+    (the default has two that vote); None keeps the pipeline's own.
     """
     install_extensions()
     if name is None:
@@ -39,7 +42,10 @@ def load(name: Optional[Union[str, Path]] = None, *, config: Optional[Dict[str, 
                 "Rebuild it with `spacy project run all` then `spacy project run package-default`."
             )
         name = default_pipeline_path()
-    return spacy.load(name, config=config or {}, **kwargs)
+    overrides = Config(config or {})
+    if recall_bias is not None:
+        overrides = overrides.merge(Config(recall_bias_overrides(saved_config(name), recall_bias)))
+    return spacy.load(name, config=overrides, **kwargs)
 
 
 def saved_config(name: Union[str, Path]):
@@ -80,11 +86,8 @@ def load_recognizer(name: Union[str, Path], recall_bias: Optional[float] = None)
         nlp.add_pipe("deid", config={"surrogates": False})
         nlp.initialize()
         return nlp
-    path = default_pipeline_path() if str(name) == "default" else name
-    no_surrogates: Dict[str, Any] = {"components": {"deid": {"surrogates": False}}}
-    for component, setting in recall_bias_overrides(saved_config(path), recall_bias).get("components", {}).items():
-        no_surrogates["components"][component] = setting
-    nlp = load(None if str(name) == "default" else name, config=no_surrogates)
+    nlp = load(None if str(name) == "default" else name, config={"components": {"deid": {"surrogates": False}}},
+               recall_bias=recall_bias)
     if "deid" not in nlp.pipe_names:
         nlp.add_pipe("deid", config={"surrogates": False})
     return nlp

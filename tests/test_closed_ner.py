@@ -224,6 +224,7 @@ def test_recall_bias_reaches_the_ner_from_load_recognizer_and_is_saved(tmp_path,
 
     assert biases(load_recognizer("default", recall_bias=1.5)) == {1.5}
     assert biases(load_recognizer("default")) == {shipped_recall_bias}  # as project.yml builds it
+    assert biases(spacy_deid.load(exclude=["deid"], recall_bias=0.75)) == {0.75}  # every NER, from one argument
     nlp = spacy_deid.load(exclude=["deid"], config={"components": {"ner": {"recall_bias": 0.5}}})
     nlp.to_disk(tmp_path / "p")
     assert spacy.load(tmp_path / "p").get_pipe("ner").recall_bias == 0.5
