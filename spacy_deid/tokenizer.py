@@ -48,6 +48,8 @@ _AGE_UNIT_RE = re.compile(r"(\d{1,3})(y/o|y\.o\.|yo|yrs?|y|F|M|m/o|mo|Y/O|Y\.O\.
 _DATE_PART_RE = re.compile(r"\d{1,4}[./]\d{1,2}(?:[./]\d{1,4})?")
 _COMPACT_DATE_RE = re.compile(r"(?:mk|MK)?\d{6,8}")
 _ROOM_BED_RE = re.compile(r"(\d+[A-Za-z])-(\d+)")  # 8A-15 (ward 8A, bed 15)
+# A word and a date joined by a hyphen (`TOXICITY-9/2/92`, `UO-9/10`, `3/4-Lasix`): the date is a token.
+_WORD_DATE_RE = re.compile(r"([A-Za-z]+)-(\d{1,4}[./]\d{1,2}(?:[./]\d{1,4})?)|(\d{1,4}[./]\d{1,2}(?:[./]\d{1,4})?)-([A-Za-z]+)")
 _LETTERS_DOT_DIGITS_RE = re.compile(r"([A-Za-z]{2,}\.)(\d.*)")  # No.27, ext.502, Dec.25
 
 
@@ -240,6 +242,11 @@ class CodeMixedTokenizer:
         m = _AGE_UNIT_RE.fullmatch(piece)
         if m:
             return [m.group(1), m.group(2)]
+        m = _WORD_DATE_RE.fullmatch(piece)
+        if m and m.group(1):
+            return [*self._split_piece(m.group(1)), "-", m.group(2)]
+        if m:
+            return [m.group(3), "-", *self._split_piece(m.group(4))]
         if "/" in piece:
             return self._split_slashes(piece)
         if "-" in piece:

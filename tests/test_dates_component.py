@@ -130,9 +130,9 @@ def fake_ner_one_weak_date(doc):
 
 
 def test_a_weak_finder_date_needs_the_ner_to_agree():
-    """Two bare numbers are a weak vote: with `weak_dates_need_ner` they stay only where a NER DATE
-    overlaps them; dates with a year, a prefix or 年/月 stand on the finder's word alone."""
-    text = "seen 3/14, rales 1/3 up, febrile to 101.8, f/u 110.03.02, 8/2019, mk110.3 and 3月14日."
+    """Two bare numbers (a month and day, a month and a year's last two digits) are a weak vote: with
+    `weak_dates_need_ner` they stay only where a NER DATE overlaps them; dates with a year, a prefix or 年/月 stand on the finder's word alone."""
+    text = "seen 3/14, rales 1/3 up, febrile to 101.8, CABG 12/93, f/u 110.03.02, 8/2019, mk110.3 and 3月14日."
     nlp = spacy_deid.blank()
     nlp.add_pipe("fake_ner_one_weak_date")
     nlp.add_pipe("deid_dates", config={"weak_dates_need_ner": True})
@@ -140,7 +140,7 @@ def test_a_weak_finder_date_needs_the_ner_to_agree():
     assert all(text[e.start_char:e.end_char] == e.text for e in doc.ents)
     assert [e.text for e in doc.ents] == ["3/14", "110.03.02", "8/2019", "mk110.3", "3月14日"]
     assert [t for t, _, _ in _dates_after("fake_ner_one_weak_date", text)] == [  # the option off: the finder's
-        "3/14", "1/3", "101.8", "110.03.02", "8/2019", "mk110.3", "3月14日"]
+        "3/14", "1/3", "101.8", "12/93", "110.03.02", "8/2019", "mk110.3", "3月14日"]
 
 
 def test_weak_dates_need_a_ner_by_default_only_after_one():

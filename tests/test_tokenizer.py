@@ -92,6 +92,9 @@ def test_dev_notes_are_token_aligned(nlp_blank, dev_records):
         ("Pt.ok.Plan", ["Pt", ".", "ok", ".", "Plan"]),
         ("ntuh.gov.tw", ["ntuh.gov.tw"]), ("mail.example.com", ["mail.example.com"]),
         ("Ph.D", ["Ph.D"]), ("U.S.A", ["U.S.A"]), ("Dr.Lin.ok", ["Dr.", "Lin", ".", "ok"]),
+        # a date joined to a word by a hyphen is a token of its own; a word's number stays with it
+        ("TOXICITY-3/4/91.", ["TOXICITY", "-", "3/4/91", "."]), ("UO-9/10", ["UO", "-", "9/10"]),
+        ("3/4-Lasix", ["3/4", "-", "Lasix"]), ("COVID-19", ["COVID-19"]), ("IL-6", ["IL-6"]),
     ],
 )
 def test_boundaries(nlp_blank, text, expected):
@@ -126,6 +129,8 @@ def test_offsets_round_trip_on_every_table_line(nlp_blank):
         (lambda n: "ab." * n + "ab", 25_000),
         (lambda n: "x@" * n, 50_000),
         (lambda n: "-1" * n, 50_000),
+        (lambda n: "A" * n + "-1/2", 100_000),
+        (lambda n: "1/2-" + "A" * n, 100_000),
         (lambda n: "(" * n + ")" * n, 50_000),
         (lambda n: "中" * n, 100_000),
         (lambda n: "http://" + "a/" * n, 50_000),

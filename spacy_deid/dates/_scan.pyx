@@ -534,6 +534,10 @@ cdef void _read_numeric(_Reader r, str t, bint pre, Py_ssize_t a0, Py_ssize_t a1
             f[0].letter = u"D"
             f[1].letter = u"M"
             r.add(f, 2, -1)
+            if lb == 2 and bv > 31:  # 12/93: a month and its year
+                f[0].letter = u"M"
+                r.two_digit_year(&f[1], b0, b1, bv)
+                r.add(f, 2, -1)
         return
     cv = _int(t, c0, c1)
     if lc == 4 and la <= 2 and not pre:

@@ -23,8 +23,8 @@ Working next to a trained `ner` (policy, applied before the shared overlap polic
   judgement a model that sees `4/10` in running text lacks (`96.04`, Minguo year.month, which the
   finder leaves alone because decimals look the same, stays the NER's call);
 - any other NER DATE span the finder did not find keeps no readings unless its whole text parses;
-- a finder date of two bare numbers (`1/3`, `3/14`, `101.8`: a month and day, or a Minguo year and
-  month, no four-digit year, no `mk`/`民國`, no word or character that says date) is a weak vote: with
+- a finder date of two bare numbers (`1/3`, `3/14`, `101.8`, `12/93`: a month and day, a Minguo year
+  and month, or a month and a year's last two digits; no four-digit year, no `mk`/`民國`, no word or character that says date) is a weak vote: with
   `weak_dates_need_ner` it stays only where a NER DATE span overlaps it. The shape is as often a
   fraction (`rales 1/3 up`), a temperature (`febrile to 101.8`) or a range as a date, which the
   finder's vetoes cannot list and the NER, reading the words around it, tells apart; a date the finder
@@ -71,9 +71,9 @@ _LIST_SEPARATORS = frozenset("、;；")
 # After a comma, a year that the finder's date left out (`12 Oct, 93`) continues it, not a list.
 _YEAR_AFTER_DAY = re.compile(r"'?[0-9]{2}|[0-9]{4}")
 _EDGE_FILLER = frozenset(" \t\r\n,.;:()[]（）、，。；：-–—~/")
-# A reading's format of two bare numbers and no Christian year (`{M:n}/{D:n}`, `{R:n}.{M:n2}`; not `{M:n}/{Y:n4}`):
-# a weak vote.
-_WEAK_FORMAT = re.compile(r"\{[MDR]:[a-z0-9]+\}[./-]\{[MDR]:[a-z0-9]+\}")
+# A reading's format of two bare numbers and no four-digit year (`{M:n}/{D:n}`, `{R:n}.{M:n2}`, `{M:n}/{Y:c19}`;
+# not `{M:n}/{Y:n4}`): a weak vote.
+_WEAK_FORMAT = re.compile(r"\{[MDR]:[a-z0-9]+\}[./-]\{(?:[MDR]:[a-z0-9]+|Y:c[0-9]{2})\}")
 # The factories of a trained NER whose DATE spans confirm a weak date.
 NER_FACTORIES = frozenset(("ner", "beam_ner", "deid_ner"))
 
