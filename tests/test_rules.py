@@ -63,6 +63,8 @@ POSITIVE = [
     ("chart under MRN Q-402211 reviewed", [("Q-402211", "MEDICAL_RECORD")]),
     ("insurance number ZK-340918, policy no. 77120", [("ZK-340918", "NIC"), ("77120", "NIC")]),
     ("Record # 2 of 3; member id: A1", []),
+    ("Insurance: KT-5521098; health plan number 99120-3", [("KT-5521098", "NIC"), ("99120-3", "NIC")]),
+    ("insurance: Medicare, copay 20; insurance pending", []),  # a label without a number after it
     # EMAIL, URL
     ("Email: shu.hua+1@mail.example.com.tw.", [("shu.hua+1@mail.example.com.tw", "EMAIL")]),
     ("see https://www.example-clinic.org/booking?id=3.", [("https://www.example-clinic.org/booking?id=3", "URL")]),
