@@ -49,7 +49,7 @@ _DATE_PART_RE = re.compile(r"\d{1,4}[./]\d{1,2}(?:[./]\d{1,4})?")
 _COMPACT_DATE_RE = re.compile(r"(?:mk|MK)?\d{6,8}")
 _ROOM_BED_RE = re.compile(r"(\d+[A-Za-z])-(\d+)")  # 8A-15 (ward 8A, bed 15)
 # A word and a date joined by a hyphen (`TOXICITY-9/2/92`, `UO-9/10`, `3/4-Lasix`): the date is a token.
-_WORD_DATE_RE = re.compile(r"([A-Za-z]+)-(\d{1,4}[./]\d{1,2}(?:[./]\d{1,4})?)|(\d{1,4}[./]\d{1,2}(?:[./]\d{1,4})?)-([A-Za-z]+)")
+_WORD_DATE_RE = re.compile(f"([A-Za-z]+)-({_DATE_PART_RE.pattern})|({_DATE_PART_RE.pattern})-([A-Za-z]+)")
 _LETTERS_DOT_DIGITS_RE = re.compile(r"([A-Za-z]{2,}\.)(\d.*)")  # No.27, ext.502, Dec.25
 
 

@@ -131,7 +131,8 @@ def fake_ner_one_weak_date(doc):
 
 def test_a_weak_finder_date_needs_the_ner_to_agree():
     """Two bare numbers (a month and day, a month and a year's last two digits) are a weak vote: with
-    `weak_dates_need_ner` they stay only where a NER DATE overlaps them; dates with a year, a prefix or 年/月 stand on the finder's word alone."""
+    `weak_dates_need_ner` they stay only where a NER DATE overlaps them; dates with a year, a prefix or
+    年/月 stand on the finder's word alone."""
     text = "seen 3/14, rales 1/3 up, febrile to 101.8, CABG 12/93, f/u 110.03.02, 8/2019, mk110.3 and 3月14日."
     nlp = spacy_deid.blank()
     nlp.add_pipe("fake_ner_one_weak_date")

@@ -33,8 +33,7 @@ def assemble_command(
 
     from .. import __version__
     from ..loading import recall_bias_overrides, saved_config
-    from ..ner_vote import add_voters
-    from ..ner_vote.assemble import knowledge_settings
+    from ..ner_vote import add_voters, knowledge_settings
 
     with recall_bias_errors():
         overrides = recall_bias_overrides(saved_config(model), recall_bias)

@@ -24,13 +24,13 @@ Working next to a trained `ner` (policy, applied before the shared overlap polic
   finder leaves alone because decimals look the same, stays the NER's call);
 - any other NER DATE span the finder did not find keeps no readings unless its whole text parses;
 - a finder date of two bare numbers (`1/3`, `3/14`, `101.8`, `12/93`: a month and day, a Minguo year
-  and month, or a month and a year's last two digits; no four-digit year, no `mk`/`民國`, no word or character that says date) is a weak vote: with
-  `weak_dates_need_ner` it stays only where a NER DATE span overlaps it. The shape is as often a
-  fraction (`rales 1/3 up`), a temperature (`febrile to 101.8`) or a range as a date, which the
-  finder's vetoes cannot list and the NER, reading the words around it, tells apart; a date the finder
-  reads with a year, a day and a month name, 年/月/日 or a prefix stands on its own. The option's
-  default (`null`) turns it on when a NER runs before (`ner`, `beam_ner`, `deid_ner`); the finder
-  alone keeps every date it reads;
+  and month, or a month and a year's last two digits; no four-digit year, no `mk`/`民國`, no word or
+  character that says date) is a weak vote: with `weak_dates_need_ner` it stays only where a NER DATE
+  span overlaps it. The shape is as often a fraction (`rales 1/3 up`), a temperature (`febrile to
+  101.8`) or a range as a date, which the finder's vetoes cannot list and the NER, reading the words
+  around it, tells apart; a date the finder reads with a year, a day and a month name, 年/月/日 or a
+  prefix stands on its own. The option's default (`null`) turns it on when a NER runs before (`ner`,
+  `beam_ner`, `deid_ner`); the finder alone keeps every date it reads;
 - a NER span of another label that holds finder dates (`[台中國軍戒酒 186.06]` HOSPITAL,
   `[MK99]` PHONE) gives them up: it keeps its text before the first date, else after the last,
   without the spaces, punctuation and place edge words next to it (`spanedges`: `[台中國軍]戒酒

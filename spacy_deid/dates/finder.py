@@ -7,7 +7,8 @@ tokens later, by the component (`doc.char_span`).
 
 Shapes (the `format` of each reading records the exact surface, see `formats.py`):
 - numeric with `/ . -`: `2021/12/25`, `110.1.5`, `99.1.5`, `12/27/2023`, `23/04/05`, `2095/8`,
-  `8/2019`, `3/14`, `12/93` (a month and a year's last two digits where no day is written so), optionally after `mk`/`MK`/`民國`;
+  `8/2019`, `3/14`, `12/93` (a month and a year's last two digits where no day is written so),
+  optionally after `mk`/`MK`/`民國`;
 - compact digits: `20211225`, `1101225`, and after `mk`: `mk87`, `mk1300309`;
 - 年/月/日 with Arabic or Chinese numerals: `110年12月25日`, `民國一一〇年十二月二十五日`, `MK110十二月25日`,
   `108年8月`, `3月14日`, `九月`;
