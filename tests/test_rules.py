@@ -65,6 +65,21 @@ POSITIVE = [
     ("Record # 2 of 3; member id: A1", []),
     ("Insurance: KT-5521098; health plan number 99120-3", [("KT-5521098", "NIC"), ("99120-3", "NIC")]),
     ("insurance: Medicare, copay 20; insurance pending", []),  # a label without a number after it
+    ("insur ID TR-44821; Medicare #2QK-77410", [("TR-44821", "NIC"), ("2QK-77410", "NIC")]),
+    ("her insurance is GH-730012, policy # is ZZ-123456", [("GH-730012", "NIC"), ("ZZ-123456", "NIC")]),
+    # any other identifier after its label; a health plan's ID stays a NIC
+    ("Patient ID: 40918277 seen", [("40918277", "ID_NUMBER")]),
+    ("ID# TK-55201, subject ID 3310", [("TK-55201", "ID_NUMBER"), ("3310", "ID_NUMBER")]),
+    ("(Acct#: RT-440912) and case #QL-20931", [("RT-440912", "ID_NUMBER"), ("QL-20931", "ID_NUMBER")]),
+    ("member ID: QW-98765", [("QW-98765", "NIC")]),
+    ("EMR: 3301928; Med Rec# KL-20931; MRN is QF-20418", [
+        ("3301928", "MEDICAL_RECORD"), ("KL-20931", "MEDICAL_RECORD"), ("QF-20418", "MEDICAL_RECORD")]),
+    # a number of any national format after a phone label
+    ("Phone: 467 3395\nE-mail: none", [("467 3395", "PHONE")]),
+    ("Mobile: 0490 39 07 81\nFax: 6125550187", [("0490 39 07 81", "PHONE"), ("6125550187", "PHONE")]),
+    ("contact: 123-456-7890?", [("123-456-7890", "PHONE")]),  # an area code no NANP number has
+    ("her phone number is (123) 456-7890.", [("(123) 456-7890", "PHONE")]),
+    ("電話：2312-3456", [("2312-3456", "PHONE")]),
     # EMAIL, URL
     ("Email: shu.hua+1@mail.example.com.tw.", [("shu.hua+1@mail.example.com.tw", "EMAIL")]),
     ("see https://www.example-clinic.org/booking?id=3.", [("https://www.example-clinic.org/booking?id=3", "URL")]),
@@ -137,6 +152,10 @@ NEGATIVE = [
     "1/2 tab bid",
     "Record #",
     "www.",
+    # infectious disease, counts and SOAP headings after an identifier's or a phone's label word
+    "ID consult today; ID 2/12 recs; ID: vanc 1g q12; ID 2019 consult",
+    "case 2 of 3; EMR 2019 notes; Plan: 40mg lasix; insurance is 20% copay",
+    "cell count 12000; tele: 80-90 SR; Fax 3 pages; contact precautions 10/12/2020",
 ]
 
 
@@ -345,7 +364,8 @@ def test_validators_registry_object():
     (lambda n: "1:" * n, 50_000), (lambda n: "ab:" * n + "::", 33_000), (lambda n: "4111 " * n, 20_000),
     (lambda n: "GB82 " * n, 20_000), (lambda n: "+44 20 " * n, 14_000), (lambda n: "1." * n, 50_000),
     (lambda n: "123-45-" * n, 14_000), (lambda n: "(555) " * n, 16_000),
-    (lambda n: "12 Main " * n, 12_000), (lambda n: "1 Aa Bb Cc " * n, 9_000), (lambda n: "1 " + "Aa " * n, 33_000),
+    (lambda n: "12 Main " * n, 12_000), (lambda n: "Phone: " + "12 " * n, 33_000), (lambda n: "ID# A-" * n, 16_000),
+    (lambda n: "phone 1-" * n, 12_000), (lambda n: "insurance is " * n, 7_000), (lambda n: "1 Aa Bb Cc " * n, 9_000), (lambda n: "1 " + "Aa " * n, 33_000),
 ])
 def test_linear_time_on_adversarial_notes(make, size):
     from spacy_deid.rules import compile_rules, find_matches

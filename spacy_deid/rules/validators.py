@@ -241,6 +241,12 @@ def validate_intl_phone(text: str, start: int, end: int) -> Optional[bool]:
     return 8 <= digits <= 15
 
 
+def validate_phone_digits(text: str, start: int, end: int) -> Optional[bool]:
+    # After a phone label: a local number has seven digits at least, and E.164 allows fifteen at most.
+    digits = sum(c.isdigit() for c in text[start:end])
+    return 7 <= digits <= 15
+
+
 def validate_place_name(text: str, start: int, end: int) -> Optional[bool]:
     # A place inside a disease's name is no place: `日本腦炎` (Japanese encephalitis), `German measles`;
     # nor is one that starts inside the school level before it (`國[中國]文`, `高[中國]語`: 國中, 高中).
@@ -428,6 +434,7 @@ DEFAULT_VALIDATORS: Dict[str, Validator] = {
     "iban": validate_iban,
     "ip_address": validate_ip_address,
     "intl_phone": validate_intl_phone,
+    "phone_digits": validate_phone_digits,
     "place_name": validate_place_name,
     "department_zh": validate_department_zh,
     "profession_slot_zh": validate_profession_slot_zh,
