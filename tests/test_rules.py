@@ -80,6 +80,11 @@ POSITIVE = [
     ("contact: 123-456-7890?", [("123-456-7890", "PHONE")]),  # an area code no NANP number has
     ("her phone number is (123) 456-7890.", [("(123) 456-7890", "PHONE")]),
     ("電話：2312-3456", [("2312-3456", "PHONE")]),
+    ("please call me at 0494 92 82 31 today", [("0494 92 82 31", "PHONE")]),
+    # a postal code after its label (no postal-code label in the scheme: LOCATION)
+    ("ZIP: 35201; zip code is 60614-2203", [("35201", "LOCATION"), ("60614-2203", "LOCATION")]),
+    ("Postal code: K1A 0B1", [("K1A 0B1", "LOCATION")]),
+    ("郵遞區號 40447", [("40447", "LOCATION")]),
     # EMAIL, URL
     ("Email: shu.hua+1@mail.example.com.tw.", [("shu.hua+1@mail.example.com.tw", "EMAIL")]),
     ("see https://www.example-clinic.org/booking?id=3.", [("https://www.example-clinic.org/booking?id=3", "URL")]),
@@ -156,6 +161,7 @@ NEGATIVE = [
     "ID consult today; ID 2/12 recs; ID: vanc 1g q12; ID 2019 consult",
     "case 2 of 3; EMR 2019 notes; Plan: 40mg lasix; insurance is 20% copay",
     "cell count 12000; tele: 80-90 SR; Fax 3 pages; contact precautions 10/12/2020",
+    "call me 2 times; zip lock bag 2; postcode 12",
 ]
 
 
@@ -365,7 +371,7 @@ def test_validators_registry_object():
     (lambda n: "GB82 " * n, 20_000), (lambda n: "+44 20 " * n, 14_000), (lambda n: "1." * n, 50_000),
     (lambda n: "123-45-" * n, 14_000), (lambda n: "(555) " * n, 16_000),
     (lambda n: "12 Main " * n, 12_000), (lambda n: "Phone: " + "12 " * n, 33_000), (lambda n: "ID# A-" * n, 16_000),
-    (lambda n: "phone 1-" * n, 12_000), (lambda n: "insurance is " * n, 7_000), (lambda n: "1 Aa Bb Cc " * n, 9_000), (lambda n: "1 " + "Aa " * n, 33_000),
+    (lambda n: "phone 1-" * n, 12_000), (lambda n: "zip code is " + "1-" * n, 50_000), (lambda n: "insurance is " * n, 7_000), (lambda n: "1 Aa Bb Cc " * n, 9_000), (lambda n: "1 " + "Aa " * n, 33_000),
 ])
 def test_linear_time_on_adversarial_notes(make, size):
     from spacy_deid.rules import compile_rules, find_matches
