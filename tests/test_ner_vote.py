@@ -23,6 +23,13 @@ def overlaps_any(span, others):
     return any(span.start < other.end and other.start < span.end for other in others)
 
 
+def majority_bounds(span, others):
+    """The first and last token of `span` that one of `others` (lists of spans) holds too: with the span's
+    own vote, two."""
+    held = [i for i in range(span.start, span.end) if any(o.start <= i < o.end for group in others for o in group)]
+    return (held[0], held[-1] + 1) if held else (span.start, span.end)
+
+
 def _doc_with(spans_by_key):
     nlp = blank()
     doc = nlp(TEXT)
@@ -32,9 +39,9 @@ def _doc_with(spans_by_key):
     return nlp, doc
 
 
-def _vote(doc, min_votes=2, keep_votes=False):
+def _vote(doc, min_votes=2, keep_votes=False, trim_edges=True):
     return NerVote("ner_vote", proposers=["a", "b"], voters=["a", "b", "knowledge"], min_votes=min_votes,
-                   keep_votes=keep_votes)(doc)
+                   keep_votes=keep_votes, trim_edges=trim_edges)(doc)
 
 
 def test_a_span_stays_where_most_voters_overlap_it():
@@ -44,9 +51,9 @@ def test_a_span_stays_where_most_voters_overlap_it():
         "knowledge": [("Mary", "PATIENT"), ("CCU", "ORGANIZATION")],
     })
     doc = _vote(doc)
-    # Wang: both NERs (the first's boundaries and label win); Mary and CCU: one NER and the taggers;
-    # Levo: one NER alone
-    assert [(ent.text, ent.label_) for ent in doc.ents] == [("Dr Wang", "DOCTOR"), ("CCU", "DEPARTMENT"),
+    # Wang: both NERs (the first's label wins, and `Dr`, which one voter holds, is cut off); Mary and CCU:
+    # one NER and the taggers; Levo: one NER alone
+    assert [(ent.text, ent.label_) for ent in doc.ents] == [("Wang", "DOCTOR"), ("CCU", "DEPARTMENT"),
                                                            ("Mary", "FAMILY")]
     assert all(doc.text[ent.start_char:ent.end_char] == ent.text for ent in doc.ents)
     # the NERs' own spans are gone; the taggers' evidence stays for the refine steps
@@ -59,6 +66,25 @@ def test_all_voters_must_agree_when_asked_and_votes_can_be_kept():
     doc = _vote(doc, min_votes=3, keep_votes=True)
     assert [ent.text for ent in doc.ents] == ["Wang"]
     assert [span.text for span in doc.spans["a"]] == ["Wang", "Mary"]
+
+
+def test_a_kept_span_ends_where_most_voters_end_theirs():
+    spans = {"a": [("saw Levo at CCU with his", "HOSPITAL")], "b": [("CCU", "DEPARTMENT")],
+             "knowledge": [("at CCU with", "ORG")]}
+    # saw, Levo, his: the first NER alone; at, with: it and the taggers; CCU: all three
+    _, doc = _doc_with(spans)
+    assert [(ent.text, ent.label_) for ent in _vote(doc).ents] == [("at CCU with", "HOSPITAL")]
+    _, doc = _doc_with(spans)
+    assert [ent.text for ent in _vote(doc, trim_edges=False).ents] == ["saw Levo at CCU with his"]
+    # never split inside: `at` has one vote, but both edges have two
+    _, doc = _doc_with({"a": [("Levo at CCU", "HOSPITAL")], "b": [("Levo", "PATIENT")], "knowledge": [("CCU", "ORG")]})
+    assert [ent.text for ent in _vote(doc).ents] == ["Levo at CCU"]
+    # all three asked for: cut to the tokens all three hold, or, where none is, the span as proposed
+    _, doc = _doc_with({"a": [("Wang saw Levo", "DOCTOR")], "b": [("Wang saw", "DOCTOR")],
+                        "knowledge": [("saw Levo", "PERSON")]})
+    assert [ent.text for ent in _vote(doc, min_votes=3).ents] == ["saw"]
+    _, doc = _doc_with({"a": [("Wang saw", "DOCTOR")], "b": [("Wang", "DOCTOR")], "knowledge": [("saw", "PERSON")]})
+    assert [ent.text for ent in _vote(doc, min_votes=3).ents] == ["Wang saw"]
 
 
 def test_a_voter_missing_from_the_doc_is_named():
@@ -139,9 +165,10 @@ def test_assembled_pipeline_runs_each_ner_as_trained_and_keeps_the_majority(asse
         assert [(s.start, s.end, s.label_) for s in first] == [(e.start, e.end, e.label_) for e in alone_1.ents]
         assert [(s.start, s.end, s.label_) for s in second] == [(e.start, e.end, e.label_) for e in alone_2.ents]
         ents = {(e.start, e.end, e.label_) for e in doc.ents}
-        for span in first:  # the first NER's spans are read first: kept exactly where two voters agree
+        for span in first:  # the first NER's spans are read first: kept exactly where two voters agree,
             votes = 1 + overlaps_any(span, second) + overlaps_any(span, doc.spans["knowledge"])
-            assert ((span.start, span.end, span.label_) in ents) == (votes >= 2)
+            start, end = majority_bounds(span, [second, list(doc.spans["knowledge"])])  # to the tokens two hold
+            assert ((start, end, span.label_) in ents) == (votes >= 2)
             kept += votes >= 2
         for span in second:  # the second's: never kept alone
             if not overlaps_any(span, first) and not overlaps_any(span, doc.spans["knowledge"]):

@@ -72,7 +72,7 @@ POSITIVE = [
     ("ID# TK-55201, subject ID 3310", [("TK-55201", "ID_NUMBER"), ("3310", "ID_NUMBER")]),
     ("(Acct#: RT-440912) and case #QL-20931", [("RT-440912", "ID_NUMBER"), ("QL-20931", "ID_NUMBER")]),
     ("member ID: QW-98765", [("QW-98765", "NIC")]),
-    ("SSN: 987-65-4320 (License No: RN-552019)", [("987-65-4320", "ID_NUMBER"), ("RN-552019", "ID_NUMBER")]),
+    ("License No: RN-552019; certificate # QC-30931", [("RN-552019", "ID_NUMBER"), ("QC-30931", "ID_NUMBER")]),
     ("EMR: 3301928; Med Rec# KL-20931; MRN is QF-20418", [
         ("3301928", "MEDICAL_RECORD"), ("KL-20931", "MEDICAL_RECORD"), ("QF-20418", "MEDICAL_RECORD")]),
     # a number of any national format after a phone label

@@ -13,8 +13,10 @@ HOW: a NER treats the entities already on a doc as given, so each NER's entities
 overlapping; a voter may also be evidence that proposes nothing, such as the pretrained taggers'
 `doc.spans["knowledge"]`, which breaks a tie between two NERs where it knows the kind of PHI. Proposers
 are read in order, spans by position, and a span overlapping one already kept is left out: the first
-NER's boundaries and label win where they agree on the place. The `deid` component after it sees the
-vote's entities as the NER's.
+NER's label wins where they agree on the place. Its boundaries are kept where most voters agree too
+(`trim_edges`): an edge token fewer than `min_votes` voters hold is cut off, so one voter's run-on span
+(`MEMORIAL HOSPITAL W SEVERE CARDIOMYOPATHY` in an all-capital note, `Dr Wang`) ends where the others end
+theirs; a span is never split inside. The `deid` component after it sees the vote's entities as the NER's.
 """
 from typing import Any, Callable, Dict, Iterable, List, Optional
 
@@ -49,6 +51,19 @@ def touches(cover: bytearray, span: Span) -> bool:
     return any(cover[span.start:span.end])
 
 
+def majority_edges(doc: Doc, span: Span, covers: List[bytearray], min_votes: int) -> Span:
+    """`span` without the edge tokens fewer than `min_votes` voters hold; the span itself where no token has
+    that many (possible when `min_votes` is above 2: the votes may fall on different tokens)."""
+    start, end = span.start, span.end
+    while start < end and sum(cover[start] for cover in covers) < min_votes:
+        start += 1
+    while end > start and sum(cover[end - 1] for cover in covers) < min_votes:
+        end -= 1
+    if start == end or (start, end) == (span.start, span.end):
+        return span
+    return Span(doc, start, end, label=span.label_)
+
+
 class EntsToSpans:
     """Moves `doc.ents` into `doc.spans[spans_key]` and clears them, so the next NER decodes freely."""
 
@@ -66,7 +81,7 @@ class NerVote:
     """Writes to `doc.ents` the proposers' spans that at least `min_votes` voters overlap (module docstring)."""
 
     def __init__(self, name: str, *, proposers: List[str], voters: List[str], min_votes: int,
-                 keep_votes: bool, scorer: Optional[Callable] = None):
+                 keep_votes: bool, trim_edges: bool = True, scorer: Optional[Callable] = None):
         if not proposers:
             raise ValueError(f"{name}: no proposers (the doc.spans keys of the NERs that vote)")
         missing = [key for key in proposers if key not in voters]
@@ -79,6 +94,7 @@ class NerVote:
         self.voters = list(voters)
         self.min_votes = min_votes
         self.keep_votes = keep_votes
+        self.trim_edges = trim_edges
         self.scorer = scorer
 
     def __call__(self, doc: Doc) -> Doc:
@@ -93,6 +109,8 @@ class NerVote:
             for span in doc.spans[key]:
                 votes = sum(touches(cover, span) for cover in covers)
                 if votes >= self.min_votes and not touches(taken, span):
+                    if self.trim_edges:
+                        span = majority_edges(doc, span, covers, self.min_votes)
                     kept.append(span)
                     mark(taken, span)
         doc.ents = sorted(kept, key=lambda span: span.start)
@@ -116,10 +134,10 @@ def make_ents_to_spans(nlp: Language, name: str, spans_key: str) -> EntsToSpans:
     # the layout `add_voters` gives a pipeline with one voter and the pretrained taggers (the shipped default's)
     default_config={"proposers": [votes_key("ner"), votes_key("ner_2")],
                     "voters": [votes_key("ner"), votes_key("ner_2"), "knowledge"], "min_votes": 2, "keep_votes": False,
-                    "scorer": {"@scorers": "spacy.ner_scorer.v1"}},
+                    "trim_edges": True, "scorer": {"@scorers": "spacy.ner_scorer.v1"}},
     default_score_weights={"ents_f": 1.0, "ents_p": 0.0, "ents_r": 0.0, "ents_per_type": None},
 )
 def make_ner_vote(nlp: Language, name: str, proposers: List[str], voters: List[str], min_votes: int,
-                  keep_votes: bool, scorer: Optional[Callable]) -> NerVote:
+                  keep_votes: bool, trim_edges: bool, scorer: Optional[Callable]) -> NerVote:
     return NerVote(name, proposers=proposers, voters=voters, min_votes=min_votes, keep_votes=keep_votes,
-                   scorer=scorer)
+                   trim_edges=trim_edges, scorer=scorer)
