@@ -76,14 +76,14 @@ POSITIVE = [
     ("EMR: 3301928; Med Rec# KL-20931; MRN is QF-20418", [
         ("3301928", "MEDICAL_RECORD"), ("KL-20931", "MEDICAL_RECORD"), ("QF-20418", "MEDICAL_RECORD")]),
     # a number of any national format after a phone label
-    ("Phone: 467 3395\nE-mail: none", [("467 3395", "PHONE")]),
-    ("Mobile: 0490 39 07 81\nFax: 6125550187", [("0490 39 07 81", "PHONE"), ("6125550187", "PHONE")]),
-    ("contact: 123-456-7890?", [("123-456-7890", "PHONE")]),  # an area code no NANP number has
-    ("her phone number is (123) 456-7890.", [("(123) 456-7890", "PHONE")]),
+    ("Phone: 318 2271\nE-mail: none", [("318 2271", "PHONE")]),
+    ("Mobile: 0471 52 66 09\nFax: 6125550187", [("0471 52 66 09", "PHONE"), ("6125550187", "PHONE")]),
+    ("contact: 104-220-3381?", [("104-220-3381", "PHONE")]),  # an area code no NANP number has
+    ("her phone number is (104) 388-2210.", [("(104) 388-2210", "PHONE")]),
     ("電話：2312-3456", [("2312-3456", "PHONE")]),
-    ("please call me at 0494 92 82 31 today", [("0494 92 82 31", "PHONE")]),
+    ("please call me at 0418 37 20 55 today", [("0418 37 20 55", "PHONE")]),
     # a postal code after its label (no postal-code label in the scheme: LOCATION)
-    ("ZIP: 35201; zip code is 60614-2203", [("35201", "LOCATION"), ("60614-2203", "LOCATION")]),
+    ("ZIP: 47203; zip code is 60614-2203", [("47203", "LOCATION"), ("60614-2203", "LOCATION")]),
     ("Postal code: K1A 0B1", [("K1A 0B1", "LOCATION")]),
     ("郵遞區號 40447", [("40447", "LOCATION")]),
     # EMAIL, URL

@@ -15,7 +15,7 @@ overlapping; a voter may also be evidence that proposes nothing, such as the pre
 are read in order, spans by position, and a span overlapping one already kept is left out: the first
 NER's label wins where they agree on the place. Its boundaries are kept where most voters agree too
 (`trim_edges`): an edge token fewer than `min_votes` voters hold is cut off, so one voter's run-on span
-(`MEMORIAL HOSPITAL W SEVERE CARDIOMYOPATHY` in an all-capital note, `Dr Wang`) ends where the others end
+(`ELMWOOD HOSPITAL W SEVERE CARDIOMYOPATHY` in an all-capital note, `Dr Wang`) ends where the others end
 theirs; a span is never split inside. The `deid` component after it sees the vote's entities as the NER's.
 """
 from typing import Any, Callable, Dict, Iterable, List, Optional
