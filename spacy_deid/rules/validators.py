@@ -243,8 +243,7 @@ def validate_intl_phone(text: str, start: int, end: int) -> Optional[bool]:
 
 def validate_phone_digits(text: str, start: int, end: int) -> Optional[bool]:
     # After a phone label: a local number has seven digits at least, and E.164 allows fifteen at most.
-    digits = sum(c.isdigit() for c in text[start:end])
-    return 7 <= digits <= 15
+    return 7 <= len(_digits(text[start:end])) <= 15
 
 
 def validate_place_name(text: str, start: int, end: int) -> Optional[bool]:
