@@ -86,6 +86,15 @@ POSITIVE = [
     ("ZIP: 47203; zip code is 60614-2203", [("47203", "LOCATION"), ("60614-2203", "LOCATION")]),
     ("Postal code: K1A 0B1", [("K1A 0B1", "LOCATION")]),
     ("郵遞區號 40447", [("40447", "LOCATION")]),
+    # an address's last line: city (after a comma), state's code, postal code; a unit's or box's number
+    ("4410 Birch Hollow Rd, Apt 2C, Dayton, OH 45402-1187", [
+        ("4410", "NUMBER"), ("Birch Hollow Rd", "STREET"), ("2C", "NUMBER"),
+        ("Dayton", "CITY"), ("OH", "STATE"), ("45402-1187", "LOCATION")]),
+    ("P.O. Box #318, Fort Collins CO 80521.", [("318", "NUMBER"), ("CO", "STATE"), ("80521", "LOCATION")]),
+    ("Suite 1207\nTWIN FALLS, ID 83301", [("1207", "NUMBER"), ("TWIN FALLS", "CITY"), ("ID", "STATE"),
+                                          ("83301", "LOCATION")]),
+    ("Ste. B-4, Sherbrooke, QC J1H 5N4", [("B-4", "NUMBER"), ("Sherbrooke", "CITY"), ("QC", "STATE"),
+                                         ("J1H 5N4", "LOCATION")]),
     # EMAIL, URL
     ("Email: shu.hua+1@mail.example.com.tw.", [("shu.hua+1@mail.example.com.tw", "EMAIL")]),
     ("see https://www.example-clinic.org/booking?id=3.", [("https://www.example-clinic.org/booking?id=3", "URL")]),
@@ -133,6 +142,9 @@ NEGATIVE = [
     "WBC 12345678",  # a 8-digit lab value without a record-number label
     "病歷號: 待補",  # no digits: not a record number
     "MRN pending",
+    # two capitals and five digits that are no address's last line
+    "insulin IN 10000 units", "CO 45000", "WBC 12000 PA 12345", "seen by MD 12345",
+    "STEP DAUGHTER AT BEDSIDE", "apt 3 appointments", "Ste 2x daily",
     "PHQ-9 = 19",
     "3月27號回診",  # a date, not a house number
     "12診斷",  # 診斷 = diagnosis
@@ -290,12 +302,22 @@ def test_fragments_serve_every_file_of_a_folder(tmp_path):
     assert [r.pattern for r in load_patterns(folder)][1] == r"(?:7B|12A)-(?P<n>\d{1,2})(?=床)"
 
 
+
+def test_a_fragment_may_build_on_another(tmp_path):
+    (tmp_path / "a.json").write_text(json.dumps({"fragments": {"WARD": "7B|12A", "BED": "{{WARD}}-[0-9]{1,2}"},
+                                                 "patterns": [{"id": "bed", "label": "ROOM", "pattern": "{{BED}}"}]}),
+                                     encoding="utf8")
+    assert load_patterns(tmp_path)[0].pattern == "(?:(?:7B|12A)-[0-9]{1,2})"
+
+
 @pytest.mark.parametrize("files,message", [
     ({"a.json": [{"id": "x", "label": "ROOM", "pattern": "{{WARD}}"}]}, "rule 'x' in .*a.json: unknown fragment"),
     ({"a.json": {"fragments": {"W": "7B"}, "patterns": []},
       "b.json": {"fragments": {"W": "8C"}, "patterns": []}}, "b.json: fragment 'W' is defined differently"),
     ({"a.json": {"fragments": {"W-1": "7B"}, "patterns": []}}, "a.json: `fragments` must map names"),
     ({"a.json": {"fragments": ["7B"], "patterns": []}}, "a.json: `fragments` must map names"),
+    ({"a.json": {"fragments": {"A": "x{{B}}", "B": "{{A}}"}, "patterns": []}}, "fragment 'A' names itself"),
+    ({"a.json": {"fragments": {"A": "x{{C}}"}, "patterns": []}}, "fragment 'A': unknown fragment"),
 ])
 def test_fragment_errors_name_the_file_and_rule(tmp_path, files, message):
     for name, content in files.items():
@@ -373,6 +395,8 @@ def test_validators_registry_object():
     (lambda n: "123-45-" * n, 14_000), (lambda n: "(555) " * n, 16_000),
     (lambda n: "12 Main " * n, 12_000), (lambda n: "Phone: " + "12 " * n, 33_000), (lambda n: "ID# A-" * n, 16_000),
     (lambda n: "phone 1-" * n, 12_000), (lambda n: "zip code is " + "1-" * n, 50_000), (lambda n: "insurance is " * n, 7_000), (lambda n: "1 Aa Bb Cc " * n, 9_000), (lambda n: "1 " + "Aa " * n, 33_000),
+    (lambda n: "Aa " * n + "OH 12345", 33_000), (lambda n: "Aa, OH " * n, 14_000), (lambda n: "Apt " * n, 25_000),
+    (lambda n: "P.O. Box " * n, 11_000),
 ])
 def test_linear_time_on_adversarial_notes(make, size):
     from spacy_deid.rules import compile_rules, find_matches

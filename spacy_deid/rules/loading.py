@@ -6,9 +6,10 @@ a later set (extra patterns from `[initialize.components.deid_rules]`) replaces 
 a hospital can tighten one default rule without copying the others.
 
 `fragments` names a regex shared by several rules (a list of department abbreviations); a pattern writes
-`{{NAME}}` where it stands, and gets it as a non-capturing group. Fragments are shared by every file of a
-set (the shipped files, or one folder), so one list serves rules in several files; rules keep the
-expanded pattern, so a saved pipeline does not depend on the files.
+`{{NAME}}` where it stands, and gets it as a non-capturing group; a fragment may name others the same way
+(an address's last line built on the states' codes). Fragments are shared by every file of a set (the
+shipped files, or one folder), so one list serves rules in several files; rules keep the expanded
+pattern, so a saved pipeline does not depend on the files.
 """
 import json
 import re
@@ -68,7 +69,21 @@ def _shared_fragments(files: Sequence[_ParsedFile]) -> Dict[str, str]:
             if shared.get(name, regex) != regex:
                 raise RuleError(f"{source}: fragment {name!r} is defined differently in another file of the set")
             shared[name] = regex
-    return shared
+    return {name: _resolved(name, shared, ()) for name in shared}
+
+
+def _resolved(name: str, fragments: Dict[str, str], seen: Tuple[str, ...]) -> str:
+    """A fragment with the fragments it names written in, so one fragment can build on another."""
+    if name in seen:
+        raise RuleError(f"fragment {name!r} names itself through {' -> '.join(seen + (name,))}")
+
+    def inner(match: "re.Match[str]") -> str:
+        if match.group(1) not in fragments:
+            raise RuleError(f"fragment {name!r}: unknown fragment {{{{{match.group(1)}}}}}; "
+                            f"defined: {sorted(fragments)}")
+        return f"(?:{_resolved(match.group(1), fragments, seen + (name,))})"
+
+    return _FRAGMENT_REF_RE.sub(inner, fragments[name])
 
 
 def _expand(item: Any, fragments: Dict[str, str], source: str) -> Any:
