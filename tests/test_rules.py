@@ -82,6 +82,9 @@ POSITIVE = [
     ("her phone number is (104) 388-2210.", [("(104) 388-2210", "PHONE")]),
     ("電話：2312-3456", [("2312-3456", "PHONE")]),
     ("please call me at 0418 37 20 55 today", [("0418 37 20 55", "PHONE")]),
+    # an age after `turned` or `will turn`, or `the age of`
+    ("she just turned 67. He'll turn 40 in May; retired at the age of 58", [
+        ("67", "AGE"), ("40", "AGE"), ("58", "AGE")]),
     # a postal code after its label (no postal-code label in the scheme: LOCATION)
     ("ZIP: 47203; zip code is 60614-2203", [("47203", "LOCATION"), ("60614-2203", "LOCATION")]),
     ("Postal code: K1A 0B1", [("K1A 0B1", "LOCATION")]),
@@ -144,6 +147,7 @@ NEGATIVE = [
     "MRN pending",
     # two capitals and five digits that are no address's last line
     "insulin IN 10000 units", "CO 45000", "WBC 12000 PA 12345", "seen by MD 12345",
+    "turned 30 degrees", "TURNED 2 HRS AGO", "turned 3-4 times", "turned 67.5 mg", "turned 180 to the left",
     "STEP DAUGHTER AT BEDSIDE", "apt 3 appointments", "Ste 2x daily",
     "PHQ-9 = 19",
     "3月27號回診",  # a date, not a house number
@@ -396,7 +400,7 @@ def test_validators_registry_object():
     (lambda n: "12 Main " * n, 12_000), (lambda n: "Phone: " + "12 " * n, 33_000), (lambda n: "ID# A-" * n, 16_000),
     (lambda n: "phone 1-" * n, 12_000), (lambda n: "zip code is " + "1-" * n, 50_000), (lambda n: "insurance is " * n, 7_000), (lambda n: "1 Aa Bb Cc " * n, 9_000), (lambda n: "1 " + "Aa " * n, 33_000),
     (lambda n: "Aa " * n + "OH 12345", 33_000), (lambda n: "Aa, OH " * n, 14_000), (lambda n: "Apt " * n, 25_000),
-    (lambda n: "P.O. Box " * n, 11_000),
+    (lambda n: "P.O. Box " * n, 11_000), (lambda n: "I'll turn " * n, 10_000), (lambda n: "turned 1 " * n, 11_000),
 ])
 def test_linear_time_on_adversarial_notes(make, size):
     from spacy_deid.rules import compile_rules, find_matches
