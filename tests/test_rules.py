@@ -72,6 +72,9 @@ POSITIVE = [
     ("ID# TK-55201, subject ID 3310", [("TK-55201", "ID_NUMBER"), ("3310", "ID_NUMBER")]),
     ("(Acct#: RT-440912) and case #QL-20931", [("RT-440912", "ID_NUMBER"), ("QL-20931", "ID_NUMBER")]),
     ("member ID: QW-98765", [("QW-98765", "NIC")]),
+    # one span, two rules: the match that read the label wins (an SSN's shape after MRN or a plan's label)
+    ("MRN: 512-44-7302; member ID 512-44-7303; SSN 512-44-7304", [
+        ("512-44-7302", "MEDICAL_RECORD"), ("512-44-7303", "NIC"), ("512-44-7304", "ID_NUMBER")]),
     ("License No: RN-552019; certificate # QC-30931", [("RN-552019", "ID_NUMBER"), ("QC-30931", "ID_NUMBER")]),
     ("EMR: 3301928; Med Rec# KL-20931; MRN is QF-20418", [
         ("3301928", "MEDICAL_RECORD"), ("KL-20931", "MEDICAL_RECORD"), ("QF-20418", "MEDICAL_RECORD")]),
@@ -283,6 +286,19 @@ def test_yaml_without_pyyaml_is_a_clear_error(tmp_path):
             load_patterns(path)
     else:
         assert load_patterns(path) == []
+
+
+def test_of_two_rules_on_one_span_the_one_that_read_more_keeps_it():
+    from spacy_deid.rules import compile_rules, find_matches
+
+    rules = [PatternRule(id="number", label="NUMBER", pattern=r"(?P<n>[0-9]{4})", group="n"),
+             PatternRule(id="coded", label="ROOM", pattern=r"code[ ](?P<n>[0-9]{4})", group="n"),
+             PatternRule(id="also", label="AGE", pattern=r"e[ ](?P<n>[0-9]{4})", group="n"),
+             PatternRule(id="wider", label="PHONE", pattern=r"[0-9]{4}-[0-9]{2}")]
+    validators = Validators({})
+    text = "code 1234, 5678, 4321-12"
+    assert [(text[m.start:m.end], m.label) for m in find_matches(text, compile_rules(rules, validators), validators)] \
+        == [("1234", "ROOM"), ("5678", "NUMBER"), ("4321", "NUMBER"), ("4321-12", "PHONE")]  # other overlaps kept
 
 
 def test_missing_pattern_file_error(tmp_path):

@@ -4,7 +4,7 @@ Kept apart from the component so it can be tested (and timed on adversarial inpu
 """
 import re
 from dataclasses import dataclass
-from typing import List, NamedTuple, Optional, Sequence
+from typing import Dict, List, NamedTuple, Optional, Sequence, Tuple
 
 from .rule import PatternRule
 from .validators import Validators
@@ -74,9 +74,13 @@ def _decide(crule: CompiledRule, text: str, start: int, end: int, validators: Va
 def find_matches(text: str, rules: Sequence[CompiledRule], validators: Validators) -> List[RuleMatch]:
     """Every accepted candidate of every rule, sorted by (start, end, label, rule id).
 
-    Overlaps are kept: the pipeline's one overlap policy resolves them together with NER and dates.
+    Where rules give the same span, the one whose whole match read the most text keeps it: a label
+    before the number says what it is (`MRN: <an SSN's shape>` is a record number, `member ID: ...` a
+    health plan's), so no rule has to list the labels of the others to step aside. Other overlaps are
+    kept: the pipeline's one overlap policy resolves them together with NER and dates.
     """
-    found = set()
+    read: Dict[Tuple[int, int], int] = {}  # a span -> the longest whole match that gave it
+    found: Dict[RuleMatch, int] = {}
     for crule in rules:
         rule = crule.rule
         for m in crule.regex.finditer(text):
@@ -89,5 +93,8 @@ def find_matches(text: str, rules: Sequence[CompiledRule], validators: Validator
             if end <= start:
                 continue
             if _decide(crule, text, start, end, validators):
-                found.add(RuleMatch(start, end, rule.label, rule.id))
-    return sorted(found)
+                whole = m.end() - m.start()
+                match = RuleMatch(start, end, rule.label, rule.id)
+                found[match] = max(whole, found.get(match, 0))
+                read[(start, end)] = max(whole, read.get((start, end), 0))
+    return sorted(match for match, whole in found.items() if whole == read[(match.start, match.end)])
