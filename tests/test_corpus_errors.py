@@ -31,6 +31,10 @@ BAD_JSONL = {
                       "unknown label 'PATEINT'", "b"),
     "missing-text": (json.dumps({"id": "b", "spans": []}).encode(), "no 'text'", "b"),
     "not-an-object": (b'["b", "' + SECRET.encode() + b'"]', "not a JSON object", None),
+    "impossible-date-norm": (_line("b", "回診 110.02.30", [{"start": 3, "end": 12, "label": "DATE", "text": "110.02.30",
+                                                       "norm": "2021-02-30"}]), "not a valid calendar date", "b"),
+    "malformed-date-norm": (_line("b", "回診 110.03.02", [{"start": 3, "end": 12, "label": "DATE", "text": "110.03.02",
+                                                      "norm": "110/03/02"}]), "not a date value", "b"),
     "malformed-span": (_line("b", SECRET, [{"start": "x", "end": 3, "label": "PATIENT", "text": SECRET}]),
                        "malformed span", "b"),
 }

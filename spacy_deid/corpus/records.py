@@ -6,6 +6,7 @@ Errors name the record id and line, never the text: a corpus is PHI.
 from dataclasses import dataclass, field
 from typing import Any, Dict, List, Optional
 
+from ..dates.formats import parse_value
 from ..labels import LABELS
 
 
@@ -64,7 +65,8 @@ class Record:
 
     def validate(self, *, line: Optional[int] = None, source: Optional[str] = None,
                  known_labels: Optional[frozenset] = LABELS) -> None:
-        """Check offsets (`text[start:end] == span.text`) and labels; raise CorpusError naming the record."""
+        """Check offsets (`text[start:end] == span.text`), labels and date norms (a real calendar date in
+        annotation.md's form: `2021-02-30` is none); raise CorpusError naming the record."""
         n = len(self.text)
         for i, span in enumerate(self.spans):
             if not (0 <= span.start < span.end <= n):
@@ -76,6 +78,12 @@ class Record:
             if known_labels is not None and span.label not in known_labels:
                 raise CorpusError(f"span {i} has unknown label {span.label!r}",
                                   record_id=self.id, line=line, source=source)
+            if span.norm is not None:
+                try:
+                    parse_value(span.norm)
+                except (TypeError, ValueError) as err:  # the value is a date of the note: not in the message
+                    raise CorpusError(f"span {i} [{span.start}, {span.end}) has a norm that is {err}",
+                                      record_id=self.id, line=line, source=source) from None
 
     def to_dict(self) -> Dict[str, Any]:
         data: Dict[str, Any] = {"id": self.id}
