@@ -27,3 +27,14 @@ def test_the_default_replaces_every_part_of_an_english_address():
         ("43215", "LOCATION"), ("1193", "NUMBER"), ("67", "AGE")]
     for part in ("4172", "Maple Grove", "3B", "Columbus", "43215", "1193"):  # an age under 90 may stay
         assert part not in doc._.deid_text, part
+
+
+def test_a_company_takes_its_legal_suffix():
+    """`Inc`, `LLC`, `Group` are type words of a business (`general_business_type_words_en`): the
+    `institutions` rules grow a name the NER cut before them and label it by them."""
+    import spacy_deid
+
+    nlp = spacy_deid.load(config={"components": {"deid": {"demo_key": True}}})
+    doc = nlp("He works for Norvex Systems Inc as an engineer. Her son works at Kestrel Group in Boston.")
+    assert [(e.text, e.label_) for e in doc.ents if e.label_ == "GENERAL_BUSINESS"] == [
+        ("Norvex Systems Inc", "GENERAL_BUSINESS"), ("Kestrel Group", "GENERAL_BUSINESS")]
