@@ -20,7 +20,9 @@ every other input field is dropped; `keep` keeps a field verbatim, `pseudonymize
 
 Results come back in input order, one `DeidResult` per input item. A record that cannot be processed
 (no text, text over `max_chars`, a reader error passed in as a `CorpusError`, a failure inside the
-pipeline) gets `error` set, naming the record, never its text; the other records go on.
+pipeline) gets `error` set, naming the record, never its text; the other records go on. A record
+written with a span that could not be replaced as its label asks (a date the calendar lacks,
+`110.02.30`, is not shifted) has `warnings`, each naming the record and the span's offsets.
 """
 import logging
 import multiprocessing
@@ -59,6 +61,13 @@ class DeidResult:
     @property
     def ok(self) -> bool:
         return self.error is None
+
+    @property
+    def warnings(self) -> List[str]:
+        """What was replaced but not as its label asks (a DATE no calendar has, `110.02.30`), one
+        message per span naming the record and the offsets, never the text."""
+        return [f"record {self.id!r}: the {rep.get('label')} at [{rep.get('start')}, {rep.get('end')}) is "
+                f"{rep['warning']}" for rep in self.replacements if rep.get("warning")]
 
     def to_dict(self) -> Dict[str, Any]:
         return {"id": self.id, "index": self.index, "patient_id": self.patient_id,

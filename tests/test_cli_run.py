@@ -119,6 +119,33 @@ def test_bad_input_records_are_reported_and_others_written(tmp_path):
     assert "4 failed" in result.output
 
 
+def test_dates_the_calendar_lacks_are_warnings_naming_the_record(tmp_path):
+    """`110.02.30` cannot be shifted: its record is written (other characters of its shape in place)
+    with a warning naming the record and the offsets, in --errors or on stderr; nothing is lost."""
+    records = [{"id": "n1", "patient_id": "P1", "text": "入院日期 110.02.30，出院日期 110.03.02。"},
+               {"id": "n2", "patient_id": "P1", "text": "Admitted on 2021-02-29, discharged on 2021-03-04."},
+               {"id": "n3", "patient_id": "P2", "text": "Seen on 2021/03/04 for follow-up."}]
+    src = tmp_path / "in.jsonl"
+    src.write_text("".join(json.dumps(r, ensure_ascii=False) + "\n" for r in records), encoding="utf8")
+    out, errors = tmp_path / "out.jsonl", tmp_path / "errors.jsonl"
+    result = run(src, out, "--demo-key", "--errors", errors, "--no-progress")
+    assert result.exit_code == 0, result.output
+    written = read_jsonl(out)
+    check_output(records, written)
+    warns = read_jsonl(errors)
+    assert [(w["id"], w["line"]) for w in warns] == [("n1", 1), ("n2", 2)]
+    assert "[5, 14)" in warns[0]["warning"] and "[12, 22)" in warns[1]["warning"]
+    assert all("not a calendar date" in w["warning"] for w in warns)
+    flagged = [[r["label"] for r in rec["replacements"] if r.get("warning")] for rec in written]
+    assert flagged == [["DATE"], ["DATE"], []]
+    for phi in ("110.02.30", "2021-02-29"):
+        assert not any(phi in rec["text"] for rec in written)
+        assert phi not in errors.read_text(encoding="utf8") + result.output
+    assert "0 failed, 2 warning(s)" in result.output
+    on_stderr = run(src, tmp_path / "out2.jsonl", "--demo-key", "--no-progress")
+    assert on_stderr.exit_code == 0 and on_stderr.output.count("warning: record 'n") == 2
+
+
 def test_big_note_under_a_raised_limit(tmp_path):
     src = tmp_path / "in.jsonl"
     text = "病歷號: 1234567 電話 0912-345-678\n" + "Stable. " * 250_000

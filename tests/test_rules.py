@@ -150,7 +150,7 @@ NEGATIVE = [
     "MRN pending",
     # two capitals and five digits that are no address's last line
     "insulin IN 10000 units", "CO 45000", "WBC 12000 PA 12345", "seen by MD 12345",
-    "turned 30 degrees", "TURNED 2 HRS AGO", "turned 3-4 times", "turned 67.5 mg", "turned 180 to the left",
+    "turned 30 degrees", "TURNED 2 HRS AGO", "turned 3-4 times", "turned 67.5 mg", "turned 180 to the left", "turned 0 overnight",
     "STEP DAUGHTER AT BEDSIDE", "apt 3 appointments", "Ste 2x daily",
     "PHQ-9 = 19",
     "3月27號回診",  # a date, not a house number

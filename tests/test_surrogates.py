@@ -10,6 +10,7 @@ import spacy_deid
 from spacy_deid.lexicons import load
 from spacy_deid.surrogates import (DEMO_KEY, OPERATORS, InvalidKeyError, MissingKeyError, PolicyError,
                                    Resynthesizer, load_policy, resynthesize, tw_id_checksum_ok)
+from spacy_deid.surrogates.engine import NOT_A_CALENDAR_DATE
 from spacy_deid.surrogates.identifiers import tw_id_surrogate
 from spacy_deid.surrogates.keys import Keyed
 
@@ -248,6 +249,26 @@ def test_date_offset_per_patient_and_range():
 def test_date_unreadable_falls_back_to_digit_shape():
     s = one("«2021/99/99|DATE»")
     assert s != "2021/99/99" and re.fullmatch(r"\d{4}/\d\d/\d\d", s)
+
+
+@pytest.mark.parametrize("marked,warned", [
+    ("入院 «110.02.30|DATE», 出院 «110.03.02|DATE»", [True, False]),
+    ("seen «2021/02/29|DATE» and «Feb 30, 2021|DATE»", [True, True]),
+    ("«年三月|DATE» 回診, «3/4|DATE»", [False, False]),
+])
+def test_date_the_calendar_lacks_is_replaced_with_a_warning(marked, warned):
+    """`110.02.30` cannot be shifted: replaced by other characters of its shape, its record says so
+    (without the text); a date that is one, or a DATE not written as a date, gets no warning."""
+    doc = R(make_doc(marked, doc_id="r7"))
+    assert_offsets(doc)
+    assert [bool(rec.get("warning")) for rec in doc._.replacements] == warned
+    for rec in doc._.replacements:
+        original = doc.text[rec["start"]:rec["end"]]
+        assert rec["surrogate"] != original
+        if rec.get("warning"):
+            assert rec["warning"] == NOT_A_CALENDAR_DATE and original not in rec["warning"]
+            shape = lambda t: re.sub(r"[A-Za-z]", "a", re.sub(r"\d", "0", t))  # noqa: E731
+            assert shape(rec["surrogate"]) == shape(original)
 
 
 @pytest.mark.parametrize("text,masked", [("年三月", False), ("去年九月底", False), ("年十月", True), ("上個月", True)])

@@ -20,7 +20,8 @@ KEY_OPTION = typer.Option(None, "--key", help=f"Surrogate key; prefer the {KEY_E
 DEMO_KEY_OPTION = typer.Option(False, "--demo-key", help="Use the public demo key: for trying the tool only, "
                                "NOT for de-identification.")
 POLICY_OPTION = typer.Option(None, "--policy", help="Surrogate policy (see deid_surrogates).")
-ERRORS_OPTION = typer.Option(None, "--errors", help="JSONL of records that failed (id, line, reason; no text).")
+ERRORS_OPTION = typer.Option(None, "--errors", help="JSONL of records that failed (id, line, error) and of warnings "
+                             "on written ones (id, line, warning); never text.")
 MAX_CHARS_OPTION = typer.Option(1_000_000, "--max-chars", min=1, help="Notes longer than this fail.")
 
 

@@ -3,7 +3,8 @@
 Patients are processed whole (dates voted over all their notes, see `spacy_deid.batch`); with
 `--n-process N` patients are spread over N worker processes and the output is byte-identical to one
 process. The output is written atomically; records that cannot be processed go to `--errors` (id,
-line and reason, never text) and make the exit code 1. Nothing PHI-bearing is printed or logged:
+line and reason, never text) and make the exit code 1; a written record's warnings (a date the
+calendar lacks, not shifted) go there too and leave it 0. Nothing PHI-bearing is printed or logged:
 the progress bar and the summary show counts and rates only.
 
 The output carries only what the user chose (`spacy_deid.batch.OutputFields`): the de-identified
@@ -148,6 +149,11 @@ def _safe_error_line(result) -> str:
     return json_line({"id": printable(result.id), "line": result.line, "error": printable(result.error)})
 
 
+def _safe_warning_lines(result) -> List[str]:
+    return [json_line({"id": printable(result.id), "line": result.line, "warning": printable(message)})
+            for message in result.warnings]
+
+
 class _Writers:
     """Output, errors and audit streams, all opened atomically. Each record is serialized whole
     before anything of it is written, so one that cannot be written (a lone surrogate in a field)
@@ -155,7 +161,10 @@ class _Writers:
 
     `fields` (an `OutputFields`) chooses the output fields of results that have none yet; a writer
     given none uses the default choice (`id_field` and `patient_field` pseudonymized) under the key
-    the surrogates use: SPACY_DEID_KEY, else the demo key (a run with neither has stopped before)."""
+    the surrogates use: SPACY_DEID_KEY, else the demo key (a run with neither has stopped before).
+
+    A written record's warnings (`DeidResult.warnings`) go to the errors file too, as `warning` lines;
+    without one, the first 20 go to standard error. `warnings` counts them."""
 
     def __init__(self, out_file, out_fmt: str, out_dir: Optional[Path], fieldnames: List[str],
                  text_field: str, replacements_field: str, errors_file, audit_file,
@@ -168,6 +177,7 @@ class _Writers:
             fields = OutputFields.default(resolve_key(None, demo_key=True), id_key=id_field,
                                           patient_key=patient_field)
         self.fields = fields
+        self.warnings = 0
         self.csv_writer = None
         self.csv_buffer = None
         if out_fmt == "csv":
@@ -231,6 +241,7 @@ class _Writers:
                     self.out_file.write(out)
                 for line in audit:
                     self.audit_file.write(line)
+                self._warn(result)
                 return True
             result.error = (f"record {printable(result.id)!r}: a field holds text that is not valid Unicode "
                             "(a lone surrogate such as \\udc00); it cannot be written")
@@ -238,6 +249,16 @@ class _Writers:
         if self.errors_file is not None:
             self.errors_file.write(_safe_error_line(result))
         return False
+
+    def _warn(self, result) -> None:
+        for line, message in zip(_safe_warning_lines(result), result.warnings):
+            self.warnings += 1
+            if self.errors_file is not None:
+                self.errors_file.write(line)
+            elif self.warnings <= 20:
+                from tqdm import tqdm
+
+                tqdm.write(f"warning: {printable(message)}", file=sys.stderr)
 
 
 @app.command("run", help=f"De-identify INPUT_PATH into OUTPUT_PATH. {EXIT_CODES_HELP}")
@@ -381,6 +402,7 @@ def _run(input_path: Path, output_path: Path, *, text_field: str, patient_field:
                     bar.update(1)
                     if not ok and errors_path is None and counts["failed"] <= 20:
                         tqdm.write(f"error: {printable(result.error)}", file=sys.stderr)
+            counts["warnings"] = writers.warnings
         except BaseException:
             handles_cm.__exit__(*sys.exc_info())
             raise
@@ -404,9 +426,11 @@ def _run(input_path: Path, output_path: Path, *, text_field: str, patient_field:
     elapsed = time.perf_counter() - start
     n = counts["ok"] + counts["failed"]
     rate = n / elapsed if elapsed > 0 else 0.0
-    where = f" (see {errors_path})" if errors_path is not None and counts["failed"] else ""
-    typer.echo(f"spacy-deid run: {n} records, {counts['ok']} de-identified, {counts['failed']} failed{where}; "
-               f"{elapsed:.1f}s, {rate:.1f} notes/s", err=True)
+    reported = counts["failed"] or counts.get("warnings")
+    where = f" (see {errors_path})" if errors_path is not None and reported else ""
+    warned = f", {counts['warnings']} warning(s)" if counts.get("warnings") else ""
+    typer.echo(f"spacy-deid run: {n} records, {counts['ok']} de-identified, {counts['failed']} failed{warned}"
+               f"{where}; {elapsed:.1f}s, {rate:.1f} notes/s", err=True)
     return EXIT_FAILED_RECORDS if counts["failed"] else EXIT_OK
 
 

@@ -860,5 +860,34 @@ def parse(text: str, fmt: Optional[str] = None, settings: Optional[FinderSetting
     return [reading_dict(r) for r in readings]
 
 
+# Shapes that write a day, a month or a year in full, so that text of one of them names a date. A
+# two-part number (`2/30`, `120/80`) and a bare run of digits (`1100231`, `2300`) may be a ratio, a
+# reading or an identifier; they are left out.
+_DATE_ONLY_SHAPES = tuple(pattern for name, pattern in SHAPES.items()
+                          if name not in ("numeric", "compact", "bare_year")) + (FULL_NUMERIC_DATE,)
+
+
+def _numeric_year_in_range(text: str) -> bool:
+    """Is the year of a three-part number (`110.02.30`: Minguo 110; `13/13/2020`) a year notes write?
+    Vent settings are written in the same shape (`450/14/5`): a Minguo year of three digits is 1xx
+    (1912-2010), where the finder, for shifted corpora, reads any up to its last year."""
+    if FULL_NUMERIC_DATE.fullmatch(text) is None:
+        return True
+    first, _, last = re.split(r"[./\-]", text)
+    if len(first) == 3:
+        year = int(first) + MINGUO_OFFSET if first[0] == "1" else 0
+    else:
+        year = int(first) if len(first) == 4 else int(last)
+    return FIRST_YEAR <= year <= LAST_YEAR
+
+
+def not_a_calendar_date(text: str) -> bool:
+    """Is `text` written as a date (`110.02.30`, `2021/02/29`, `mk1100230`, `民國110年2月30日`,
+    `February 30`) and no date of the calendar? Such a DATE cannot be shifted; the surrogate step
+    says so instead of passing it off as a date."""
+    return (any(p.fullmatch(text) for p in _DATE_ONLY_SHAPES) and _numeric_year_in_range(text)
+            and not parse(text))
+
+
 __all__ = ["DateCandidate", "FinderSettings", "find_dates", "find_readings", "parse", "reading_dict",
-           "compile_format", "SHAPES"]
+           "compile_format", "SHAPES", "not_a_calendar_date"]

@@ -21,7 +21,7 @@ from .names import gender_hint
 from .operators import OPERATORS, OperatorRegistry
 from .policies import Policy, load_policy
 from .shapes import shape_surrogate
-from ..dates import parse, selected_reading, shift
+from ..dates import not_a_calendar_date, parse, selected_reading, shift
 from ..doctext import doc_text
 
 logger = logging.getLogger(__name__)
@@ -35,6 +35,9 @@ _HAN_3PLUS_RE = re.compile(f"^[{HAN_RANGES}]{{3,4}}$")
 
 
 _MISSING = object()
+# Written on a DATE's replacement record (`"warning"`) when the text is written as a date that the
+# calendar lacks (`110.02.30`): it is replaced, but not shifted, so the note's intervals lose it.
+NOT_A_CALENDAR_DATE = "not a calendar date: replaced by other characters of its shape, not shifted"
 
 
 class SurrogateError(RuntimeError):
@@ -70,7 +73,7 @@ def parse_age(text: str) -> Optional[int]:
 class SpanContext:
     """What an operator may look at for one span."""
 
-    __slots__ = ("engine", "doc", "text", "span", "label", "keyed", "known_given", "date_offset")
+    __slots__ = ("engine", "doc", "text", "span", "label", "keyed", "known_given", "date_offset", "warning")
 
     def __init__(self, engine, doc, text, span, keyed, known_given, date_offset):
         self.engine = engine
@@ -81,6 +84,7 @@ class SpanContext:
         self.keyed = keyed
         self.known_given = known_given
         self.date_offset = date_offset
+        self.warning: Optional[str] = None  # set by an operator that could not do what its label asks
 
     def ext(self, name: str) -> Any:
         """A span extension value (span._.<name>) read straight from doc.user_data."""
@@ -192,6 +196,8 @@ class Resynthesizer:
         if shifted is None or shifted == text:
             # Unreadable as a date (a NER span such as `年三月`): same shape, other digits; with nothing
             # to change (`年十月`), a mask, since a surrogate never equals its original.
+            if not_a_calendar_date(text):
+                ctx.warning = NOT_A_CALENDAR_DATE
             out = shape_surrogate(text, ctx.keyed.draw("DATE", normalize(text)), zh_digits=True)
             return out if out != text else f"[{ctx.label}]"
         return shifted
@@ -280,10 +286,12 @@ class Resynthesizer:
             pieces.append(between)
             out_len += len(between)
             pieces.append(surrogate)
-            records.append({"label": label, "source": user_data.get(("._.", "source", start, end)),
-                            "start": start, "end": end,
-                            "out_start": out_len, "out_end": out_len + len(surrogate),
-                            "surrogate": surrogate, "operator": op_name})
+            record = {"label": label, "source": user_data.get(("._.", "source", start, end)),
+                      "start": start, "end": end, "out_start": out_len, "out_end": out_len + len(surrogate),
+                      "surrogate": surrogate, "operator": op_name}
+            if ctx.warning is not None:
+                record["warning"] = ctx.warning
+            records.append(record)
             out_len += len(surrogate)
             pos = end
             user_data[("._.", "surrogate", start, end)] = surrogate  # = span._.surrogate
