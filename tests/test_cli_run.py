@@ -124,7 +124,8 @@ def test_dates_the_calendar_lacks_are_warnings_naming_the_record(tmp_path):
     with a warning naming the record and the offsets, in --errors or on stderr; nothing is lost."""
     records = [{"id": "n1", "patient_id": "P1", "text": "入院日期 110.02.30，出院日期 110.03.02。"},
                {"id": "n2", "patient_id": "P1", "text": "Admitted on 2021-02-29, discharged on 2021-03-04."},
-               {"id": "n3", "patient_id": "P2", "text": "Seen on 2021/03/04 for follow-up."}]
+               {"id": "n3", "patient_id": "P2", "text": "Seen on 2021/03/04 for follow-up."},
+               {"id": "n4", "patient_id": "P2", "text": "民國110年2月30日門診，4/10 疼痛。"}]
     src = tmp_path / "in.jsonl"
     src.write_text("".join(json.dumps(r, ensure_ascii=False) + "\n" for r in records), encoding="utf8")
     out, errors = tmp_path / "out.jsonl", tmp_path / "errors.jsonl"
@@ -133,17 +134,18 @@ def test_dates_the_calendar_lacks_are_warnings_naming_the_record(tmp_path):
     written = read_jsonl(out)
     check_output(records, written)
     warns = read_jsonl(errors)
-    assert [(w["id"], w["line"]) for w in warns] == [("n1", 1), ("n2", 2)]
-    assert "[5, 14)" in warns[0]["warning"] and "[12, 22)" in warns[1]["warning"]
+    assert [(w["id"], w["line"]) for w in warns] == [("n1", 1), ("n2", 2), ("n4", 4)]
+    assert [w["warning"].split(": ", 1)[1].split(" is ")[0] for w in warns] == [
+        "the DATE at [5, 14)", "the DATE at [12, 22)", "the DATE at [0, 11)"]
     assert all("not a calendar date" in w["warning"] for w in warns)
     flagged = [[r["label"] for r in rec["replacements"] if r.get("warning")] for rec in written]
-    assert flagged == [["DATE"], ["DATE"], []]
-    for phi in ("110.02.30", "2021-02-29"):
+    assert flagged == [["DATE"], ["DATE"], [], ["DATE"]]
+    for phi in ("110.02.30", "2021-02-29", "110年2月30日"):
         assert not any(phi in rec["text"] for rec in written)
         assert phi not in errors.read_text(encoding="utf8") + result.output
-    assert "0 failed, 2 warning(s)" in result.output
+    assert "0 failed, 3 warning(s)" in result.output
     on_stderr = run(src, tmp_path / "out2.jsonl", "--demo-key", "--no-progress")
-    assert on_stderr.exit_code == 0 and on_stderr.output.count("warning: record 'n") == 2
+    assert on_stderr.exit_code == 0 and on_stderr.output.count("warning: record 'n") == 3
 
 
 def test_big_note_under_a_raised_limit(tmp_path):

@@ -9,6 +9,7 @@ from spacy.training import Example
 import spacy_deid
 from spacy_deid.corpus import parse_inline
 from spacy_deid.dates import find_dates, reference_doc, shift
+from spacy_deid.dates.finder import dates_the_calendar_lacks
 
 from linear import assert_linear
 
@@ -88,9 +89,9 @@ def test_a_ner_date_of_an_apostrophe_and_a_year_is_the_finders_year():
 
 @Language.component("fake_ner_numbers")
 def fake_ner_numbers(doc):
-    """A NER that calls numbers dates: a pain score, a lab pair, an impossible date, real dates, a
-    `年3月` cut from `去年3月`, and a dotted year.month the finder does not read."""
-    wanted = ["4/10", "18/1.1", "13/13/2020", "12/27/2023", "年3月", "110/05/12", "96.04"]
+    """A NER that calls numbers dates: a pain score, a lab pair, no date (month 13), real dates, a day
+    February lacks, a `年3月` cut from `去年3月`, and a dotted year.month the finder does not read."""
+    wanted = ["4/10", "18/1.1", "13/13/2020", "12/27/2023", "110/02/30", "年3月", "110/05/12", "96.04"]
     _set_found(doc, [(surface, "DATE") for surface in wanted])
     return doc
 
@@ -108,9 +109,11 @@ def _dates_after(fake_ner: str, text: str):
 
 
 def test_ner_numbers_the_finder_rejects_are_dropped():
-    text = "Pain 4/10, BUN/CR 18/1.1, 13/13/2020 入院? Seen 12/27/2023; 去年3月停藥, 追蹤 110/05/12, 96.04 出差."
+    text = ("Pain 4/10, BUN/CR 18/1.1, 13/13/2020 入院? Seen 12/27/2023, 110/02/30; 去年3月停藥, 追蹤 110/05/12, "
+            "96.04 出差.")
     assert _dates_after("fake_ner_numbers", text) == [
         ("12/27/2023", "ner", "2023-12-27"),  # the finder reads it too: kept, with readings
+        ("110/02/30", "date", None),  # a day February lacks: a typo of a date, kept without readings
         ("3月", "date", "--03"),  # `年` is no part of a date: the finder's span replaces the NER's
         ("110/05/12", "ner", "2021-05-12"),
         ("96.04", "ner", None),  # no slash: Minguo year.month or a decimal, the NER's call
@@ -118,7 +121,7 @@ def test_ner_numbers_the_finder_rejects_are_dropped():
     # Without the NER the finder finds the same dates: the policy keeps what the finder reads.
     alone = spacy_deid.blank()
     alone.add_pipe("deid_dates")
-    assert [e.text for e in alone(text).ents] == ["12/27/2023", "3月", "110/05/12"]
+    assert [e.text for e in alone(text).ents] == ["12/27/2023", "110/02/30", "3月", "110/05/12"]
 
 
 @Language.component("fake_ner_one_weak_date")
@@ -276,6 +279,14 @@ def test_reference_doc_names_record_not_text(nlp):
 ])
 def test_adversarial_inputs_are_linear(unit, size):
     assert_linear(lambda n: find_dates(unit * n), size)
+
+
+@pytest.mark.parametrize("unit,size", [
+    ("1", 100_000), ("1/", 50_000), ("12/12/", 20_000), ("110.02.30 ", 10_000), ("2月30日", 15_000),
+    ("Feb 30, 2021 ", 8_000), ("mk1100230 ", 10_000), ("十二月三十一日", 10_000),
+])
+def test_dates_the_calendar_lacks_are_found_in_linear_time(unit, size):
+    assert_linear(lambda n: dates_the_calendar_lacks(unit * n), size)
 
 
 def test_no_dates_in_empty_or_whitespace(nlp):

@@ -177,13 +177,18 @@ def test_impossible_dates_have_no_reading(text):
 
 @pytest.mark.parametrize("text,expected", [
     # written as a date, and no date of the calendar
-    ("110.02.30", True), ("2021/02/29", True), ("2021-02-30", True), ("31/04/2021", True), ("13/13/2020", True),
-    ("110.13.01", True), ("mk1100230", True), ("民國110年2月30日", True), ("110年02月30日", True),
-    ("二月三十日", True), ("February 30", True), ("Feb 30, 2021", True), ("30 Feb 2021", True),
+    ("110.02.30", True), ("2021/02/29", True), ("2021-02-30", True), ("31/04/2021", True),
+    ("mk1100230", True), ("民國110年2月30日", True), ("110年02月30日", True),
+    ("二月三十日", True), ("民國一一〇年二月三十日", True), ("Feb 30, 2021", True), ("30 Feb 2021", True),
+    ("April 31st, 2021", True), ("31-APR-2021", True),
     # dates of the calendar
     ("110.02.28", False), ("2020/02/29", False), ("110.2.3", False), ("mk1100228", False), ("民國一一〇年二月三日", False),
     # not written as a date: a ratio, a reading, vent settings (no year of the finder's), a bare number, words
-    ("2/30", False), ("120/80", False), ("450/14/5", False), ("999-99-99", False), ("1100230", False), ("2300", False), ("年三月", False), ("yesterday", False),
+    ("2/30", False), ("120/80", False), ("450/14/5", False), ("999-99-99", False), ("120/80/60", False),
+    # no month of the calendar: garbage, not a typo of a day
+    ("13/13/2020", False), ("110.13.01", False),
+    # a month and number without a year (`may 40`), a form the finder leaves for being weak (`25 Dec 21`)
+    ("February 30", False), ("may 40", False), ("25 Dec 21", False), ("31 Apr 21", False), ("1100230", False), ("2300", False), ("年三月", False), ("yesterday", False),
 ])
 def test_not_a_calendar_date(text, expected):
     assert not_a_calendar_date(text) is expected

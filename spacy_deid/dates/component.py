@@ -17,7 +17,7 @@ Working next to a trained `ner` (policy, applied before the shared overlap polic
   `[2087]`, a bare year the finder reads only in context). Digits beside a finder date without such
   a separator, and words without digits, are left to the shared policy: in real notes the longer span is often the annotated one (`[Jan 12th
   '23]`, `[9月15]` in speech, where the finder reads `Jan 12th` and `9月`; `[去年五月]`);
-- a NER DATE span of ASCII digits and `/ . -` with at least one `/` (`4/10`, `18/1.1`, `13/13/2020`)
+- a NER DATE span of ASCII digits and `/ . -` with at least one `/` (`4/10`, `18/1.1`, `450/14/5`)
   that no finder date overlaps is dropped: a slashed number is a date only in a shape and context the
   finder reads, and its context vetoes (`Pain 4/10`, `BP 120/80`) and validity checks are the
   judgement a model that sees `4/10` in running text lacks (`96.04`, Minguo year.month, which the
@@ -36,6 +36,10 @@ Working next to a trained `ner` (policy, applied before the shared overlap polic
   without the spaces, punctuation and place edge words next to it (`spanedges`: `[台中國軍]戒酒
   [186.06]`), and is dropped when no letter is left. The finder read the date in its context, with
   its vetoes; a model that swallows one into a place or calls it a phone number has not;
+- a stretch written as a date that no calendar has (`110.02.30`, `13/13/2020`, `民國110年2月30日`,
+  `Feb 30, 2021`; `finder.dates_the_calendar_lacks`: a day with its month, and a year as notes write
+  it) is a DATE without readings, source `date`, under the shared policy: a typo of a date is still a
+  date of the patient's; the surrogate step replaces it without a shift and reports it;
 - everything else (a finder date longer than a NER span, crossing spans, spans of other labels) is
   decided by the shared policy `overlap_policy` (default: longest span wins; ties rule > date > ner).
 Spans that do not align with the tokenizer's tokens are skipped (never guessed).
@@ -53,7 +57,8 @@ from spacy.util import registry
 
 from ..extensions import install_extensions
 from ..overlap import OverlapPolicy, merge_into_ents
-from .finder import DEFAULT_PREFERENCE, FIRST_YEAR, LAST_YEAR, FinderSettings, find_readings, parse
+from .finder import (DEFAULT_PREFERENCE, FIRST_YEAR, LAST_YEAR, FinderSettings, dates_the_calendar_lacks,
+                     find_readings, parse)
 from .resolve import (DEFAULT_MINGUO_MIN_YEAR, RT, as_tuple, choose_readings, reading_dict, resolve_dates,
                       resolve_spans)
 from .scoring import score_dates
@@ -139,14 +144,26 @@ class DateRecognizer:
         candidates = self._confirmed(doc, find_readings(text, self.settings))
         if not has_entities(doc):
             self._annotate_alone(doc, candidates)
-            return doc
-        found = self._aligned(doc, candidates)
-        dates = self._merge_with_ents(doc, found, text, [(start, end) for start, end, _ in candidates])
-        if self.resolve:
-            resolve_spans([dates], self.default_preference, patient=False,
-                          minguo_min_year=self.minguo_min_year,
-                          partial_year_from_context=self.partial_year_from_context)
+        else:
+            found = self._aligned(doc, candidates)
+            dates = self._merge_with_ents(doc, found, text, [(start, end) for start, end, _ in candidates])
+            if self.resolve:
+                resolve_spans([dates], self.default_preference, patient=False,
+                              minguo_min_year=self.minguo_min_year,
+                              partial_year_from_context=self.partial_year_from_context)
+        self._keep_dates_the_calendar_lacks(doc, text)
         return doc
+
+    def _keep_dates_the_calendar_lacks(self, doc: Doc, text: str) -> None:
+        """A date no calendar has (`110.02.30`, `民國110年2月30日`) is still a date written in the note,
+        a typo of the real one: a DATE without readings, under the overlap policy. The surrogate step
+        replaces it without shifting it and says so (`surrogates.engine.NOT_A_CALENDAR_DATE`)."""
+        lacking = (doc.char_span(start, end, label="DATE") for start, end in dates_the_calendar_lacks(text))
+        spans = [s for s in lacking if s is not None]  # misaligned with the tokens: skip, never widen
+        if spans:
+            set_span_values(doc, [(s.start_char, s.end_char, {"source": "date", "date_readings": []})
+                                  for s in spans])
+            merge_into_ents(doc, spans, self.overlap_policy)
 
     def pipe(self, stream: Iterable[Doc], batch_size: int = 128) -> Iterable[Doc]:
         for doc in stream:

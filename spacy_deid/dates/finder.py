@@ -860,34 +860,113 @@ def parse(text: str, fmt: Optional[str] = None, settings: Optional[FinderSetting
     return [reading_dict(r) for r in readings]
 
 
-# Shapes that write a day, a month or a year in full, so that text of one of them names a date. A
-# two-part number (`2/30`, `120/80`) and a bare run of digits (`1100231`, `2300`) may be a ratio, a
-# reading or an identifier; they are left out.
-_DATE_ONLY_SHAPES = tuple(pattern for name, pattern in SHAPES.items()
-                          if name not in ("numeric", "compact", "bare_year")) + (FULL_NUMERIC_DATE,)
+# The shapes that write a day with its month, and the year where the shape holds one: text of one
+# of them is a date, possible or not. A number of two parts (`2/30`, `120/80`), a bare run of digits
+# (`1100231`), a year alone (`9年` is as often a duration) and an English month and number without a
+# year (`may 40`) are left out: each is as often something else.
+_DAY_SHAPES = ("numeric", "compact_mk", "zh_year", "zh_prefixed", "zh_month", "en_mdy", "en_dmy", "en_ymd",
+               "en_dash", "en_ydash")
 
 
-def _numeric_year_in_range(text: str) -> bool:
-    """Is the year of a three-part number (`110.02.30`: Minguo 110; `13/13/2020`) a year notes write?
-    Vent settings are written in the same shape (`450/14/5`): a Minguo year of three digits is 1xx
-    (1912-2010), where the finder, for shifted corpora, reads any up to its last year."""
-    if FULL_NUMERIC_DATE.fullmatch(text) is None:
+def _year_is_written_today(year: Optional[str]) -> bool:
+    """A year of Arabic digits as notes write it: four digits in the finder's years, a Minguo year of
+    one or two digits, or of three starting with 1 (民國1xx = 1912-2010; vent settings `450/14/5` and
+    blood gases are written in the numeric shape too). Chinese numerals pass."""
+    if year is None or not year.isdigit():
         return True
-    first, _, last = re.split(r"[./\-]", text)
-    if len(first) == 3:
-        year = int(first) + MINGUO_OFFSET if first[0] == "1" else 0
-    else:
-        year = int(first) if len(first) == 4 else int(last)
-    return FIRST_YEAR <= year <= LAST_YEAR
+    if len(year) == 4:
+        return FIRST_YEAR <= int(year) <= LAST_YEAR
+    return len(year) < 3 or year[0] == "1"
+
+
+def _day_fields(name: str, m: "re.Match[str]") -> Optional[Tuple[str, ...]]:
+    """The groups of match `m` of shape `name` that hold its month and day as numbers, when it writes a
+    day of a month and a year the way notes do; else None."""
+    groups = m.groupdict()
+    if name == "numeric":
+        if FULL_NUMERIC_DATE.fullmatch(m.group()[m.start("a") - m.start():]) is None:
+            return None
+        if len(groups["a"]) > 2:  # the year first: `110.02.30`
+            return ("b", "c") if _year_is_written_today(groups["a"]) else None
+        return ("a", "b") if _year_is_written_today(groups["c"]) else None
+    if name == "compact_mk":
+        return ("digits",) if len(groups["digits"]) == 7 and _year_is_written_today(groups["digits"][:3]) else None
+    if groups.get("d") is None or (groups.get("y") is None and name != "zh_month"):
+        return None
+    if not _year_is_written_today(groups.get("y")):
+        return None
+    return ("m", "d") if groups.get("m") is not None else ("d",)
+
+
+def _first_of(group: str, written: str) -> str:
+    """1 written as `written` is: `01` for digits (`0101` for a compact month and day), `1st`, `一`."""
+    if group == "digits":
+        return written[:-4] + "0101"
+    if written.isdigit():
+        return "01"
+    return "1st" if written[-1].isascii() and written[-1].isalpha() else "一"
+
+
+def _number(written: Optional[str]) -> int:
+    """The number a month or day field writes (`02`, `三十`, `30th`); 0 when it writes none."""
+    if not written:
+        return 0
+    if written[-1].isascii() and written[-1].isalpha():
+        written = written[:-2]
+    parsed = parse_numeral(written)
+    return parsed[0] if parsed else 0
+
+
+def _months_and_days(name: str, m: "re.Match[str]", fields: Tuple[str, ...]) -> List[Tuple[int, int]]:
+    """The (month, day) pairs match `m` can be read as (both orders where the year is last)."""
+    if name == "compact_mk":
+        digits = m.group("digits")
+        return [(int(digits[3:5]), int(digits[5:7]))]
+    if name == "numeric":
+        first, second = (_number(m.group(f)) for f in fields)
+        return [(first, second)] if fields == ("b", "c") else [(first, second), (second, first)]
+    month = _number(m.group("m")) if "m" in fields else 1  # a month's name is a month
+    return [(month, _number(m.group("d")))]
+
+
+def _impossible(name: str, m: "re.Match[str]") -> bool:
+    """Match `m` writes a day its month lacks (`02.30`, `4月31日`, `Feb 29, 2021`): a month and a day
+    of a month, that the finder reads none of, and reads with both set to 1 (so it is not left for its
+    form, as `25 Dec 21` is, or for its year)."""
+    fields = _day_fields(name, m)
+    if fields is None or not any(1 <= month <= 12 and 1 <= day <= 31
+                                 for month, day in _months_and_days(name, m, fields)):
+        return False
+    if parse(m.group()):
+        return False
+    text, base = m.group(), m.start()
+    for group in sorted(fields, key=m.start, reverse=True):
+        start, end = m.start(group) - base, m.end(group) - base
+        text = text[:start] + _first_of(group, text[start:end]) + text[end:]
+    return bool(parse(text))
 
 
 def not_a_calendar_date(text: str) -> bool:
-    """Is `text` written as a date (`110.02.30`, `2021/02/29`, `mk1100230`, `民國110年2月30日`,
-    `February 30`) and no date of the calendar? Such a DATE cannot be shifted; the surrogate step
-    says so instead of passing it off as a date."""
-    return (any(p.fullmatch(text) for p in _DATE_ONLY_SHAPES) and _numeric_year_in_range(text)
-            and not parse(text))
+    """Is `text` written as a date (`110.02.30`, `2021-02-29`, `mk1100230`, `民國110年2月30日`,
+    `二月三十日`, `Feb 30, 2021`) and no date of the calendar, for a day its month lacks? Such a DATE cannot be shifted: the
+    component keeps it as a DATE and the surrogate step says so instead of passing it off as a date."""
+    for name in _DAY_SHAPES:
+        m = SHAPES[name].fullmatch(text)
+        if m is not None and _impossible(name, m):
+            return True
+    return False
+
+
+def dates_the_calendar_lacks(text: str) -> List[Tuple[int, int]]:
+    """(start, end) of every stretch of `text` written as a date that no calendar has (`入院 110.02.30`,
+    `Feb 30, 2021`): the finder reads none of them. Each shape is one linear scan."""
+    found = set()
+    for name in _DAY_SHAPES:
+        for m in SHAPES[name].finditer(text):
+            if _impossible(name, m):
+                found.add(m.span())
+    return sorted(found)
 
 
 __all__ = ["DateCandidate", "FinderSettings", "find_dates", "find_readings", "parse", "reading_dict",
-           "compile_format", "SHAPES", "not_a_calendar_date"]
+           "compile_format", "SHAPES", "not_a_calendar_date", "dates_the_calendar_lacks"]
