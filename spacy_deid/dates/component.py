@@ -59,7 +59,7 @@ from ..extensions import install_extensions
 from ..overlap import OverlapPolicy, merge_into_ents
 from .finder import (DEFAULT_PREFERENCE, FIRST_YEAR, LAST_YEAR, FinderSettings, dates_the_calendar_lacks,
                      find_readings, parse)
-from .resolve import (DEFAULT_MINGUO_MIN_YEAR, RT, as_tuple, choose_readings, reading_dict, resolve_dates,
+from .resolve import (DEFAULT_MINGUO_MIN_YEAR, RT, choose_readings, reading_dict, resolve_dates,
                       resolve_spans)
 from .scoring import score_dates
 from ..doctext import doc_text
@@ -218,35 +218,11 @@ class DateRecognizer:
                       for start, end, rs in candidates]
         set_span_values(doc, writes)
 
-    def find(self, doc: Doc, text: Optional[str] = None) -> List[Tuple[Span, List[Dict]]]:
-        """Finder candidates as (DATE span aligned to tokens, readings). Attributes are set later, in
-        `set_annotations`: a span's extension values are keyed by its offsets, so setting them here
-        would overwrite those of a NER span with the same boundaries."""
-        candidates = find_readings(doc_text(doc) if text is None else text, self.settings)
-        return [(span, [reading_dict(r) for r in rs]) for span, rs in self._aligned(doc, self._confirmed(doc, candidates))]
-
-    def set_annotations(self, doc: Doc, found: List[Tuple[Span, List[Dict]]],
-                        text: Optional[str] = None) -> List[Span]:
-        """Merge the found dates into `doc.ents` (policy in the module docstring); returns the DATE
-        spans of `doc.ents` that carry readings, in order."""
-        if not doc.ents:
-            spans = [s for s, _ in found]
-            for span, readings in found:
-                span._.date_readings = readings
-                span._.source = "date"
-            merged = self.overlap_policy(spans)
-            doc.ents = merged
-            return merged
-        return self._merge_with_ents(doc, [(s, [as_tuple(r) for r in rs]) for s, rs in found],
-                                     doc_text(doc) if text is None else text)
-
     def _merge_with_ents(self, doc: Doc, found: List[Tuple[Span, Sequence[RT]]], text: str,
-                         finder_offsets: Optional[Sequence[Tuple[int, int]]] = None) -> List[Span]:
+                         finder_offsets: Sequence[Tuple[int, int]]) -> List[Span]:
         """Next to existing entities (a NER, rules): the policy in the module docstring.
-        `finder_offsets`: every finder date, aligned to the tokens or not (default: those of `found`)."""
+        `finder_offsets`: every finder date, aligned to the tokens or not."""
         existing = doc.ents
-        if finder_offsets is None:
-            finder_offsets = [(s.start_char, s.end_char) for s, _ in found]
         readings_of = {(s.start_char, s.end_char): r for s, r in found}
         spans = [span for span, _ in found]
         kept_ents = []
