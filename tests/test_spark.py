@@ -130,7 +130,8 @@ def test_bad_records_are_error_rows_and_the_rest_is_written(cli, notes, tmp_path
     bad = [{"id": "null-text", "patient_id": "G00001", "text": None},
            {"id": "number-text", "patient_id": "G00002", "text": 20210302},
            {"id": "huge", "patient_id": "G00001", "text": "病人 陳志明 " * 700_000}]  # 5.6 MB
-    records = good[:3] + bad[:1] + good[3:7] + bad[1:] + good[7:]
+    typo = {"id": "typo-date", "patient_id": "G00003", "text": "入院 110.02.30，出院 110.03.02。"}  # no 2月30日
+    records = good[:3] + bad[:1] + good[3:7] + bad[1:] + good[7:] + [typo]
     src = write_jsonl(tmp_path / "bad.jsonl", records)
     with src.open("a", encoding="utf8") as f:
         f.write("{not json\n")
@@ -139,16 +140,18 @@ def test_bad_records_are_error_rows_and_the_rest_is_written(cli, notes, tmp_path
         out, errors = tmp_path / f"{command}.jsonl", tmp_path / f"{command}-errors.jsonl"
         result = cli(command, src, out, "--errors", errors, "--no-progress")
         assert result.exit_code == 1, result.output  # some records failed, the others were written
-        assert "14 records, 10 de-identified, 4 failed" in result.output
+        assert "15 records, 11 de-identified, 4 failed, 1 warning(s)" in result.output
         outputs[command] = (out.read_bytes(), errors.read_bytes())
     assert outputs["spark"] == outputs["run"]
     errors = [json.loads(line) for line in outputs["spark"][1].decode("utf8").splitlines()]
-    assert [(e["id"], e["line"]) for e in errors] == [("null-text", 4), ("number-text", 9), ("huge", 10),
-                                                      (None, 14)]
+    assert [(e["id"], e["line"], "warning" in e) for e in errors] == [
+        ("null-text", 4, False), ("number-text", 9, False), ("huge", 10, False), ("typo-date", 14, True),
+        (None, 15, False)]
+    assert "[3, 12) is not a calendar date" in errors[3]["warning"] and "110.02.30" not in errors[3]["warning"]
     assert "not a string" in errors[1]["error"] and "over the limit" in errors[2]["error"]
-    assert all("陳志明" not in e["error"] for e in errors)
+    assert all("陳志明" not in e.get("error", "") for e in errors)
     written = [json.loads(line) for line in outputs["spark"][0].decode("utf8").splitlines()]
-    assert len(written) == len(good) and all(w["id"] not in {r["id"] for r in records} for w in written)
+    assert len(written) == len(good) + 1 and all(w["id"] not in {r["id"] for r in records} for w in written)
 
 
 def test_dataframe_bad_records_become_error_rows(spark, key_env):

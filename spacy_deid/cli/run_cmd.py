@@ -22,7 +22,7 @@ import signal
 import sys
 import time
 from pathlib import Path
-from typing import Any, Dict, Iterable, Iterator, List, Optional
+from typing import Any, Dict, Iterator, List, Optional
 
 import typer
 
@@ -143,6 +143,14 @@ def _total(path: Path, fmt: str) -> int:
     if fmt == "csv":
         return count_csv(path)
     return len(txt_files(path))
+
+
+def outcome_counts(counts: Dict[str, int], errors_path: Optional[Path]) -> str:
+    """`N records, K de-identified, F failed[, W warning(s)][ (see ERRORS)]`, for the summary line."""
+    n = counts["ok"] + counts["failed"]
+    warned = f", {counts['warnings']} warning(s)" if counts.get("warnings") else ""
+    where = f" (see {errors_path})" if errors_path is not None and (counts["failed"] or warned) else ""
+    return f"{n} records, {counts['ok']} de-identified, {counts['failed']} failed{warned}{where}"
 
 
 def _safe_error_line(result) -> str:
@@ -426,11 +434,8 @@ def _run(input_path: Path, output_path: Path, *, text_field: str, patient_field:
     elapsed = time.perf_counter() - start
     n = counts["ok"] + counts["failed"]
     rate = n / elapsed if elapsed > 0 else 0.0
-    reported = counts["failed"] or counts.get("warnings")
-    where = f" (see {errors_path})" if errors_path is not None and reported else ""
-    warned = f", {counts['warnings']} warning(s)" if counts.get("warnings") else ""
-    typer.echo(f"spacy-deid run: {n} records, {counts['ok']} de-identified, {counts['failed']} failed{warned}"
-               f"{where}; {elapsed:.1f}s, {rate:.1f} notes/s", err=True)
+    typer.echo(f"spacy-deid run: {outcome_counts(counts, errors_path)}; {elapsed:.1f}s, {rate:.1f} notes/s",
+               err=True)
     return EXIT_FAILED_RECORDS if counts["failed"] else EXIT_OK
 
 

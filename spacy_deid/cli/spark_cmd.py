@@ -32,7 +32,7 @@ from .record_options import (DEMO_KEY_OPTION, ERRORS_OPTION, ID_FIELD_OPTION, KE
                              restoring_key_environment)
 from .run_cmd import (
     EXIT_CRASH, EXIT_FAILED_RECORDS, EXIT_USAGE, KEY_ENV, _check_paths, _open_outputs, _records, _Writers,
-    load_pipeline,
+    load_pipeline, outcome_counts,
 )
 from .run_io import atomic_file, csv_fieldnames, detect_format, printable
 
@@ -236,9 +236,7 @@ def spark_command(
     elapsed = time.perf_counter() - start
     n = counts["ok"] + counts["failed"]
     rate = n / elapsed if elapsed > 0 else 0.0
-    where = f" (see {errors_path})" if errors_path is not None and counts["failed"] else ""
-    typer.echo(f"spacy-deid spark: {n} records, {counts['ok']} de-identified, {counts['failed']} failed{where}; "
-               f"{elapsed:.1f}s, {rate:.1f} notes/s on {sc.master} in {n_partitions} partitions "
+    typer.echo(f"spacy-deid spark: {outcome_counts(counts, errors_path)}; {elapsed:.1f}s, {rate:.1f} notes/s on {sc.master} in {n_partitions} partitions "
                f"(Spark start-up {startup:.1f}s)", err=True)
     if counts["failed"]:
         raise typer.Exit(code=EXIT_FAILED_RECORDS)
@@ -300,6 +298,7 @@ def _write(results, failed_reading: List, output_path: Path, out_fmt: str, field
                 bar.update(1)
                 if not ok and errors_path is None and counts["failed"] <= 20:
                     tqdm.write(f"error: {printable(result.error)}", file=sys.stderr)
+    counts["warnings"] = writers.warnings
     return counts
 
 
