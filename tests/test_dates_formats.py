@@ -6,6 +6,7 @@ from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
 from spacy_deid.dates import UnrenderableDate, not_a_calendar_date, parse, render, shift, shift_value
+from spacy_deid.dates.finder import dates_the_calendar_lacks
 from spacy_deid.dates.numerals import parse_counted, parse_positional, render_counted, render_positional
 
 # Every format the finder produces, by precision (the day formats cover every field style).
@@ -192,3 +193,6 @@ def test_impossible_dates_have_no_reading(text):
 ])
 def test_not_a_calendar_date(text, expected):
     assert not_a_calendar_date(text) is expected
+    # in running text, each shape's family is scanned only where what its dates hold is there
+    note = f"入院 {text} 追蹤"
+    assert dates_the_calendar_lacks(note) == ([(3, 3 + len(text))] if expected else [])

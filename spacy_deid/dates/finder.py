@@ -864,8 +864,18 @@ def parse(text: str, fmt: Optional[str] = None, settings: Optional[FinderSetting
 # of them is a date, possible or not. A number of two parts (`2/30`, `120/80`), a bare run of digits
 # (`1100231`), a year alone (`9年` is as often a duration) and an English month and number without a
 # year (`may 40`) are left out: each is as often something else.
-_DAY_SHAPES = ("numeric", "compact_mk", "zh_year", "zh_prefixed", "zh_month", "en_mdy", "en_dmy", "en_ymd",
-               "en_dash", "en_ydash")
+#
+# Each family of them comes with what every date of it holds (`月`, a month's name), so a note without
+# that skips the family's scans: most notes hold no Chinese or English month at all.
+_DAY_SHAPE_FAMILIES: Tuple[Tuple["re.Pattern[str]", Tuple[str, ...]], ...] = (
+    (re.compile(r"[0-9][./\-][0-9]{1,2}[./\-][0-9]"), ("numeric",)),
+    (re.compile(r"[mM][kK][0-9]{7}"), ("compact_mk",)),
+    (re.compile("月"), ("zh_year", "zh_prefixed", "zh_month")),
+    (re.compile(r"(?ai:(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.?[ /-]{1,2}[0-9]"
+                r"|[0-9](?:st|nd|rd|th)?[ /-](?:of[ ])?(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec))"),
+     ("en_mdy", "en_dmy", "en_ymd", "en_dash", "en_ydash")),
+)
+_DAY_SHAPES = tuple(name for _, names in _DAY_SHAPE_FAMILIES for name in names)
 
 
 def _year_is_written_today(year: Optional[str]) -> bool:
@@ -959,13 +969,21 @@ def not_a_calendar_date(text: str) -> bool:
 
 def dates_the_calendar_lacks(text: str) -> List[Tuple[int, int]]:
     """(start, end) of every stretch of `text` written as a date that no calendar has (`入院 110.02.30`,
-    `Feb 30, 2021`): the finder reads none of them. Each shape is one linear scan."""
+    `Feb 30, 2021`), not overlapping (`民國110年[2月30日]` is one): the finder reads none of them. Each
+    shape is one linear scan."""
     found = set()
-    for name in _DAY_SHAPES:
-        for m in SHAPES[name].finditer(text):
-            if _impossible(name, m):
-                found.add(m.span())
-    return sorted(found)
+    for holds, names in _DAY_SHAPE_FAMILIES:
+        if holds.search(text) is None:
+            continue
+        for name in names:
+            for m in SHAPES[name].finditer(text):
+                if _impossible(name, m):
+                    found.add(m.span())
+    kept: List[Tuple[int, int]] = []
+    for start, end in sorted(found, key=lambda span: (span[0], -span[1])):  # the longest of shapes that overlap
+        if not kept or start >= kept[-1][1]:
+            kept.append((start, end))
+    return kept
 
 
 __all__ = ["DateCandidate", "FinderSettings", "find_dates", "find_readings", "parse", "reading_dict",
