@@ -238,12 +238,16 @@ def test_parquet_and_csv_in_and_out(cli, run_output, notes, spark, tmp_path):
     assert cli("spark", parquet_in, out, "--no-progress").exit_code == 0
     assert lines(out) == expected_lines
 
-    jsonl_in = write_jsonl(tmp_path / "in.jsonl", first)
-    parquet_out = tmp_path / "out.parquet"
-    assert cli("spark", jsonl_in, parquet_out, "--no-progress").exit_code == 0
+    typo = {"id": "typo-date", "patient_id": "G00003", "text": "入院 110.02.30，出院 110.03.02。"}  # no 2月30日
+    jsonl_in = write_jsonl(tmp_path / "in.jsonl", first + [typo])
+    parquet_out, errors = tmp_path / "out.parquet", tmp_path / "errors.jsonl"
+    result = cli("spark", jsonl_in, parquet_out, "--errors", errors, "--no-progress")
+    assert result.exit_code == 0 and "61 de-identified, 0 failed, 1 warning(s)" in result.output
+    assert [(e["id"], e["line"]) for e in map(json.loads, errors.read_text(encoding="utf8").splitlines())] == \
+        [("typo-date", 61)]  # a Parquet output's warnings are written as run writes them
     rows = spark.read.parquet(str(parquet_out)).orderBy("index").collect()
     want = [json.loads(line) for line in expected_lines]
-    assert [(json.loads(r["fields"])["id"], r["text"], json.loads(r["replacements"])) for r in rows] == \
+    assert [(json.loads(r["fields"])["id"], r["text"], json.loads(r["replacements"])) for r in rows[:60]] == \
         [(w["id"], w["text"], w["replacements"]) for w in want]
     assert not {r["id"] for r in first} & {w["id"] for w in want}  # ids leave as pseudonyms only
 

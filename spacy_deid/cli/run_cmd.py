@@ -249,7 +249,7 @@ class _Writers:
                     self.out_file.write(out)
                 for line in audit:
                     self.audit_file.write(line)
-                self._warn(result)
+                self.warn(result)
                 return True
             result.error = (f"record {printable(result.id)!r}: a field holds text that is not valid Unicode "
                             "(a lone surrogate such as \\udc00); it cannot be written")
@@ -258,7 +258,8 @@ class _Writers:
             self.errors_file.write(_safe_error_line(result))
         return False
 
-    def _warn(self, result) -> None:
+    def warn(self, result) -> None:
+        """Write the warnings of a written record (in the errors file, else the first 20 on stderr)."""
         for line, message in zip(_safe_warning_lines(result), result.warnings):
             self.warnings += 1
             if self.errors_file is not None:

@@ -15,7 +15,9 @@ chosen output fields as JSON, de-identified text, replacements as JSON). Progres
 stderr; no note text does. Output fields as `run`'s: id and patient pseudonymized, `--keep-field`
 verbatim, `--pseudonymize-field`, nothing else.
 """
+import contextlib
 import functools
+import json
 import os
 import sys
 import threading
@@ -73,8 +75,6 @@ def _session(master: Optional[str]):
 def _driver_input(spark, path: Path, fmt: str, *, id_field: str, text_field: str, patient_field: str,
                   max_chars: int):
     """JSONL/CSV through `run`'s readers: the transport DataFrame and the reader errors (results)."""
-    import json
-
     from pyspark.sql import types as T
 
     from ..batch import DeidResult, _to_item
@@ -276,16 +276,26 @@ def _write(results, failed_reading: List, output_path: Path, out_fmt: str, field
         errors = [DeidResult(r["id"], r["index"], r["patient_id"], error=r["error"], line=r["line"])
                   for r in ordered.where("error IS NOT NULL").select("id", "index", "patient_id", "error",
                                                                       "line").collect()]
+        # a written record with a warning (its replacement says so, `DeidResult.warnings`)
+        warned = [DeidResult(r["id"], r["index"], r["patient_id"], replacements=json.loads(r["replacements"]),
+                             line=r["line"])
+                  for r in ordered.where("error IS NULL AND replacements LIKE '%\"warning\"%'").select(
+                      "id", "index", "patient_id", "replacements", "line").collect()]
         failed = sorted(failed_reading + errors, key=lambda r: r.index)
         counts["failed"] = len(failed)
-        if errors_path is not None:
-            with atomic_file(errors_path) as errors_file:  # run's writer, errors alone
-                writers = _Writers(errors_file, "jsonl", None, [], text_field, "", errors_file, None)
-                for result in failed:
+        with contextlib.ExitStack() as stack:  # run's writer, errors and warnings alone
+            errors_file = stack.enter_context(atomic_file(errors_path)) if errors_path is not None else None
+            writers = _Writers(errors_file, "jsonl", None, [], text_field, "", errors_file, None)
+            shown = 0
+            for result in sorted(failed + warned, key=lambda r: r.index):
+                if result.ok:
+                    writers.warn(result)
+                elif errors_file is not None:
                     writers.write(result)
-        else:
-            for result in failed[:20]:
-                typer.echo(f"error: {result.error}", err=True)
+                elif shown < 20:
+                    shown += 1
+                    typer.echo(f"error: {result.error}", err=True)
+        counts["warnings"] = writers.warnings
         return counts
     with _open_outputs(output_path, out_fmt, errors_path, None, replacements_field) as handles:
         writers = _Writers(handles["out"], out_fmt, handles.get("dir"), fieldnames, text_field,
