@@ -236,8 +236,8 @@ def spark_command(
     elapsed = time.perf_counter() - start
     n = counts["ok"] + counts["failed"]
     rate = n / elapsed if elapsed > 0 else 0.0
-    typer.echo(f"spacy-deid spark: {outcome_counts(counts, errors_path)}; {elapsed:.1f}s, {rate:.1f} notes/s on {sc.master} in {n_partitions} partitions "
-               f"(Spark start-up {startup:.1f}s)", err=True)
+    typer.echo(f"spacy-deid spark: {outcome_counts(counts, errors_path)}; {elapsed:.1f}s, {rate:.1f} notes/s "
+               f"on {sc.master} in {n_partitions} partitions (Spark start-up {startup:.1f}s)", err=True)
     if counts["failed"]:
         raise typer.Exit(code=EXIT_FAILED_RECORDS)
 

@@ -958,8 +958,9 @@ def _impossible(name: str, m: "re.Match[str]") -> bool:
 
 def not_a_calendar_date(text: str) -> bool:
     """Is `text` written as a date (`110.02.30`, `2021-02-29`, `mk1100230`, `民國110年2月30日`,
-    `二月三十日`, `Feb 30, 2021`) and no date of the calendar, for a day its month lacks? Such a DATE cannot be shifted: the
-    component keeps it as a DATE and the surrogate step says so instead of passing it off as a date."""
+    `二月三十日`, `Feb 30, 2021`) and no date of the calendar, for a day its month lacks? Such a DATE
+    cannot be shifted: the component keeps it as a DATE and the surrogate step says so instead of
+    passing it off as a date."""
     for name in _DAY_SHAPES:
         m = SHAPES[name].fullmatch(text)
         if m is not None and _impossible(name, m):
