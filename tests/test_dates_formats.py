@@ -6,7 +6,7 @@ from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
 from spacy_deid.dates import UnrenderableDate, not_a_calendar_date, parse, render, shift, shift_value
-from spacy_deid.dates.finder import dates_the_calendar_lacks
+from spacy_deid.dates.finder import FinderSettings, dates_the_calendar_lacks
 from spacy_deid.dates.numerals import parse_counted, parse_positional, render_counted, render_positional
 
 # Every format the finder produces, by precision (the day formats cover every field style).
@@ -174,6 +174,13 @@ def test_render_checks_precision():
 @pytest.mark.parametrize("text", ["110.02.30", "13/13/2020", "2021/02/29", "1100230", "二月三十日"])
 def test_impossible_dates_have_no_reading(text):
     assert parse(text) == []
+
+
+def test_the_finders_years_decide_which_year_is_written_today():
+    """The component's own settings: a year past its last one is no year a note writes."""
+    assert dates_the_calendar_lacks("入院 2035/02/30") == [(3, 13)]
+    assert dates_the_calendar_lacks("入院 2035/02/30", FinderSettings(max_year=2030)) == []
+    assert not_a_calendar_date("2035/02/30", FinderSettings(max_year=2030)) is False
 
 
 @pytest.mark.parametrize("text,expected", [

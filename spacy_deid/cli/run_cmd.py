@@ -157,11 +157,6 @@ def _safe_error_line(result) -> str:
     return json_line({"id": printable(result.id), "line": result.line, "error": printable(result.error)})
 
 
-def _safe_warning_lines(result) -> List[str]:
-    return [json_line({"id": printable(result.id), "line": result.line, "warning": printable(message)})
-            for message in result.warnings]
-
-
 class _Writers:
     """Output, errors and audit streams, all opened atomically. Each record is serialized whole
     before anything of it is written, so one that cannot be written (a lone surrogate in a field)
@@ -260,10 +255,11 @@ class _Writers:
 
     def warn(self, result) -> None:
         """Write the warnings of a written record (in the errors file, else the first 20 on stderr)."""
-        for line, message in zip(_safe_warning_lines(result), result.warnings):
+        for message in result.warnings:
             self.warnings += 1
             if self.errors_file is not None:
-                self.errors_file.write(line)
+                self.errors_file.write(json_line({"id": printable(result.id), "line": result.line,
+                                                  "warning": printable(message)}))
             elif self.warnings <= 20:
                 from tqdm import tqdm
 

@@ -18,8 +18,8 @@ from .resolve import resolve_dates, selected_reading
 from .scoring import reference_doc, score_dates
 from .shift import shift, shift_value
 
-__all__ = ["parse", "not_a_calendar_date", "render", "shift", "shift_value", "find_dates", "resolve_dates", "component",
-           "DateRecognizer", "DateCandidate", "FinderSettings", "UnrenderableDate", "selected_reading",
+__all__ = ["parse", "not_a_calendar_date", "render", "shift", "shift_value", "find_dates", "resolve_dates",
+           "component", "DateRecognizer", "DateCandidate", "FinderSettings", "UnrenderableDate", "selected_reading",
            "reference_doc", "score_dates"]
 
 

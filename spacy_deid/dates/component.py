@@ -36,9 +36,9 @@ Working next to a trained `ner` (policy, applied before the shared overlap polic
   without the spaces, punctuation and place edge words next to it (`spanedges`: `[台中國軍]戒酒
   [186.06]`), and is dropped when no letter is left. The finder read the date in its context, with
   its vetoes; a model that swallows one into a place or calls it a phone number has not;
-- a stretch written as a date that no calendar has (`110.02.30`, `13/13/2020`, `民國110年2月30日`,
-  `Feb 30, 2021`; `finder.dates_the_calendar_lacks`: a day with its month, and a year as notes write
-  it) is a DATE without readings, source `date`, under the shared policy: a typo of a date is still a
+- a stretch written as a date with a day its month lacks (`110.02.30`, `民國110年2月30日`, `Feb 30,
+  2021`; `finder.dates_the_calendar_lacks`: a month of 1-12 and a day of 1-31, a year as notes write
+  it, so not `13/13/2020`) is a DATE without readings, source `date`, under the shared policy: a typo of a date is still a
   date of the patient's; the surrogate step replaces it without a shift and reports it;
 - everything else (a finder date longer than a NER span, crossing spans, spans of other labels) is
   decided by the shared policy `overlap_policy` (default: longest span wins; ties rule > date > ner).
@@ -158,7 +158,8 @@ class DateRecognizer:
         """A date no calendar has (`110.02.30`, `民國110年2月30日`) is still a date written in the note,
         a typo of the real one: a DATE without readings, under the overlap policy. The surrogate step
         replaces it without shifting it and says so (`surrogates.engine.NOT_A_CALENDAR_DATE`)."""
-        lacking = (doc.char_span(start, end, label="DATE") for start, end in dates_the_calendar_lacks(text))
+        lacking = (doc.char_span(start, end, label="DATE")
+                   for start, end in dates_the_calendar_lacks(text, self.settings))
         spans = [s for s in lacking if s is not None]  # misaligned with the tokens: skip, never widen
         if spans:
             set_span_values(doc, [(s.start_char, s.end_char, {"source": "date", "date_readings": []})

@@ -878,34 +878,41 @@ _DAY_SHAPE_FAMILIES: Tuple[Tuple["re.Pattern[str]", Tuple[str, ...]], ...] = (
 _DAY_SHAPES = tuple(name for _, names in _DAY_SHAPE_FAMILIES for name in names)
 
 
-def _year_is_written_today(year: Optional[str]) -> bool:
+def _year_is_written_today(year: Optional[str], settings: FinderSettings) -> bool:
     """A year of Arabic digits as notes write it: four digits in the finder's years, a Minguo year of
     one or two digits, or of three starting with 1 (民國1xx = 1912-2010; vent settings `450/14/5` and
     blood gases are written in the numeric shape too). Chinese numerals pass."""
     if year is None or not year.isdigit():
         return True
     if len(year) == 4:
-        return FIRST_YEAR <= int(year) <= LAST_YEAR
+        return settings.min_year <= int(year) <= settings.max_year
     return len(year) < 3 or year[0] == "1"
 
 
-def _day_fields(name: str, m: "re.Match[str]") -> Optional[Tuple[str, ...]]:
+def _day_fields(name: str, m: "re.Match[str]", settings: FinderSettings) -> Optional[Tuple[str, ...]]:
     """The groups of match `m` of shape `name` that hold its month and day as numbers, when it writes a
     day of a month and a year the way notes do; else None."""
     groups = m.groupdict()
     if name == "numeric":
         if FULL_NUMERIC_DATE.fullmatch(m.group()[m.start("a") - m.start():]) is None:
             return None
-        if len(groups["a"]) > 2:  # the year first: `110.02.30`
-            return ("b", "c") if _year_is_written_today(groups["a"]) else None
-        return ("a", "b") if _year_is_written_today(groups["c"]) else None
+        year_first = len(groups["a"]) > 2  # `110.02.30`, else `30/04/2021`
+        if not _year_is_written_today(groups["a" if year_first else "c"], settings):
+            return None
+        return ("b", "c") if year_first else ("a", "b")
     if name == "compact_mk":
-        return ("digits",) if len(groups["digits"]) == 7 and _year_is_written_today(groups["digits"][:3]) else None
+        digits = groups["digits"]
+        return ("digits",) if len(digits) == 7 and _year_is_written_today(digits[:3], settings) else None
     if groups.get("d") is None or (groups.get("y") is None and name != "zh_month"):
         return None
-    if not _year_is_written_today(groups.get("y")):
+    if not _year_is_written_today(groups.get("y"), settings):
         return None
     return ("m", "d") if groups.get("m") is not None else ("d",)
+
+
+def _ordinal(written: str) -> bool:
+    """Does a day field end in an English ordinal's letters (`30th`)?"""
+    return written[-1].isascii() and written[-1].isalpha()
 
 
 def _first_of(group: str, written: str) -> str:
@@ -914,14 +921,14 @@ def _first_of(group: str, written: str) -> str:
         return written[:-4] + "0101"
     if written.isdigit():
         return "01"
-    return "1st" if written[-1].isascii() and written[-1].isalpha() else "一"
+    return "1st" if _ordinal(written) else "一"
 
 
 def _number(written: Optional[str]) -> int:
     """The number a month or day field writes (`02`, `三十`, `30th`); 0 when it writes none."""
     if not written:
         return 0
-    if written[-1].isascii() and written[-1].isalpha():
+    if _ordinal(written):
         written = written[:-2]
     parsed = parse_numeral(written)
     return parsed[0] if parsed else 0
@@ -939,46 +946,48 @@ def _months_and_days(name: str, m: "re.Match[str]", fields: Tuple[str, ...]) -> 
     return [(month, _number(m.group("d")))]
 
 
-def _impossible(name: str, m: "re.Match[str]") -> bool:
+def _impossible(name: str, m: "re.Match[str]", settings: FinderSettings) -> bool:
     """Match `m` writes a day its month lacks (`02.30`, `4月31日`, `Feb 29, 2021`): a month and a day
     of a month, that the finder reads none of, and reads with both set to 1 (so it is not left for its
     form, as `25 Dec 21` is, or for its year)."""
-    fields = _day_fields(name, m)
+    fields = _day_fields(name, m, settings)
     if fields is None or not any(1 <= month <= 12 and 1 <= day <= 31
                                  for month, day in _months_and_days(name, m, fields)):
         return False
-    if parse(m.group()):
+    if parse(m.group(), settings=settings):
         return False
     text, base = m.group(), m.start()
     for group in sorted(fields, key=m.start, reverse=True):
         start, end = m.start(group) - base, m.end(group) - base
         text = text[:start] + _first_of(group, text[start:end]) + text[end:]
-    return bool(parse(text))
+    return bool(parse(text, settings=settings))
 
 
-def not_a_calendar_date(text: str) -> bool:
+def not_a_calendar_date(text: str, settings: Optional[FinderSettings] = None) -> bool:
     """Is `text` written as a date (`110.02.30`, `2021-02-29`, `mk1100230`, `民國110年2月30日`,
     `二月三十日`, `Feb 30, 2021`) and no date of the calendar, for a day its month lacks? Such a DATE
     cannot be shifted: the component keeps it as a DATE and the surrogate step says so instead of
     passing it off as a date."""
+    settings = settings or FinderSettings()
     for name in _DAY_SHAPES:
         m = SHAPES[name].fullmatch(text)
-        if m is not None and _impossible(name, m):
+        if m is not None and _impossible(name, m, settings):
             return True
     return False
 
 
-def dates_the_calendar_lacks(text: str) -> List[Tuple[int, int]]:
+def dates_the_calendar_lacks(text: str, settings: Optional[FinderSettings] = None) -> List[Tuple[int, int]]:
     """(start, end) of every stretch of `text` written as a date that no calendar has (`入院 110.02.30`,
     `Feb 30, 2021`), not overlapping (`民國110年[2月30日]` is one): the finder reads none of them. Each
     shape is one linear scan."""
+    settings = settings or FinderSettings()
     found = set()
     for holds, names in _DAY_SHAPE_FAMILIES:
         if holds.search(text) is None:
             continue
         for name in names:
             for m in SHAPES[name].finditer(text):
-                if _impossible(name, m):
+                if _impossible(name, m, settings):
                     found.add(m.span())
     kept: List[Tuple[int, int]] = []
     for start, end in sorted(found, key=lambda span: (span[0], -span[1])):  # the longest of shapes that overlap
